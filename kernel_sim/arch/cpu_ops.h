@@ -1,0 +1,59 @@
+#pragma once
+// The narrow interface between the simulated kernel and the hardware models
+// (DESIGN.md "How software time is spent"). Every call advances simulated time
+// by what the hardware says it costs now; nothing here knows kernel concepts.
+#include <systemc>
+#include <cstdint>
+#include <cstddef>
+
+namespace latsim::kernel {
+
+using sc_core::sc_time;
+
+// Work for the core: N cycles of cached code with M cache-line misses to DRAM.
+struct Work {
+  uint64_t cycles = 0;
+  uint64_t misses = 0;
+};
+
+// An interrupt the core has accepted (IDT vector, or NMI).
+struct Trap {
+  bool nmi = false;
+  unsigned vector = 0;
+};
+
+class CpuOps {
+ public:
+  virtual ~CpuOps() = default;
+  virtual int id() const = 0;
+  virtual double mhz() const = 0;
+  virtual uint64_t rdtsc() const = 0;
+
+  // Run `w` until done (true) or until an interrupt is deliverable (false, rest left in w).
+  virtual bool run(Work& w) = 0;
+  virtual bool interrupt_deliverable() const = 0;
+  virtual Trap take_interrupt() = 0;             // clears IF, as an interrupt gate does
+  virtual void iret(const Trap& t, bool prev_if) = 0;
+  virtual void hlt() = 0;                        // sleep until an interrupt is deliverable
+  virtual bool spin_until(sc_core::sc_event& ev) = 0;  // false: an interrupt came first
+
+  virtual bool irqs_enabled() const = 0;
+  virtual void set_irqs_enabled(bool on) = 0;    // cli / sti
+
+  // x86 port I/O and uncached MMIO: through the host bridge and PCI.
+  virtual uint8_t inb(uint16_t port) = 0;
+  virtual void outb(uint8_t v, uint16_t port) = 0;
+  virtual uint32_t inl(uint16_t port) = 0;
+  virtual void outl(uint32_t v, uint16_t port) = 0;
+  virtual uint32_t readl(uint64_t addr) = 0;
+  virtual void writel(uint32_t v, uint64_t addr) = 0;
+  // Cached stores that a bus master will later read (PRD tables).
+  virtual void mem_write(uint64_t addr, const void* data, size_t len) = 0;
+
+  // On-chip local APIC: no bus cycle.
+  virtual uint32_t apic_read(unsigned offset) = 0;
+  virtual void apic_write(unsigned offset, uint32_t v) = 0;
+  virtual void send_ipi(int cpu, unsigned vector) = 0;
+};
+
+}  // namespace latsim::kernel

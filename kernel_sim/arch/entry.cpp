@@ -1,0 +1,185 @@
+// arch/i386/kernel/entry.S and friends: running code, taking interrupts, and
+// returning from them (with preemption on the way out).
+#include "kernel_sim/kernel.h"
+
+namespace latsim::kernel {
+
+
+void Kernel::enter(const char* name, const char* parent) {
+  auto& pc = pcpu_[size_t(smp_processor_id())];
+  pc.last_fn = name;
+  pc.last_parent = parent;
+}
+
+void Kernel::mcount(const char* name, const char* parent) {
+  const int c = smp_processor_id();
+  enter(name, parent);
+  if (!p_.tracing_enabled) return;
+  tracer_.mcount(c, now(), rq_[size_t(c)].curr->preempt_count, name, parent);
+}
+
+void Kernel::fn(const char* name, const char* parent, uint64_t cycles, uint64_t misses) {
+  mcount(name, parent);
+  // The tracer's own cost (mcount) is paid on every traced call while tracing is on.
+  const uint64_t overhead = p_.tracing_enabled ? uint64_t(p_.mcount_cycles) : 0;
+  exec(cycles + overhead, misses);
+}
+
+void Kernel::exec(uint64_t cycles, uint64_t misses) {
+  Work w{cycles, misses};
+  for (;;) {
+    if (this_cpu().run(w)) return;
+    handle_interrupt();
+  }
+}
+
+void Kernel::user_exec(uint64_t cycles, uint64_t misses) {
+  Task& t = current();
+  t.in_user = true;
+  exec(cycles, misses);
+  t.in_user = false;
+}
+
+uint8_t Kernel::inb(uint16_t port) { return this_cpu().inb(port); }
+void Kernel::outb(uint8_t v, uint16_t port) { this_cpu().outb(v, port); }
+void Kernel::outl(uint32_t v, uint16_t port) { this_cpu().outl(v, port); }
+uint32_t Kernel::readl(uint64_t a) { return this_cpu().readl(a); }
+void Kernel::writel(uint32_t v, uint64_t a) { this_cpu().writel(v, a); }
+
+// include/asm-i386/io.h: the _p variants "slow down" with a write to port 0x80.
+uint8_t Kernel::inb_p(uint16_t port) {
+  uint8_t v = inb(port);
+  if (p_.io_delay) outb(0, 0x80);
+  return v;
+}
+void Kernel::outb_p(uint8_t v, uint16_t port) {
+  outb(v, port);
+  if (p_.io_delay) outb(0, 0x80);
+}
+
+void Kernel::handle_interrupt() {
+  const int c = smp_processor_id();
+  CpuOps& cpu = this_cpu();
+  const bool prev_if = cpu.irqs_enabled();
+  const bool was = critical(c);
+  const char* interrupted = pcpu_[size_t(c)].last_fn;
+  const Trap t = cpu.take_interrupt();
+  const CodeSite entry = t.nmi ? CodeSite{"do_nmi", "nmi_enter"}
+                       : t.vector == LOCAL_TIMER_VECTOR ? CodeSite{"smp_apic_timer_interrupt", "irq_enter"}
+                       : t.vector == RESCHEDULE_VECTOR ? CodeSite{"smp_reschedule_interrupt", "irq_enter"}
+                                                       : CodeSite{"do_IRQ", "irq_enter"};
+  critical_check(c, was, entry);
+  pcpu_[size_t(c)].irq_depth++;
+  dispatch(t);
+  // ret_from_intr: preempt the interrupted context if it allows it.
+  Task& cur = current();
+  const int c2 = cur.cpu;
+  pcpu_[size_t(c2)].irq_depth--;
+  if (!t.nmi && cur.need_resched && prev_if) {
+    if (cur.in_user) {
+      cur.in_user = false;  // resume_userspace -> work_resched
+      this_cpu().set_irqs_enabled(true);
+      schedule("work_resched");
+      this_cpu().set_irqs_enabled(false);
+      cur.in_user = true;
+    } else if (p_.kernel_preemption && cur.preempt_count == 0) {
+      preempt_schedule_irq();
+    }
+  }
+  const int c3 = current().cpu;
+  const bool was2 = critical(c3);
+  pcpu_[size_t(c3)].last_fn = interrupted;
+  this_cpu().iret(t, prev_if);
+  const CodeSite exit = t.nmi ? CodeSite{"do_nmi", "nmi_exit"}
+                      : t.vector == LOCAL_TIMER_VECTOR ? CodeSite{"smp_apic_timer_interrupt", "irq_exit"}
+                      : t.vector == RESCHEDULE_VECTOR ? CodeSite{"smp_reschedule_interrupt", "irq_exit"}
+                                                      : CodeSite{"do_IRQ", "irq_exit"};
+  critical_check(c3, was2, exit);
+}
+
+void Kernel::dispatch(const Trap& t) {
+  if (t.nmi) return do_nmi();
+  if (t.vector == LOCAL_TIMER_VECTOR) return smp_apic_timer_interrupt();
+  if (t.vector == RESCHEDULE_VECTOR) return smp_reschedule_interrupt();
+  if (t.vector == SPURIOUS_APIC_VECTOR) return;
+  for (unsigned irq = 0; irq < NR_IRQS; ++irq)
+    if (irq_vector(irq) == t.vector) return do_IRQ(irq);
+}
+
+void Kernel::irq_enter(const CodeSite& site) { add_preempt_count(HARDIRQ_OFFSET, site); }
+
+void Kernel::irq_exit(const CodeSite& site) {
+  sub_preempt_count(HARDIRQ_OFFSET, site);
+  const int c = smp_processor_id();
+  if (!in_interrupt() && pcpu_[size_t(c)].softirq_pending) do_softirq(site.fn);
+}
+
+// arch/i386/kernel/nmi.c: the watchdog NMI arrives at HZ on every CPU.
+void Kernel::do_nmi() {
+  const char* interrupted = pcpu_[size_t(smp_processor_id())].last_fn;
+  irq_enter({"do_nmi", "nmi_enter"});
+  fn("do_nmi", interrupted, 80, 1);
+  if (smp_processor_id() == 0) (void)inb(0x61);  // get_nmi_reason(): system control port B
+  fn("profile_tick", "nmi_watchdog_tick", 60, 1);
+  fn("profile_hook", "profile_tick", 30);
+  fn("read_lock", "profile_hook", 30, 1);
+  fn("notifier_call_chain", "profile_hook", 40);
+  fn("profile_hit", "nmi_watchdog_tick", 60, 1);
+  sub_preempt_count(HARDIRQ_OFFSET, {"do_nmi", "nmi_exit"});
+}
+
+// arch/i386/kernel/apic.c: the per-CPU local timer tick.
+void Kernel::smp_apic_timer_interrupt() {
+  const char* interrupted = pcpu_[size_t(smp_processor_id())].last_fn;
+  fn("smp_apic_timer_interrupt", interrupted, 60, 1);
+  this_cpu().apic_write(0xb0, 0);  // ack_APIC_irq
+  auto& pc = pcpu_[size_t(smp_processor_id())];
+  pc.local_ticks = uint64_t((now() - pc.tick_epoch) / pc.tick_period + 0.5);
+  irq_enter({"smp_apic_timer_interrupt", "irq_enter"});
+  fn("profile_tick", "smp_apic_timer_interrupt", 60, 1);
+  fn("profile_hook", "profile_tick", 30);
+  fn("read_lock", "profile_hook", 30, 1);
+  fn("notifier_call_chain", "profile_hook", 40);
+  fn("profile_hit", "smp_apic_timer_interrupt", 60, 1);
+  update_process_times(current().in_user, "smp_apic_timer_interrupt");
+  irq_exit({"smp_apic_timer_interrupt", "irq_exit"});
+}
+
+void Kernel::smp_reschedule_interrupt() {
+  this_cpu().apic_write(0xb0, 0);  // ack_APIC_irq; the work is done on the way out
+  fn("smp_reschedule_interrupt", pcpu_[size_t(smp_processor_id())].last_fn, 40);
+}
+
+// apic.c wait_8254_wraparound(): poll the PIT until its count wraps, so that
+// every CPU's local timer ticks in step with the PIT.
+void Kernel::wait_8254_wraparound() {
+  auto read_pit = [this] {
+    outb_p(0x00, 0x43);
+    int c = inb_p(0x40);
+    return c | inb_p(0x40) << 8;
+  };
+  int prev = read_pit();
+  for (int guard = 0; guard < 100000; ++guard) {
+    const int cur = read_pit();
+    if (cur > prev) return;
+    prev = cur;
+  }
+}
+
+void Kernel::setup_apic_timer() {
+  // setup_local_APIC + setup_APIC_LVTT: enabled, periodic, divide by 16, one tick per jiffy.
+  CpuOps& cpu = this_cpu();
+  const uint32_t count = uint32_t(p_.apic_bus_mhz * 1e6 / 16.0 / p_.hz + 0.5);
+  cpu.apic_write(0xf0, 0x100 | SPURIOUS_APIC_VECTOR);
+  cpu.apic_write(0x350, 0x700);     // LINT0: ExtINT (8259A), masked by the 8259A itself
+  cpu.apic_write(0x360, 0x400);     // LINT1: NMI
+  wait_8254_wraparound();
+  cpu.apic_write(0x3e0, 0x3);
+  cpu.apic_write(0x320, LOCAL_TIMER_VECTOR | (1u << 17));
+  cpu.apic_write(0x380, count);
+  auto& pc = pcpu_[size_t(smp_processor_id())];
+  pc.tick_epoch = now();
+  pc.tick_period = sc_time(double(count) * 16.0 / (p_.apic_bus_mhz * 1e6), sc_core::SC_SEC);
+}
+
+}  // namespace latsim::kernel

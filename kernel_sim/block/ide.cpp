@@ -1,0 +1,113 @@
+// drivers/ide/ide-io.c, ide-dma.c, ide-disk.c: start a request with bus-master
+// DMA (PRD table, task file, BM start) and complete it from IRQ 14.
+#include "kernel_sim/block/block_layer.h"
+#include "kernel_sim/kernel.h"
+#include <algorithm>
+#include <vector>
+
+namespace latsim::kernel {
+namespace {
+constexpr uint16_t IDE_DATA = 0x1f0, IDE_STATUS = 0x1f7, IDE_CONTROL = 0x3f6;
+constexpr uint16_t BM_BASE = 0xd000;  // BAR4 of the IDE function, as the BIOS assigned it
+constexpr uint8_t WIN_READDMA = 0xc8;
+constexpr unsigned IDE_IRQ = 14;
+}  // namespace
+
+void BlockLayer::init_ide() {
+  k_.outb(0x00, IDE_CONTROL);  // nIEN clear: the drive may interrupt
+  k_.request_irq(IDE_IRQ, "ide0", [this] { ide_intr(); });
+}
+
+// Called with ide_lock held and interrupts off.
+void BlockLayer::ide_do_request(const char* parent) {
+  k_.fn("ide_do_request", parent, 80, 1);
+  if (busy_ || queue_.empty()) return;
+  busy_ = true;
+  active_ = std::move(queue_.front());
+  queue_.pop_front();
+  stats_.max_request_sectors = std::max<uint64_t>(stats_.max_request_sectors, active_.nr_sectors);
+  // Keep our own IRQ off while the lock is dropped and interrupts are on.
+  k_.disable_irq_nosync(IDE_IRQ, "ide_do_request");
+  k_.spin_unlock(ide_lock_, {"ide_do_request", "unlock"});
+  k_.local_irq_enable({"ide_do_request", "unlock"});
+  start_request(active_);
+  k_.spin_lock_irq(ide_lock_, "ide_do_request");
+  k_.enable_irq(IDE_IRQ, "ide_do_request");
+}
+
+void BlockLayer::start_request(const Request& rq) {
+  k_.fn("start_request", "ide_do_request", 60, 1);
+  k_.fn("ide_do_rw_disk", "start_request", 100, 1);
+  // blk_rq_map_sg: physically contiguous pages form one segment.
+  std::vector<std::pair<uint64_t, uint32_t>> segs;
+  for (uint64_t page : rq.pages) {
+    const uint64_t a = frame_of(page);
+    if (!segs.empty() && segs.back().first + segs.back().second == a && segs.back().second < 0x10000)
+      segs.back().second += 4096;
+    else
+      segs.push_back({a, 4096});
+  }
+  k_.fn("ide_build_sglist", "__ide_dma_setup", 40 + 20 * segs.size(), 1);
+  // ide_build_dmatable: 8-byte PRD entries, never crossing 64 KiB, EOT on the last.
+  std::vector<uint32_t> table;
+  for (auto [addr, len] : segs) {
+    while (len) {
+      const uint32_t room = uint32_t(0x10000 - (addr & 0xffff));
+      const uint32_t n = std::min(len, room);
+      table.push_back(uint32_t(addr));
+      table.push_back(n & 0xffff);
+      addr += n;
+      len -= n;
+    }
+  }
+  table.back() |= 0x80000000u;
+  k_.fn("ide_build_dmatable", "__ide_dma_setup", 40 + 30 * table.size() / 2, 1 + table.size() / 16);
+  k_.this_cpu().mem_write(kPrdTable, table.data(), table.size() * 4);
+  k_.outl(uint32_t(kPrdTable), BM_BASE + 4);
+  k_.outb(0x08, BM_BASE);  // direction: the bus master writes memory
+  k_.outb(uint8_t(k_.inb(BM_BASE + 2) | 0x06), BM_BASE + 2);  // clear INTR and ERROR
+  // Task file: LBA28 READ DMA.
+  const uint64_t lba = rq.sector;
+  k_.fn("ide_execute_command", "ide_do_rw_disk", 60);
+  k_.outb(uint8_t(rq.nr_sectors & 0xff), IDE_DATA + 2);
+  k_.outb(uint8_t(lba), IDE_DATA + 3);
+  k_.outb(uint8_t(lba >> 8), IDE_DATA + 4);
+  k_.outb(uint8_t(lba >> 16), IDE_DATA + 5);
+  k_.outb(uint8_t(0xe0 | ((lba >> 24) & 0x0f)), IDE_DATA + 6);
+  k_.outb(WIN_READDMA, IDE_STATUS);
+  k_.fn("__ide_dma_begin", "ide_do_rw_disk", 30);
+  k_.outb(0x09, BM_BASE);  // start
+}
+
+void BlockLayer::ide_intr() {
+  k_.fn("ide_intr", "generic_handle_IRQ_event", 80, 1);
+  const bool flags = k_.spin_lock_irqsave(ide_lock_, "ide_intr");
+  if (k_.params().ide_unmaskirq) k_.local_irq_enable({"ide_intr", "lock"});  // hdparm -u1
+  if (!busy_) {
+    k_.spin_unlock_irqrestore(ide_lock_, flags, {"ide_intr", "unlock"});
+    return;
+  }
+  k_.fn("ide_dma_intr", "ide_intr", 40);
+  k_.fn("__ide_dma_end", "ide_dma_intr", 40);
+  const uint8_t dma_stat = k_.inb(BM_BASE + 2);
+  k_.outb(0x08, BM_BASE);                      // stop the engine
+  k_.outb(uint8_t(dma_stat | 0x06), BM_BASE + 2);
+  (void)k_.inb(IDE_STATUS);                    // reading Status acknowledges INTRQ
+  ide_end_request(active_);
+  busy_ = false;
+  stats_.ios_completed++;
+  ide_do_request("ide_intr");
+  k_.spin_unlock_irqrestore(ide_lock_, flags, {"ide_intr", "unlock"});
+}
+
+void BlockLayer::ide_end_request(const Request& rq) {
+  k_.fn("ide_end_request", "ide_dma_intr", 40);
+  k_.fn("end_that_request_first", "ide_end_request", 60, 1);
+  for (uint64_t page : rq.pages) {
+    k_.fn("mpage_end_io_read", "bio_endio", 60, 2);  // SetPageUptodate + unlock_page
+    unlock_page(page);
+  }
+  k_.fn("end_that_request_last", "ide_end_request", 40, 1);
+}
+
+}  // namespace latsim::kernel

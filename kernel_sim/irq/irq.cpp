@@ -1,0 +1,83 @@
+// kernel/irq/handle.c + the VP patch's IRQ threading (kernel/irq/manage.c).
+#include "kernel_sim/kernel.h"
+#include <string>
+
+namespace latsim::kernel {
+
+void Kernel::request_irq(unsigned irq, const char* name, IrqHandler h) {
+  IrqDesc& d = irq_desc_[irq];
+  d.name = name;
+  d.handler = std::move(h);
+  // hardirq_preemption: every IRQ but the timer runs in its own SCHED_FIFO thread.
+  d.threaded = p_.hardirq_preemption && irq != 0;
+  if (d.threaded && !d.thread) {
+    d.thread = create_task("IRQ " + std::to_string(irq), [this, irq] { irq_thread(irq); },
+                           Policy::Fifo, 49);
+  }
+  io_apic_modify(irq, false, "startup_edge_ioapic_irq");
+}
+
+void Kernel::do_IRQ(unsigned irq) {
+  const char* interrupted = pcpu_[size_t(smp_processor_id())].last_fn;
+  irq_enter({"do_IRQ", "irq_enter"});
+  fn("do_IRQ", interrupted, 60, 1);
+  IrqDesc& d = irq_desc_[irq];
+  d.count++;
+  spin_lock(d.lock, "do_IRQ");
+  fn("ack_edge_ioapic_irq", "do_IRQ", 30);
+  this_cpu().apic_write(0xb0, 0);  // ack_APIC_irq
+  fn("generic_redirect_hardirq", "do_IRQ", 20);
+  if (d.threaded) {
+    d.thread_pending = true;
+    spin_unlock(d.lock, {"do_IRQ", "unlock"});
+    fn("wake_up_process", "generic_redirect_hardirq", 20);
+    try_to_wake_up(d.thread, "wake_up_process");
+  } else {
+    spin_unlock(d.lock, {"do_IRQ", "unlock"});
+    fn("generic_handle_IRQ_event", "do_IRQ", 40);
+    if (d.handler) d.handler();
+    spin_lock(d.lock, "do_IRQ");
+    fn("generic_note_interrupt", "do_IRQ", 20);
+    fn("end_edge_ioapic_irq", "do_IRQ", 20);
+    spin_unlock(d.lock, {"do_IRQ", "unlock"});
+  }
+  irq_exit({"do_IRQ", "irq_exit"});
+}
+
+void Kernel::irq_thread(unsigned irq) {
+  IrqDesc& d = irq_desc_[irq];
+  for (;;) {
+    set_current_state(TASK_INTERRUPTIBLE);
+    while (!d.thread_pending) {
+      schedule("irq_thread");
+      set_current_state(TASK_INTERRUPTIBLE);
+    }
+    set_current_state(TASK_RUNNING);
+    d.thread_pending = false;
+    fn("do_hardirq", "irq_thread", 40);
+    // Handlers are entered as from a hardirq: interrupts off until the driver unmasks.
+    local_irq_disable({"irq_thread", "lock"});
+    fn("generic_handle_IRQ_event", "do_hardirq", 40);
+    if (d.handler) d.handler();
+    local_irq_enable({"irq_thread", "unlock"});
+    cond_resched("irq_thread");
+  }
+}
+
+void Kernel::disable_irq_nosync(unsigned irq, const char* parent) {
+  fn("disable_irq_nosync", parent, 20);
+  IrqDesc& d = irq_desc_[irq];
+  const bool flags = spin_lock_irqsave(d.lock, "disable_irq_nosync");
+  if (d.depth++ == 0) io_apic_modify(irq, true, "disable_irq_nosync");
+  spin_unlock_irqrestore(d.lock, flags, {"generic_enable_irq", "unlock"});
+}
+
+void Kernel::enable_irq(unsigned irq, const char* parent) {
+  fn("generic_enable_irq", parent, 20);
+  IrqDesc& d = irq_desc_[irq];
+  const bool flags = spin_lock_irqsave(d.lock, "generic_enable_irq");
+  if (d.depth > 0 && --d.depth == 0) io_apic_modify(irq, false, "generic_enable_irq");
+  spin_unlock_irqrestore(d.lock, flags, {"generic_enable_irq", "unlock"});
+}
+
+}  // namespace latsim::kernel

@@ -1,0 +1,25 @@
+#pragma once
+// include/linux/irq.h: one descriptor per IRQ line, with the VP patch's
+// per-IRQ thread (/proc/irq/N/<name>/threaded).
+#include "kernel_sim/locks/spinlock.h"
+#include <cstdint>
+#include <functional>
+
+namespace latsim::kernel {
+
+struct Task;
+constexpr unsigned NR_IRQS = 24;
+using IrqHandler = std::function<void()>;
+
+struct IrqDesc {
+  const char* name = nullptr;      // action->name, e.g. "timer", "ide0"
+  IrqHandler handler;
+  Spinlock lock{"irq_desc->lock"};
+  int depth = 0;                   // disable_irq nesting
+  bool threaded = false;           // redirected to its IRQ thread
+  Task* thread = nullptr;
+  bool thread_pending = false;     // IRQ_INPROGRESS for the thread
+  uint64_t count = 0;
+};
+
+}  // namespace latsim::kernel

@@ -1,0 +1,74 @@
+// kernel/softirq.c with the VP patch: with softirq_preemption every softirq
+// runs in ksoftirqd/N, a normal task the scheduler can preempt.
+#include "kernel_sim/kernel.h"
+
+namespace latsim::kernel {
+
+void Kernel::raise_softirq(int nr, const char* parent) {
+  fn("raise_softirq", parent, 20);
+  const int c = smp_processor_id();
+  pcpu_[size_t(c)].softirq_pending |= 1u << nr;
+  if (!in_interrupt()) wakeup_softirqd(c, "raise_softirq");
+}
+
+void Kernel::wakeup_softirqd(int c, const char* parent) {
+  Task* t = pcpu_[size_t(c)].ksoftirqd;
+  if (!t || t->state == TASK_RUNNING) return;
+  fn("wake_up_process", parent, 20);
+  try_to_wake_up(t, "wake_up_process");
+}
+
+void Kernel::do_softirq(const char* parent) {
+  const int c = smp_processor_id();
+  if (in_interrupt() || !pcpu_[size_t(c)].softirq_pending) return;
+  fn("do_softirq", parent, 30);
+  if (p_.softirq_preemption) {
+    fn("__do_softirq", "do_softirq", 20);
+    wakeup_softirqd(c, "do_softirq");
+    return;
+  }
+  const bool flags = this_cpu().irqs_enabled();
+  local_irq_disable({"do_softirq", "lock"});
+  __do_softirq("do_softirq");
+  if (flags) local_irq_enable({"do_softirq", "unlock"});
+}
+
+// Run the pending handlers with interrupts on, at most 10 rounds (MAX_SOFTIRQ_RESTART).
+void Kernel::__do_softirq(const char* parent) {
+  fn("__do_softirq", parent, 30);
+  add_preempt_count(SOFTIRQ_OFFSET, {"__do_softirq", "lock"});
+  for (int restart = 10; restart > 0; --restart) {
+    auto& pc = pcpu_[size_t(smp_processor_id())];
+    const uint32_t pending = pc.softirq_pending;
+    if (!pending) break;
+    pc.softirq_pending = 0;
+    local_irq_enable({"__do_softirq", "lock"});
+    for (int nr = 0; nr < 8; ++nr)
+      if ((pending & (1u << nr)) && softirq_vec_[size_t(nr)]) softirq_vec_[size_t(nr)]();
+    local_irq_disable({"__do_softirq", "lock"});
+  }
+  sub_preempt_count(SOFTIRQ_OFFSET, {"__do_softirq", "unlock"});
+  const int c = smp_processor_id();
+  if (pcpu_[size_t(c)].softirq_pending) wakeup_softirqd(c, "__do_softirq");
+}
+
+void Kernel::ksoftirqd(int c) {
+  for (;;) {
+    set_current_state(TASK_INTERRUPTIBLE);
+    while (!pcpu_[size_t(c)].softirq_pending) {
+      schedule("ksoftirqd");
+      set_current_state(TASK_INTERRUPTIBLE);
+    }
+    set_current_state(TASK_RUNNING);
+    while (pcpu_[size_t(c)].softirq_pending) {
+      preempt_disable({"ksoftirqd", "lock"});
+      local_irq_disable({"ksoftirqd", "lock"});
+      __do_softirq("ksoftirqd");
+      local_irq_enable({"ksoftirqd", "unlock"});
+      preempt_enable({"ksoftirqd", "unlock"});
+      cond_resched("ksoftirqd");
+    }
+  }
+}
+
+}  // namespace latsim::kernel

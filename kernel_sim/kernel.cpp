@@ -1,0 +1,118 @@
+#include "kernel_sim/kernel.h"
+#include "kernel_sim/block/block_layer.h"
+#include <stdexcept>
+
+namespace latsim::kernel {
+
+namespace {
+LatencyTracerParams tracer_params(const KernelParams& p) {
+  LatencyTracerParams t;
+  t.enabled = p.tracing_enabled;
+  t.threshold_us = p.preempt_max_latency_us;
+  t.max_traces = p.max_traces;
+  t.kernel_version = p.version;
+  return t;
+}
+}  // namespace
+
+Kernel::Kernel(const KernelParams& p, std::vector<CpuOps*> cpus)
+    : p_(p),
+      cpus_(std::move(cpus)),
+      pcpu_(cpus_.size()),
+      rq_(cpus_.size()),
+      timers_(cpus_.size()),
+      tracer_(int(cpus_.size()), tracer_params(p)),
+      rng_(p.seed, "kernel") {
+  for (size_t i = 0; i < rq_.size(); ++i) rq_[i].cpu = int(i);
+  block_ = std::make_unique<BlockLayer>(*this);
+}
+
+Kernel::~Kernel() = default;
+
+BlockLayer& Kernel::block() { return *block_; }
+
+Task& Kernel::current() {
+  auto* obj = sc_core::sc_get_current_process_handle().get_process_object();
+  auto it = by_thread_.find(obj);
+  if (it == by_thread_.end()) throw std::logic_error("kernel code called outside a task thread");
+  return *it->second;
+}
+
+TaskInfo Kernel::task_info(const Task& t) const {
+  TaskInfo i;
+  i.comm = t.comm;
+  i.pid = t.pid;
+  i.nice = t.nice;
+  i.policy = int(t.policy);
+  i.rt_prio = t.rt_priority;
+  return i;
+}
+
+void Kernel::boot() {
+  // One idle task (swapper, pid 0) per CPU; CPU0's boots the machine.
+  for (int c = 0; c < ncpus(); ++c) {
+    auto t = std::make_unique<Task>();
+    t->pid = 0;
+    t->comm = "swapper";
+    t->cpu = c;
+    t->is_idle = true;
+    t->prio = t->static_prio = MAX_PRIO;
+    t->started = true;
+    rq_[size_t(c)].idle = rq_[size_t(c)].curr = t.get();
+    Task* raw = t.get();
+    tasks_.push_back(std::move(t));
+    sc_core::sc_spawn_options o;
+    sc_core::sc_spawn(
+        [this, raw, c] {
+          by_thread_[sc_core::sc_get_current_process_handle().get_process_object()] = raw;
+          cpu_idle(c);
+        },
+        sc_core::sc_gen_unique_name(c == 0 ? "swapper_0" : "swapper_n"), &o);
+  }
+}
+
+void Kernel::start_kernel() {
+  // init_IRQ / time_init / setup_IO_APIC / setup_APIC_clocks, as on CPU0.
+  setup_pit();
+  setup_io_apic();
+  setup_apic_timer();
+  last_tsc_ = this_cpu().rdtsc();
+  for (int c = 0; c < ncpus(); ++c) {
+    const std::string name = "ksoftirqd/" + std::to_string(c);
+    next_pid_ = 3 + 2 * c;  // 2.6.9 SMP: migration/N and ksoftirqd/N are pids 2..5
+    Task* t = create_task(name, [this, c] { ksoftirqd(c); }, Policy::Normal, -10, c, 1u << c);
+    pcpu_[size_t(c)].ksoftirqd = t;
+  }
+  next_pid_ = 6;
+  open_softirq(TIMER_SOFTIRQ, [this] { run_timer_softirq(); });
+  request_irq(0, "timer", [this] { timer_interrupt("generic_handle_IRQ_event"); });
+  next_pid_ = 300;
+  for (auto& w : workloads_) w->start(*this);
+  booted_ = true;
+  boot_done_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Kernel::start_secondary() {
+  setup_apic_timer();
+}
+
+void Kernel::cpu_idle(int c) {
+  if (c == 0) {
+    start_kernel();
+  } else {
+    if (!booted_) sc_core::wait(boot_done_);
+    start_secondary();
+  }
+  local_irq_enable({"cpu_idle"});
+  for (;;) {
+    // default_idle: halt with interrupts enabled until there is work.
+    while (!current().need_resched) {
+      per_cpu(smp_processor_id()).last_fn = "default_idle";
+      this_cpu().hlt();
+      if (this_cpu().interrupt_deliverable()) handle_interrupt();
+    }
+    schedule("cpu_idle");
+  }
+}
+
+}  // namespace latsim::kernel

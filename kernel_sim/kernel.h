@@ -1,0 +1,239 @@
+#pragma once
+// The simulated Linux 2.6.9-VP kernel. Like the real one, its subsystems are
+// functions over shared state; they live in the files named after the kernel's
+// own (sched/sched.c -> sched/sched.cpp, kernel/softirq.c -> irq/softirq.cpp,
+// arch/i386/kernel/timers/timer_tsc.c -> time/timer_tsc.cpp, ...). The kernel
+// reaches hardware only through CpuOps.
+#include "kernel_sim/arch/cpu_ops.h"
+#include "kernel_sim/irq/irq_desc.h"
+#include "kernel_sim/kernel_params.h"
+#include "kernel_sim/lib/random.h"
+#include "kernel_sim/locks/spinlock.h"
+#include "kernel_sim/sched/runqueue.h"
+#include "kernel_sim/sched/task.h"
+#include "kernel_sim/time/timer_list.h"
+#include "kernel_sim/trace/latency_tracer.h"
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+namespace latsim::kernel {
+
+class Kernel;
+class BlockLayer;
+
+// A load or measurement program (kernel build, cat, cyclictest).
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  virtual const std::string& name() const = 0;
+  virtual void start(Kernel& k) = 0;          // create its tasks at boot
+  virtual bool measures() const { return false; }
+};
+
+struct TimeStats {
+  uint64_t ticks = 0;        // timer interrupts handled on CPU0
+  uint64_t lost_ticks = 0;   // detected by mark_offset_tsc from the TSC delta
+  uint64_t lost_warnings = 0;
+};
+
+// Per-CPU kernel data (DEFINE_PER_CPU and friends).
+struct PerCpu {
+  uint32_t softirq_pending = 0;
+  Task* ksoftirqd = nullptr;
+  const char* last_fn = "cpu_idle";   // the function running: parent of interrupt entries
+  const char* last_parent = "rest_init";
+  int irq_depth = 0;
+  uint64_t local_ticks = 0;            // per-CPU timer base jiffies
+  sc_core::sc_time tick_epoch, tick_period;
+};
+
+// i386 vectors (include/asm-i386/mach-default/irq_vectors.h).
+constexpr unsigned LOCAL_TIMER_VECTOR = 0xef;
+constexpr unsigned RESCHEDULE_VECTOR = 0xfc;
+constexpr unsigned SPURIOUS_APIC_VECTOR = 0xff;
+constexpr unsigned FIRST_DEVICE_VECTOR = 0x31;
+constexpr unsigned irq_vector(unsigned irq) { return FIRST_DEVICE_VECTOR + 8 * irq; }
+
+enum Softirq { HI_SOFTIRQ = 0, TIMER_SOFTIRQ, NET_TX_SOFTIRQ, NET_RX_SOFTIRQ, SCSI_SOFTIRQ, TASKLET_SOFTIRQ };
+
+class Kernel {
+ public:
+  Kernel(const KernelParams& p, std::vector<CpuOps*> cpus);
+  ~Kernel();
+  Kernel(const Kernel&) = delete;
+  Kernel& operator=(const Kernel&) = delete;
+
+  // Elaboration: spawn each CPU's idle thread (which boots the machine on CPU0).
+  void boot();
+  void add_workload(std::unique_ptr<Workload> w) { workloads_.push_back(std::move(w)); }
+  const std::vector<std::unique_ptr<Workload>>& workloads() const { return workloads_; }
+
+  const KernelParams& params() const { return p_; }
+  int ncpus() const { return int(cpus_.size()); }
+  Task& current();
+  int smp_processor_id() { return current().cpu; }
+  CpuOps& this_cpu() { return *cpus_[size_t(smp_processor_id())]; }
+  CpuOps& cpu(int i) { return *cpus_[size_t(i)]; }
+  PerCpu& per_cpu(int i) { return pcpu_[size_t(i)]; }
+  Runqueue& cpu_rq(int i) { return rq_[size_t(i)]; }
+  sc_time now() const { return sc_core::sc_time_stamp(); }
+  Rng& rng() { return rng_; }
+
+  // --- arch: running code (arch/entry.cpp) ---
+  // A traced kernel function: its mcount entry, then its body's cycles and misses.
+  void fn(const char* name, const char* parent, uint64_t cycles, uint64_t misses = 0);
+  void mcount(const char* name, const char* parent);
+  // Note the running function without an mcount entry (inline code, section starts).
+  void enter(const char* name, const char* parent);
+  void exec(uint64_t cycles, uint64_t misses = 0);  // interrupts are taken inside
+  void user_exec(uint64_t cycles, uint64_t misses); // the same, in user mode
+  uint8_t inb(uint16_t port);
+  uint8_t inb_p(uint16_t port);
+  void outb(uint8_t v, uint16_t port);
+  void outb_p(uint8_t v, uint16_t port);
+  void outl(uint32_t v, uint16_t port);
+  uint32_t readl(uint64_t addr);
+  void writel(uint32_t v, uint64_t addr);
+
+  // --- preemption and interrupt flag (sched/preempt.cpp) ---
+  void add_preempt_count(uint32_t v, const CodeSite& site);
+  void sub_preempt_count(uint32_t v, const CodeSite& site);
+  void preempt_disable(const CodeSite& site) { add_preempt_count(PREEMPT_OFFSET, site); }
+  void preempt_enable_no_resched(const CodeSite& site) { sub_preempt_count(PREEMPT_OFFSET, site); }
+  void preempt_enable(const CodeSite& site);
+  void local_irq_disable(const CodeSite& site);
+  void local_irq_enable(const CodeSite& site);
+  bool irqs_disabled() { return !this_cpu().irqs_enabled(); }
+  bool in_interrupt() { return (current().preempt_count & 0x00ffff00u) != 0; }
+  // Called whenever preempt_count or IF changed on `cpu`: opens/closes a section.
+  void critical_check(int cpu, bool was_critical, const CodeSite& site);
+  bool critical(int cpu);
+
+  // --- locks (locks/spinlock.cpp) ---
+  // Lock sections start inside the lock function (spin_lock+0x11, __spin_lock_irqsave+0x39);
+  // they end where the caller unlocks (inline unlock: the caller's site).
+  void spin_lock(Spinlock& l, const char* parent);
+  void spin_unlock(Spinlock& l, const CodeSite& site);
+  void spin_lock_irq(Spinlock& l, const char* parent);
+  void spin_unlock_irq(Spinlock& l, const CodeSite& site);
+  bool spin_lock_irqsave(Spinlock& l, const char* parent);
+  void spin_unlock_irqrestore(Spinlock& l, bool flags, const CodeSite& site);
+
+  // --- scheduler (sched/sched.cpp, sched/balance.cpp, sched/kthread.cpp) ---
+  Task* create_task(const std::string& comm, std::function<void()> body, Policy policy, int prio_or_nice,
+                    int cpu_hint = -1, uint32_t cpus_allowed = ~0u);
+  void wake_up_new_task(Task* p, const char* parent);
+  bool try_to_wake_up(Task* p, const char* parent);
+  void set_current_state(int state) { current().state = state; }
+  void schedule(const char* parent);
+  void preempt_schedule(const char* parent);
+  void preempt_schedule_irq();
+  void cond_resched(const char* parent);
+  void scheduler_tick(bool user);
+  void resched_task(Task* p);
+  void sched_yield();
+  // Sleep on `cpu`'s timer base until its local tick `tick` (nanosleep), then run.
+  void sleep_until_tick(int cpu, uint64_t tick, const char* parent);
+  [[noreturn]] void do_exit(const char* parent);
+
+  // --- interrupts (irq/irq.cpp, irq/softirq.cpp) ---
+  void request_irq(unsigned irq, const char* name, IrqHandler h);
+  void disable_irq_nosync(unsigned irq, const char* parent);
+  void enable_irq(unsigned irq, const char* parent);
+  void raise_softirq(int nr, const char* parent);
+  void open_softirq(int nr, std::function<void()> action) { softirq_vec_[size_t(nr)] = std::move(action); }
+  void do_softirq(const char* parent);
+  IrqDesc& irq_desc(unsigned irq) { return irq_desc_[irq]; }
+
+  // --- time (time/time.cpp, time/timer_tsc.cpp, time/timer.cpp) ---
+  uint64_t jiffies() const { return jiffies_; }
+  TimerList& timers(int cpu) { return timers_[size_t(cpu)]; }
+  const TimeStats& time_stats() const { return tstats_; }
+  // Local APIC tick grid of a CPU (aligned to the PIT by wait_8254_wraparound).
+  uint64_t local_ticks(int cpu) const { return pcpu_[size_t(cpu)].local_ticks; }
+  sc_time tick_time(int cpu, uint64_t n) const {
+    return pcpu_[size_t(cpu)].tick_epoch + pcpu_[size_t(cpu)].tick_period * double(n);
+  }
+  sc_time tick_period() const { return sc_time(1.0 / p_.hz, sc_core::SC_SEC); }
+
+  BlockLayer& block();
+  LatencyTracer& tracer() { return tracer_; }
+  std::vector<std::string>& dmesg() { return dmesg_; }
+  const std::vector<std::unique_ptr<Task>>& tasks() const { return tasks_; }
+
+ private:
+  friend class KernelInternals;
+  // arch/i386/kernel: boot and interrupt entry
+  void cpu_idle(int cpu);
+  void start_kernel();
+  void start_secondary();
+  void setup_io_apic();
+  void setup_pit();
+  void setup_apic_timer();
+  void wait_8254_wraparound();
+  void handle_interrupt();
+  void dispatch(const Trap& t);
+  void do_IRQ(unsigned irq);
+  void do_nmi();
+  void smp_apic_timer_interrupt();
+  void smp_reschedule_interrupt();
+  void irq_enter(const CodeSite& site);
+  void irq_exit(const CodeSite& site);
+  void io_apic_modify(unsigned irq, bool mask, const char* parent);
+  uint32_t io_apic_read(unsigned reg);
+  void io_apic_write(unsigned reg, uint32_t v);
+  void init_8259A();
+  void irq_thread(unsigned irq);
+  // time
+  void timer_interrupt(const char* parent);
+  void mark_offset_tsc();
+  void do_timer(const char* parent);
+  void update_process_times(bool user, const char* parent);
+  void run_timer_softirq();
+  // softirq
+  void wakeup_softirqd(int cpu, const char* parent);
+  void ksoftirqd(int cpu);
+  void __do_softirq(const char* parent);
+  // sched internals
+  void thread_start(Task* p);
+  void context_switch(Runqueue& rq, Task* prev, Task* next);
+  void finish_task_switch(Task* prev);
+  void activate_task(Task* p, Runqueue& rq, const char* parent);
+  void deactivate_task(Task* p, Runqueue& rq);
+  int effective_prio(const Task* p) const;
+  int task_timeslice(const Task* p) const;
+  bool idle_balance(int cpu, Runqueue& rq);
+  void double_lock_balance(Runqueue& a, Runqueue& b);
+  TaskInfo task_info(const Task& t) const;
+
+  KernelParams p_;
+  std::vector<CpuOps*> cpus_;
+  std::vector<PerCpu> pcpu_;
+  std::vector<Runqueue> rq_;
+  std::vector<std::unique_ptr<Task>> tasks_;
+  std::unordered_map<const sc_core::sc_object*, Task*> by_thread_;
+  std::vector<std::unique_ptr<Workload>> workloads_;
+  std::unique_ptr<BlockLayer> block_;
+  IrqDesc irq_desc_[NR_IRQS];
+  std::function<void()> softirq_vec_[8];
+  std::vector<TimerList> timers_;  // per-CPU timer bases (tvec_bases)
+  Spinlock timer_lock_{"base->lock"};
+  LatencyTracer tracer_;
+  Rng rng_;
+  int next_pid_ = 300;
+  uint64_t jiffies_ = 0;
+  uint64_t last_tsc_ = 0;        // mark_offset_tsc: TSC at the last tick
+  uint64_t lost_in_a_row_ = 0;
+  double last_delay_us_ = 0;     // delay_at_last_interrupt
+  Spinlock monotonic_lock_{"monotonic_lock"};
+  TimeStats tstats_;
+  Spinlock i8253_lock_{"i8253_lock"};
+  Spinlock ioapic_lock_{"ioapic_lock"};
+  Spinlock xtime_lock_{"xtime_lock"};
+  std::vector<std::string> dmesg_;
+  bool booted_ = false;
+  sc_core::sc_event boot_done_;
+};
+
+}  // namespace latsim::kernel

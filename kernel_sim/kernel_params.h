@@ -1,0 +1,32 @@
+#pragma once
+// Everything the simulated kernel is configured with (set by the platform from
+// the scenario: flavour switches, tunables by their real names, mechanisms).
+#include <cstdint>
+#include <string>
+
+namespace latsim::kernel {
+
+struct KernelParams {
+  std::string version = "2.6.9-rc1-VP-R1";
+  int hz = 1000;
+  // Voluntary-preempt patch switches (/proc/sys/kernel/*_preemption).
+  bool voluntary_preemption = true;
+  bool kernel_preemption = true;
+  bool softirq_preemption = true;
+  bool hardirq_preemption = true;
+  bool nmi_watchdog = true;                // nmi_watchdog=1
+  int max_sectors_kb = 128;                // /sys/block/hda/queue/max_sectors_kb
+  int read_ahead_kb = 128;                 // /sys/block/hda/queue/read_ahead_kb
+  uint64_t preempt_max_latency_us = 500;   // /proc/sys/kernel/preempt_max_latency
+  bool tracing_enabled = true;             // /proc/sys/kernel/tracing_enabled
+  size_t max_traces = 50;
+  int mcount_cycles = 60;                  // 0 when the tracer's cost is switched off
+  bool io_delay = true;                    // outb_p/inb_p add a port 0x80 write
+  bool ide_dma = true;                     // hdparm -d
+  bool ide_unmaskirq = false;              // hdparm -u
+  int pagecache_mb = 256;                  // assumption: page cache share of 512 MB during a build
+  double apic_bus_mhz = 133.33;            // what calibrate_APIC_clock finds
+  uint64_t seed = 1;
+};
+
+}  // namespace latsim::kernel

@@ -1,0 +1,94 @@
+// preempt_count and the interrupt flag, with the VP tracer's hooks: a critical
+// section opens when preemption or interrupts go off and closes when both are on.
+#include "kernel_sim/kernel.h"
+#include <string_view>
+
+namespace latsim::kernel {
+
+bool Kernel::critical(int c) {
+  const Task* t = rq_[size_t(c)].curr;
+  return (t->preempt_count & ~PREEMPT_ACTIVE) != 0 || !cpus_[size_t(c)]->irqs_enabled();
+}
+
+void Kernel::critical_check(int c, bool was, const CodeSite& site) {
+  const bool now_critical = critical(c);
+  if (!was && now_critical) {
+    const Task* t = rq_[size_t(c)].curr;
+    const auto& pc = pcpu_[size_t(c)];
+    const char* parent = std::string_view(site.fn) == pc.last_fn ? pc.last_parent : pc.last_fn;
+    tracer_.begin(c, now(), site, parent, t->preempt_count, task_info(*t));
+  } else if (was && !now_critical) {
+    tracer_.end(c, now(), site);
+  }
+}
+
+void Kernel::add_preempt_count(uint32_t v, const CodeSite& site) {
+  const int c = smp_processor_id();
+  const bool was = critical(c);
+  current().preempt_count += v;
+  critical_check(c, was, site);
+}
+
+void Kernel::sub_preempt_count(uint32_t v, const CodeSite& site) {
+  const int c = smp_processor_id();
+  const bool was = critical(c);
+  current().preempt_count -= v;
+  critical_check(c, was, site);
+}
+
+void Kernel::preempt_enable(const CodeSite& site) {
+  sub_preempt_count(PREEMPT_OFFSET, site);
+  if (current().need_resched) preempt_schedule(site.fn);
+}
+
+void Kernel::local_irq_disable(const CodeSite& site) {
+  const int c = smp_processor_id();
+  const bool was = critical(c);
+  cpus_[size_t(c)]->set_irqs_enabled(false);
+  critical_check(c, was, site);
+}
+
+void Kernel::local_irq_enable(const CodeSite& site) {
+  const int c = smp_processor_id();
+  const bool was = critical(c);
+  cpus_[size_t(c)]->set_irqs_enabled(true);
+  critical_check(c, was, site);
+}
+
+// kernel/sched.c: preempt_schedule() returns at once if preempt_count != 0 or
+// interrupts are off; else it marks PREEMPT_ACTIVE and calls schedule().
+void Kernel::preempt_schedule(const char* parent) {
+  if (!p_.kernel_preemption) return;
+  Task& t = current();
+  if (t.preempt_count != 0 || irqs_disabled()) return;
+  do {
+    fn("preempt_schedule", parent, 30);
+    t.preempt_count += PREEMPT_ACTIVE;
+    schedule("preempt_schedule");
+    t.preempt_count -= PREEMPT_ACTIVE;
+  } while (t.need_resched);
+}
+
+// The same from the interrupt return path, entered with interrupts off.
+void Kernel::preempt_schedule_irq() {
+  Task& t = current();
+  do {
+    t.preempt_count += PREEMPT_ACTIVE;
+    local_irq_enable({"preempt_schedule", "lock"});
+    schedule("preempt_schedule_irq");
+    local_irq_disable({"preempt_schedule", "unlock"});
+    t.preempt_count -= PREEMPT_ACTIVE;
+  } while (t.need_resched);
+}
+
+// cond_resched(): a voluntary preemption point (the VP patch adds many).
+void Kernel::cond_resched(const char* parent) {
+  Task& t = current();
+  if (!t.need_resched || t.preempt_count != 0) return;
+  fn("cond_resched", parent, 20);
+  t.preempt_count += PREEMPT_ACTIVE;
+  schedule("cond_resched");
+  t.preempt_count -= PREEMPT_ACTIVE;
+}
+
+}  // namespace latsim::kernel

@@ -1,0 +1,237 @@
+// kernel/sched.c (2.6.9): O(1) priority arrays, schedule(), wakeups, the tick.
+#include "kernel_sim/kernel.h"
+#include <algorithm>
+
+namespace latsim::kernel {
+namespace {
+const CodeSite kSchedLock{"schedule", "lock"};
+const CodeSite kSchedUnlock{"schedule", "unlock"};
+const CodeSite kWakeUnlock{"try_to_wake_up", "unlock"};
+const CodeSite kTickUnlock{"scheduler_tick", "unlock"};
+}  // namespace
+
+int Kernel::task_timeslice(const Task* p) const {
+  // MIN_TIMESLICE 5 ms .. MAX_TIMESLICE 200 ms, 100 ms at nice 0 (HZ-scaled).
+  const int min_ts = std::max(5 * p_.hz / 1000, 1), max_ts = 200 * p_.hz / 1000;
+  const int sp = std::min(std::max(p->static_prio, MAX_RT_PRIO), MAX_PRIO - 1);
+  return min_ts + (max_ts - min_ts) * (MAX_PRIO - 1 - sp) / 39;
+}
+
+int Kernel::effective_prio(const Task* p) const {
+  if (p->policy != Policy::Normal) return MAX_RT_PRIO - 1 - p->rt_priority;
+  return p->static_prio;  // the interactivity bonus is not modelled yet
+}
+
+Task* Kernel::create_task(const std::string& comm, std::function<void()> body, Policy policy,
+                          int prio_or_nice, int cpu_hint, uint32_t cpus_allowed) {
+  auto t = std::make_unique<Task>();
+  Task* p = t.get();
+  p->pid = next_pid_++;
+  p->comm = comm;
+  p->policy = policy;
+  if (policy == Policy::Normal) p->nice = prio_or_nice, p->static_prio = nice_to_prio(prio_or_nice);
+  else p->rt_priority = prio_or_nice, p->static_prio = nice_to_prio(0);
+  p->prio = effective_prio(p);
+  p->time_slice = task_timeslice(p);
+  p->cpu = cpu_hint >= 0 ? cpu_hint : 0;
+  p->cpus_allowed = cpus_allowed;
+  p->state = TASK_UNINTERRUPTIBLE;
+  p->preempt_count = 1;  // sched_fork: no preemption until schedule_tail
+  p->body = std::move(body);
+  tasks_.push_back(std::move(t));
+  sc_core::sc_spawn_options o;
+  sc_core::sc_spawn([this, p] { thread_start(p); }, sc_core::sc_gen_unique_name("task"), &o);
+  wake_up_new_task(p, "do_fork");
+  return p;
+}
+
+void Kernel::thread_start(Task* p) {
+  by_thread_[sc_core::sc_get_current_process_handle().get_process_object()] = p;
+  while (!p->started) sc_core::wait(p->resume);
+  try {
+    // schedule_tail(): finish the switch that brought us here; that drops the
+    // preempt_count of 1 that sched_fork gave us.
+    finish_task_switch(nullptr);
+    p->body();
+    do_exit("do_exit");
+  } catch (const TaskExit&) {
+  }
+}
+
+void Kernel::wake_up_new_task(Task* p, const char* parent) {
+  p->state = TASK_UNINTERRUPTIBLE;
+  try_to_wake_up(p, parent);
+}
+
+void Kernel::activate_task(Task* p, Runqueue& rq, const char* parent) {
+  fn("activate_task", parent, 40);
+  fn("sched_clock", "activate_task", 30);
+  fn("recalc_task_prio", "activate_task", 40);
+  fn("effective_prio", "recalc_task_prio", 20);
+  p->prio = effective_prio(p);
+  fn("enqueue_task", "activate_task", 30, 1);
+  rq.active->enqueue(p);
+  rq.nr_running++;
+}
+
+void Kernel::deactivate_task(Task* p, Runqueue& rq) {
+  fn("deactivate_task", "schedule", 30);
+  fn("dequeue_task", "deactivate_task", 30, 1);
+  if (p->array) p->array->dequeue(p);
+  rq.nr_running--;
+}
+
+void Kernel::resched_task(Task* p) {
+  if (p->need_resched) return;
+  p->need_resched = true;
+  const int target = p->cpu;
+  if (target != smp_processor_id()) this_cpu().send_ipi(target, RESCHEDULE_VECTOR);  // smp_send_reschedule
+}
+
+bool Kernel::try_to_wake_up(Task* p, const char* parent) {
+  fn("try_to_wake_up", parent, 40);
+  int cpu = p->cpu;
+  fn("task_rq_lock", "try_to_wake_up", 20);
+  bool flags = spin_lock_irqsave(rq_[size_t(cpu)].lock, "task_rq_lock");
+  bool woke = false;
+  if (p->state != TASK_RUNNING) {
+    // Wake on this CPU when the task's own CPU is busier (a simple wake-affine rule).
+    const int this_cpu_id = smp_processor_id();
+    if (!p->array && cpu != this_cpu_id && (p->cpus_allowed & (1u << this_cpu_id)) &&
+        rq_[size_t(this_cpu_id)].nr_running < rq_[size_t(cpu)].nr_running &&
+        rq_[size_t(cpu)].curr != p) {
+      spin_unlock_irqrestore(rq_[size_t(cpu)].lock, flags, kWakeUnlock);
+      cpu = this_cpu_id;
+      p->cpu = cpu;
+      flags = spin_lock_irqsave(rq_[size_t(cpu)].lock, "task_rq_lock");
+    }
+    Runqueue& rq = rq_[size_t(cpu)];
+    if (!p->array) activate_task(p, rq, "try_to_wake_up");
+    if (p->prio < rq.curr->prio) resched_task(rq.curr);  // TASK_PREEMPTS_CURR
+    p->state = TASK_RUNNING;
+    woke = true;
+  }
+  spin_unlock_irqrestore(rq_[size_t(cpu)].lock, flags, kWakeUnlock);
+  return woke;
+}
+
+void Kernel::schedule(const char* parent) {
+  for (;;) {
+    Task* prev = &current();
+    const int c = prev->cpu;
+    Runqueue& rq = rq_[size_t(c)];
+    if (critical(c)) mcount("schedule", parent);
+    else enter("schedule", parent);  // the section opens here: first entry "schedule (parent)"
+    preempt_disable(kSchedLock);
+    fn("sched_clock", "schedule", 40);
+    spin_lock_irq(rq.lock, "schedule");
+    if (prev->state != TASK_RUNNING && !(prev->preempt_count & PREEMPT_ACTIVE))
+      deactivate_task(prev, rq);
+    if (rq.nr_running == 0) {
+      fn("dummy_go_idle", "schedule", 10);
+      idle_balance(c, rq);
+    }
+    Task* next = rq.idle;
+    if (rq.nr_running > 0) {
+      if (rq.active->nr_active == 0) std::swap(rq.active, rq.expired);  // switch arrays
+      const int idx = rq.active->first();
+      next = rq.active->queue[idx].front();
+    }
+    prev->need_resched = false;
+    if (prev != next) {
+      prev->sleep_start = now();
+      if (prev->state == TASK_RUNNING) prev->nivcsw++;
+      else prev->nvcsw++;
+      context_switch(rq, prev, next);  // returns when prev runs again
+    } else {
+      spin_unlock_irq(rq.lock, kSchedUnlock);
+      // spin_unlock_irq dropped one level; schedule's own preempt_disable remains.
+    }
+    preempt_enable_no_resched(kSchedUnlock);
+    if (!current().need_resched) return;
+  }
+}
+
+void Kernel::context_switch(Runqueue& rq, Task* prev, Task* next) {
+  rq.nr_switches++;
+  fn("dummy_switch_tasks", "schedule", 10);
+  // switch_mm + switch_to: from here on the CPU runs on next's stack, so the
+  // trace shows next's preempt_count (the "04000002" lines of seed 000).
+  rq.curr = next;
+  next->cpu = rq.cpu;
+  fn("__switch_to", "schedule", 300, 6);  // TSS, segment and FPU state, next's stack lines
+  next->started = true;
+  next->resume.notify(sc_core::SC_ZERO_TIME);
+  if (prev->state == TASK_DEAD) throw TaskExit{};
+  prev->started = false;
+  while (!prev->started) sc_core::wait(prev->resume);
+  finish_task_switch(prev);
+}
+
+void Kernel::finish_task_switch(Task*) {
+  const int c = smp_processor_id();
+  fn("finish_task_switch", "schedule", 60, 2);
+  spin_unlock_irq(rq_[size_t(c)].lock, {"schedule", "unlock"});
+}
+
+void Kernel::scheduler_tick(bool) {
+  const int c = smp_processor_id();
+  Runqueue& rq = rq_[size_t(c)];
+  Task* p = rq.curr;
+  fn("scheduler_tick", "update_process_times", 60, 1);
+  fn("sched_clock", "scheduler_tick", 30);
+  if (p->is_idle) return;
+  if (p->array != rq.active) {  // already expired
+    p->need_resched = true;
+    return;
+  }
+  spin_lock(rq.lock, "scheduler_tick");
+  if (p->policy == Policy::Rr) {
+    if (--p->time_slice <= 0) {
+      p->time_slice = task_timeslice(p);
+      rq.active->dequeue(p);
+      rq.active->enqueue(p);
+      p->need_resched = true;
+    }
+  } else if (p->policy == Policy::Normal) {
+    if (--p->time_slice <= 0) {
+      rq.active->dequeue(p);
+      p->need_resched = true;
+      p->time_slice = task_timeslice(p);
+      p->first_time_slice = false;
+      rq.expired->enqueue(p);
+    }
+  }
+  spin_unlock(rq.lock, kTickUnlock);
+}
+
+void Kernel::sched_yield() {
+  Task& t = current();
+  Runqueue& rq = rq_[size_t(t.cpu)];
+  spin_lock_irq(rq.lock, "sys_sched_yield");
+  if (t.array) {
+    t.array->dequeue(&t);
+    rq.expired->enqueue(&t);
+  }
+  spin_unlock_irq(rq.lock, kSchedUnlock);
+  schedule("sys_sched_yield");
+}
+
+void Kernel::sleep_until_tick(int cpu, uint64_t tick, const char* parent) {
+  if (tick <= pcpu_[size_t(cpu)].local_ticks) return;
+  Task* t = &current();
+  timers_[size_t(cpu)].add(tick, [this, t] { try_to_wake_up(t, "process_timeout"); });
+  set_current_state(TASK_INTERRUPTIBLE);
+  schedule(parent);
+}
+
+void Kernel::do_exit(const char* parent) {
+  Task& t = current();
+  if (t.on_exit) t.on_exit();
+  preempt_disable({"do_exit"});
+  t.state = TASK_DEAD;
+  schedule(parent);
+  throw TaskExit{};  // not reached: the switch away ends this thread
+}
+
+}  // namespace latsim::kernel

@@ -1,0 +1,57 @@
+#pragma once
+// task_struct + thread_info, as much as the scheduler and tracer need.
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <string>
+#include <systemc>
+
+namespace latsim::kernel {
+
+enum class Policy { Normal = 0, Fifo = 1, Rr = 2 };  // SCHED_OTHER/FIFO/RR
+enum TaskStateBits : int { TASK_RUNNING = 0, TASK_INTERRUPTIBLE = 1, TASK_UNINTERRUPTIBLE = 2, TASK_DEAD = 64 };
+
+constexpr int MAX_RT_PRIO = 100;
+constexpr int MAX_PRIO = 140;
+constexpr int nice_to_prio(int nice) { return MAX_RT_PRIO + nice + 20; }
+
+// include/asm-i386/hardirq.h (2.6.9): preempt depth 0-7, softirq 8-15, hardirq 16-23.
+constexpr uint32_t PREEMPT_OFFSET = 1u << 0;
+constexpr uint32_t SOFTIRQ_OFFSET = 1u << 8;
+constexpr uint32_t HARDIRQ_OFFSET = 1u << 16;
+constexpr uint32_t PREEMPT_ACTIVE = 0x04000000u;
+
+struct PrioArray;
+
+// Thrown in a dead task's thread after its last switch away, to end the thread.
+struct TaskExit {};
+
+struct Task {
+  int pid = 0;
+  std::string comm;
+  Policy policy = Policy::Normal;
+  int rt_priority = 0;
+  int nice = 0;
+  int static_prio = nice_to_prio(0);
+  int prio = nice_to_prio(0);
+  uint32_t cpus_allowed = ~0u;
+  int cpu = 0;
+  int state = TASK_RUNNING;
+  uint32_t preempt_count = 0;    // thread_info->preempt_count
+  bool need_resched = false;     // TIF_NEED_RESCHED
+  int time_slice = 100;          // ticks
+  bool first_time_slice = true;
+  PrioArray* array = nullptr;    // runqueue array it is queued on, if any
+  bool in_user = false;          // running user code (returns to user mode)
+  bool is_idle = false;
+  bool started = false;
+  sc_core::sc_event resume;      // switched in
+  std::function<void()> body;
+  std::function<void()> on_exit;
+  sc_core::sc_time sleep_start;
+  uint64_t nvcsw = 0, nivcsw = 0;
+
+  bool rt() const { return prio < MAX_RT_PRIO; }
+};
+
+}  // namespace latsim::kernel

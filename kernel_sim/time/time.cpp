@@ -1,0 +1,45 @@
+// arch/i386/kernel/time.c and kernel/timer.c: the PIT tick (jiffies, wall
+// time), the per-CPU local tick (process times, timers), and timer expiry.
+#include "kernel_sim/kernel.h"
+
+namespace latsim::kernel {
+
+void Kernel::timer_interrupt(const char* parent) {
+  fn("timer_interrupt", parent, 40);
+  spin_lock(xtime_lock_, "timer_interrupt");  // write_seqlock(&xtime_lock)
+  mark_offset_tsc();
+  do_timer("timer_interrupt");
+  spin_unlock(xtime_lock_, {"timer_interrupt", "unlock"});
+}
+
+void Kernel::do_timer(const char* parent) {
+  jiffies_++;
+  tstats_.ticks++;
+  fn("do_timer", parent, 40, 1);
+  fn("update_wall_time", "do_timer", 30);
+  fn("update_wall_time_one_tick", "update_wall_time", 30);
+}
+
+void Kernel::update_process_times(bool user, const char* parent) {
+  fn("update_process_times", parent, 30);
+  fn("update_one_process", "update_process_times", 40, 1);
+  fn("run_local_timers", "update_process_times", 20);
+  raise_softirq(TIMER_SOFTIRQ, "update_process_times");
+  scheduler_tick(user);
+}
+
+void Kernel::run_timer_softirq() {
+  const int c = smp_processor_id();
+  fn("run_timer_softirq", "__do_softirq", 60, 1);
+  spin_lock_irq(timer_lock_, "run_timer_softirq");
+  timers_[size_t(c)].run_expired(pcpu_[size_t(c)].local_ticks, [&](std::function<void()>& f) {
+    // __run_timers drops the base lock around each timer function.
+    spin_unlock_irq(timer_lock_, {"run_timer_softirq", "unlock"});
+    fn("process_timeout", "run_timer_softirq", 20);
+    f();
+    spin_lock_irq(timer_lock_, "run_timer_softirq");
+  });
+  spin_unlock_irq(timer_lock_, {"run_timer_softirq", "unlock"});
+}
+
+}  // namespace latsim::kernel

@@ -1,0 +1,87 @@
+#pragma once
+// The voluntary-preempt patch's preemption/irq-off latency tracer: per CPU, a
+// critical section runs from the moment preemption or interrupts go off until
+// both are back on; mcount entries are recorded while it runs; a section longer
+// than /proc/sys/kernel/preempt_max_latency is kept as a trace.
+#include "kernel_sim/trace/symbols.h"
+#include <cstdint>
+#include <string>
+#include <systemc>
+#include <vector>
+
+namespace latsim::kernel {
+
+using sc_core::sc_time;
+
+struct TraceEntry {
+  uint32_t preempt_count;
+  sc_time t;
+  const char* fn;
+  const char* parent;
+};
+
+struct TaskInfo {
+  std::string comm;
+  int pid = 0, uid = 0, nice = 0, policy = 0, rt_prio = 0;
+};
+
+struct LatencyTrace {
+  uint64_t latency_us = 0;
+  int cpu = 0;
+  TaskInfo task;
+  CodeSite start, end;
+  sc_time t_start, t_end;
+  uint64_t total_entries = 0;
+  std::vector<TraceEntry> entries;
+};
+
+struct LatencyTracerParams {
+  bool enabled = true;               // /proc/sys/kernel/tracing_enabled
+  uint64_t threshold_us = 500;       // /proc/sys/kernel/preempt_max_latency
+  size_t max_traces = 50;            // how many of the longest are kept
+  size_t max_entries = 4000;         // per-trace mcount buffer
+  std::string kernel_version = "2.6.9-rc1-VP-R1";
+};
+
+class LatencyTracer {
+ public:
+  LatencyTracer(int ncpus, const LatencyTracerParams& p);
+
+  bool tracing() const { return p_.enabled; }
+  bool active(int cpu) const { return cpus_[cpu].active; }
+  void begin(int cpu, sc_time now, const CodeSite& site, const char* parent, uint32_t pc,
+             const TaskInfo& task);
+  void mcount(int cpu, sc_time now, uint32_t pc, const char* fn, const char* parent);
+  void end(int cpu, sc_time now, const CodeSite& site);
+
+  uint64_t max_us() const { return max_us_; }
+  uint64_t over_threshold() const { return over_; }
+  uint64_t sections() const { return sections_; }
+  uint64_t threshold_us() const { return p_.threshold_us; }
+  // Kept traces, longest first (ties: earlier first).
+  std::vector<LatencyTrace> traces() const;
+  // The longest section seen, over the threshold or not (/proc/latency_trace).
+  const LatencyTrace& max_trace() const { return max_trace_; }
+  // "new N us maximum-latency critical section" messages, as the kernel logged them.
+  const std::vector<std::string>& messages() const { return log_; }
+
+  std::string format(const LatencyTrace& t) const;
+
+ private:
+  struct PerCpu {
+    bool active = false;
+    sc_time t0;
+    CodeSite start;
+    TaskInfo task;
+    uint64_t total = 0;
+    std::vector<TraceEntry> buf;
+  };
+  LatencyTracerParams p_;
+  std::vector<PerCpu> cpus_;
+  std::vector<LatencyTrace> kept_;  // min-heap on latency
+  LatencyTrace max_trace_;
+  uint64_t max_us_ = 0, over_ = 0, sections_ = 0;
+  std::vector<std::string> log_;
+};
+
+}  // namespace latsim::kernel

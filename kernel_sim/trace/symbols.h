@@ -1,0 +1,27 @@
+#pragma once
+// The kernel's symbol table: each traced function's size and the offsets of the
+// points where it disables or re-enables preemption, so that "started at:
+// schedule+0x51/0x740" is stable from run to run (System.map + objdump style).
+#include <cstdint>
+#include <string>
+
+namespace latsim::kernel {
+
+// A code location: function + named point inside it ("lock", "unlock", "entry").
+struct CodeSite {
+  const char* fn = "";
+  const char* point = "entry";
+};
+
+struct Symbol {
+  const char* name;
+  uint32_t size;
+};
+
+// Offset of `point` in `fn`; unknown points resolve to the function entry.
+uint32_t symbol_offset(const char* fn, const char* point);
+uint32_t symbol_size(const char* fn);
+// "schedule+0x51/0x740"
+std::string format_site(const CodeSite& s);
+
+}  // namespace latsim::kernel

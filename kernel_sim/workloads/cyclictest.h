@@ -1,0 +1,38 @@
+#pragma once
+// A cyclictest-like SCHED_FIFO thread: sleep to an absolute time, measure how
+// late it runs. On this periodic-tick kernel a sleep ends at a tick, so the
+// thread asks for tick instants and measures from the tick it asked for.
+#include "kernel_sim/kernel.h"
+#include <map>
+
+namespace latsim::kernel {
+
+struct CyclicStats {
+  uint64_t cycles = 0;
+  int64_t min = 0, max = 0, act = 0;
+  double sum = 0;
+  std::map<int64_t, uint64_t> histogram;  // µs -> count
+  int pid = 0;
+};
+
+class Cyclictest : public Workload {
+ public:
+  Cyclictest(std::string name, int priority, int interval_us)
+      : name_(std::move(name)), prio_(priority), interval_us_(interval_us) {}
+  const std::string& name() const override { return name_; }
+  bool measures() const override { return true; }
+  void start(Kernel& k) override;
+  const CyclicStats& stats() const { return s_; }
+  int priority() const { return prio_; }
+  int interval_us() const { return interval_us_; }
+  // "T: 0 ( 1234) P:80 I:1000 C:  29999 Min:      9 Act:   18 Avg:   15 Max:      34"
+  std::string summary_line(int thread) const;
+
+ private:
+  void run(Kernel& k);
+  std::string name_;
+  int prio_, interval_us_;
+  CyclicStats s_;
+};
+
+}  // namespace latsim::kernel

@@ -1,0 +1,31 @@
+#pragma once
+// Time helpers: clocks are given by their frequency; sc_time resolution is 1 ps.
+#include <systemc>
+#include <cstdint>
+#include <cmath>
+
+namespace latsim {
+
+using sc_core::sc_time;
+using sc_core::SC_NS;
+using sc_core::SC_PS;
+using sc_core::SC_US;
+using sc_core::SC_MS;
+using sc_core::SC_SEC;
+using sc_core::SC_ZERO_TIME;
+
+// Period of a clock of `mhz` MHz, rounded to the picosecond.
+inline sc_time period_of_mhz(double mhz) { return sc_time(std::round(1e6 / mhz), SC_PS); }
+
+// Time to move `bytes` at `mb_per_s` (10^6 bytes per second, as datasheets count).
+inline sc_time transfer_time(uint64_t bytes, double mb_per_s) {
+  return sc_time(std::round(double(bytes) * 1e6 / mb_per_s), SC_PS);
+}
+
+inline double to_us(const sc_time& t) { return t.to_seconds() * 1e6; }
+
+// Picoseconds as an integer (sc_time's own unit at our resolution).
+inline uint64_t to_ps(const sc_time& t) { return t.value(); }
+inline sc_time ps(uint64_t v) { return sc_time::from_value(v); }
+
+}  // namespace latsim

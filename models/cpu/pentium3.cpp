@@ -1,0 +1,109 @@
+#include "models/cpu/pentium3.h"
+#include <algorithm>
+
+namespace latsim::cpu {
+
+Pentium3::Pentium3(sc_core::sc_module_name name, int id, double mhz, chipset::HostBridge& fsb,
+                   LocalApic& apic)
+    : sc_module(name), id_(id), period_(period_of_mhz(mhz)), fsb_(fsb), apic_(apic) {}
+
+bool Pentium3::interrupt_deliverable() const {
+  if (in_nmi_) return false;  // NMIs are blocked until IRET of the NMI handler
+  if (apic_.nmi_pending()) return true;
+  return if_ && apic_.has_deliverable();
+}
+
+Interrupt Pentium3::take_interrupt() {
+  Interrupt i;
+  if (apic_.take_nmi()) {
+    i.nmi = true;
+    i.vector = 2;
+    in_nmi_ = true;
+    stats_.nmis++;
+  } else if (apic_.take_extint()) {
+    i.vector = extint_ ? extint_() : 0x27;  // no 8259A wired: spurious IRQ7
+    stats_.interrupts++;
+  } else {
+    i.vector = apic_.ack();
+    stats_.interrupts++;
+  }
+  if_ = false;  // interrupt gate
+  return i;
+}
+
+void Pentium3::iret(const Interrupt& i, bool prev_if) {
+  if (i.nmi) in_nmi_ = false;
+  if_ = prev_if;
+}
+
+bool Pentium3::run(Work& w) {
+  const sc_time lat = fsb_.params().dram_latency;
+  for (;;) {
+    if (interrupt_deliverable()) return false;
+    if (w.cycles == 0 && w.misses == 0) return true;
+    const sc_time now = sc_core::sc_time_stamp();
+    // Spread the misses evenly: `seg` cycles of work before each, the tail after the last.
+    const uint64_t seg = w.misses ? w.cycles / (w.misses + 1) : 0;
+    const uint64_t tail = w.cycles - seg * w.misses;
+    const sc_time unit = cycles(seg) + lat;
+    const sc_time hold = fsb_.next_holdoff(now);
+    uint64_t k = w.misses;  // misses that issue before the next holdoff begins
+    if (hold != sc_core::sc_max_time() && w.misses) {
+      const sc_time first_issue = now + cycles(seg);
+      k = first_issue >= hold ? 0 : std::min<uint64_t>(w.misses, uint64_t((hold - first_issue) / unit) + 1);
+    }
+    if (k > 0 || w.misses == 0) {
+      const bool all = k == w.misses;
+      const sc_time d = unit * double(k) + (all ? cycles(tail) : SC_ZERO_TIME);
+      sc_core::wait(d, apic_.interrupt_event() | fsb_.traffic_changed());
+      const sc_time elapsed = sc_core::sc_time_stamp() - now;
+      if (elapsed >= d) {
+        w.misses -= k;
+        w.cycles -= seg * k + (all ? tail : 0);
+        stats_.misses += k;
+        continue;
+      }
+      // Woken early (interrupt or new bus traffic): keep what was done.
+      uint64_t done = unit > SC_ZERO_TIME ? std::min<uint64_t>(k, uint64_t(elapsed / unit)) : 0;
+      w.misses -= done;
+      w.cycles -= seg * done;
+      stats_.misses += done;
+      const sc_time rest = elapsed - unit * double(done);
+      const uint64_t c = std::min<uint64_t>(uint64_t(rest / period_), w.misses ? seg : w.cycles);
+      w.cycles -= std::min(c, w.cycles);
+      continue;
+    }
+    // The next miss issues inside a holdoff: the load waits on the FSB and the
+    // core cannot take an interrupt in the middle of the instruction.
+    const sc_time issue = now + cycles(seg);
+    const sc_time done = fsb_.cpu_miss_done(issue);
+    stats_.fsb_stall += done - (issue + lat);
+    sc_core::wait(done - now);
+    w.misses--;
+    w.cycles -= seg;
+    stats_.misses++;
+  }
+}
+
+void Pentium3::halt() {
+  const sc_time t0 = sc_core::sc_time_stamp();
+  while (!interrupt_deliverable()) sc_core::wait(apic_.interrupt_event());
+  stats_.halted += sc_core::sc_time_stamp() - t0;
+}
+
+bool Pentium3::spin_until(sc_core::sc_event& ev) {
+  if (interrupt_deliverable()) return false;
+  const sc_time t0 = sc_core::sc_time_stamp();
+  sc_core::wait(ev | apic_.interrupt_event());
+  stats_.spin += sc_core::sc_time_stamp() - t0;
+  return !interrupt_deliverable();
+}
+
+void Pentium3::pci_access(tlm::tlm_generic_payload& p) {
+  const sc_time t0 = sc_core::sc_time_stamp();
+  fsb_.cpu_pci_access(p);
+  stats_.io_accesses++;
+  stats_.io_wait += sc_core::sc_time_stamp() - t0;
+}
+
+}  // namespace latsim::cpu

@@ -1,0 +1,80 @@
+#pragma once
+// Pentium III core as the kernel's code paths see it: a core clock, the TSC,
+// the interrupt flag, its local APIC, and an execution engine that turns
+// "N cycles with M cache-line misses" into time, with each miss going out on
+// the front-side bus where the host bridge may hold it off.
+#include "models/chipset/host_bridge.h"
+#include "models/common/time.h"
+#include "models/cpu/local_apic.h"
+#include <functional>
+#include <systemc>
+
+namespace latsim::cpu {
+
+struct Work {
+  uint64_t cycles = 0;
+  uint64_t misses = 0;
+};
+
+struct CpuStats {
+  sc_time fsb_stall;    // misses held off by a bus master beyond DRAM latency
+  sc_time io_wait;      // port/MMIO accesses: waiting for host bridge and PCI GNT#
+  sc_time io_cycle;     // the accesses themselves (PCI/ISA cycle time)
+  sc_time spin;         // spinning on a lock held by the other CPU
+  sc_time halted;       // hlt
+  uint64_t misses = 0, io_accesses = 0, interrupts = 0, nmis = 0;
+};
+
+// An interrupt the core is about to take (vector, or NMI).
+struct Interrupt {
+  bool nmi = false;
+  unsigned vector = 0;
+};
+
+class Pentium3 : public sc_core::sc_module {
+ public:
+  Pentium3(sc_core::sc_module_name name, int id, double mhz, chipset::HostBridge& fsb,
+           LocalApic& apic);
+
+  int id() const { return id_; }
+  sc_time cycles(uint64_t n) const { return period_ * double(n); }
+  sc_time period() const { return period_; }
+  uint64_t rdtsc() const { return uint64_t(sc_core::sc_time_stamp() / period_); }
+
+  bool interrupts_enabled() const { return if_; }
+  void set_interrupt_flag(bool on) { if_ = on; }
+  // An interrupt would be taken at the next instruction boundary.
+  bool interrupt_deliverable() const;
+  // INTA: take the highest deliverable interrupt; clears IF (interrupt gate).
+  Interrupt take_interrupt();
+  // IRET from an interrupt taken with `prev_if` as the saved EFLAGS.IF.
+  void iret(const Interrupt& i, bool prev_if);
+  // ExtINT vectors come from the 8259A's INTA cycle.
+  void set_extint_source(std::function<unsigned()> inta) { extint_ = std::move(inta); }
+
+  // Run `w`; returns true when done, false (with the rest left in `w`) when an
+  // interrupt became deliverable first. Misses stall uninterruptibly.
+  bool run(Work& w);
+  // hlt: sleep until an interrupt is deliverable.
+  void halt();
+  // Wait for `ev` (a lock release, say) or a deliverable interrupt; returns false on interrupt.
+  bool spin_until(sc_core::sc_event& ev);
+  // An uncached access through the host bridge (I/O port or MMIO), timed.
+  void pci_access(tlm::tlm_generic_payload& p);
+
+  LocalApic& apic() { return apic_; }
+  chipset::HostBridge& fsb() { return fsb_; }
+  CpuStats& stats() { return stats_; }
+
+ private:
+  int id_;
+  sc_time period_;
+  chipset::HostBridge& fsb_;
+  LocalApic& apic_;
+  bool if_ = false;
+  bool in_nmi_ = false;
+  std::function<unsigned()> extint_;
+  CpuStats stats_;
+};
+
+}  // namespace latsim::cpu

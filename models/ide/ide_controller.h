@@ -1,0 +1,80 @@
+#pragma once
+// Primary channel of a PCI IDE controller (VT82C686B function 1 class): the ATA
+// task-file registers of the drive behind it, the bus-master DMA engine with
+// its PRD table walk, and INTRQ (IRQ 14). The DMA is computed analytically as
+// one burst train per PRD entry.
+#include "models/chipset/dram.h"
+#include "models/common/time.h"
+#include "models/ide/ide_disk.h"
+#include "models/ide/prd_table.h"
+#include "models/irq/irq_line.h"
+#include "models/pci/pci_bus.h"
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+namespace latsim::ide {
+
+struct IdeControllerParams {
+  int udma_mode = 2;
+  uint32_t burst_bytes = 16;  // PIIX4-class line buffer: 4-dword memory writes
+  sc_time prd_fetch = sc_time(500, SC_NS);
+};
+
+double udma_mb_s(int mode);  // ATA/ATAPI-5 table: 16.7, 25, 33.3, 44.4, 66.7, 100
+
+struct IdeStats {
+  uint64_t commands = 0, bytes = 0, prd_entries = 0, prd_64k_violations = 0;
+  sc_time busy;               // drive command start to INTRQ
+  sc_time longest_entry;      // longest single PRD entry transfer
+};
+
+class IdeController : public sc_core::sc_module {
+ public:
+  // Register windows as offsets within the three I/O ranges the platform maps.
+  static constexpr uint64_t kTaskFile = 0x000;  // 0x1f0-0x1f7
+  static constexpr uint64_t kControl = 0x100;   // 0x3f6
+  static constexpr uint64_t kBusMaster = 0x200; // BAR4, 8 bytes
+  enum AtaStatus : uint8_t { ERR = 0x01, DRQ = 0x08, DRDY = 0x40, BSY = 0x80 };
+  enum BmCommand : uint8_t { START = 0x01, WRITE_TO_MEMORY = 0x08 };
+  enum BmStatus : uint8_t { ACTIVE = 0x01, ERROR = 0x02, INTERRUPT = 0x04, DRV0_DMA = 0x20 };
+  static constexpr uint8_t kReadDma = 0xC8;
+
+  tlm_utils::simple_target_socket<IdeController> socket;
+  irq::IrqLine intrq;
+
+  IdeController(sc_core::sc_module_name name, const IdeControllerParams& p, IdeDisk& disk,
+                chipset::Dram& dram, pci::PciBus& pci);
+
+  uint8_t read(uint64_t offset);
+  void write(uint64_t offset, uint8_t v);
+  uint32_t read32(uint64_t offset);
+  void write32(uint64_t offset, uint32_t v);
+
+  const IdeStats& stats() const { return stats_; }
+  double udma_rate() const { return udma_mb_s(p_.udma_mode); }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+  void start_dma();
+  void complete();
+  void raise_irq();
+
+  IdeControllerParams p_;
+  IdeDisk& disk_;
+  chipset::Dram& dram_;
+  pci::PciBus& pci_;
+  int master_;
+  // ATA task file
+  uint8_t features_ = 0, count_ = 0, lba_[3] = {}, device_ = 0, status_ = DRDY, devctl_ = 0;
+  bool command_pending_ = false, irq_pending_ = false;
+  ReadPlan plan_;
+  sc_time command_time_;
+  // Bus master
+  uint8_t bm_cmd_ = 0, bm_status_ = DRV0_DMA;
+  uint32_t prd_ptr_ = 0;
+  sc_core::sc_event done_ev_;
+  IdeStats stats_;
+};
+
+}  // namespace latsim::ide

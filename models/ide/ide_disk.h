@@ -1,0 +1,63 @@
+#pragma once
+// ATA disk mechanics (a 2002 7200 rpm IBM Deskstar 120GXP class drive):
+// distance-dependent seek, rotational position, zoned media rate, command
+// overhead, and a read cache that keeps streaming ahead of sequential reads.
+#include "models/common/time.h"
+#include <cstdint>
+
+namespace latsim::ide {
+
+struct IdeDiskParams {
+  int rpm = 7200;
+  sc_time avg_seek = sc_time(8.5, SC_MS);        // 120GXP read seek
+  sc_time track_to_track = sc_time(1.2, SC_MS);  // assumption
+  double outer_mb_s = 44.0;                      // zoned media rate
+  double inner_mb_s = 22.0;
+  sc_time command_overhead = sc_time(300, SC_US);  // cache miss
+  sc_time cache_hit_overhead = sc_time(100, SC_US);
+  uint32_t cache_sectors = 4096;                   // 2 MiB read cache
+  uint64_t capacity = 58168ull * 16 * 63;          // logical CHS 58168/16/63 (seed 000)
+  uint32_t heads = 16, sectors_per_track = 63;
+};
+
+// When each sector of a read command is in the drive's buffer.
+struct ReadPlan {
+  uint64_t lba = 0;
+  uint32_t sectors = 0;
+  sc_time not_before;    // command overhead done
+  sc_time arrive0;       // sector 0 reaches the buffer (from media or read-ahead)
+  sc_time sector_time;   // media pace of the following sectors
+  bool cache_hit = false;
+  sc_time ready(uint32_t i) const {
+    const sc_time a = arrive0 + sector_time * double(i);
+    return a > not_before ? a : not_before;
+  }
+};
+
+class IdeDisk {
+ public:
+  explicit IdeDisk(const IdeDiskParams& p) : p_(p) {}
+
+  ReadPlan read(uint64_t lba, uint32_t sectors, sc_time now);
+
+  // Datasheet-shaped pieces, public for tests.
+  sc_time seek_time(uint64_t from_lba, uint64_t to_lba) const;
+  sc_time rotational_wait(uint64_t lba, sc_time at) const;
+  double media_rate_mb_s(uint64_t lba) const;
+  sc_time revolution() const { return sc_time(60.0 / p_.rpm, SC_SEC); }
+
+  uint64_t commands() const { return commands_; }
+  uint64_t cache_hits() const { return hits_; }
+
+ private:
+  uint64_t cylinder(uint64_t lba) const { return lba / (uint64_t(p_.heads) * p_.sectors_per_track); }
+  IdeDiskParams p_;
+  uint64_t head_lba_ = 0;
+  // Read-ahead stream: sector `stream_lba_` arrives at `stream_t0_`, one per stream_st_.
+  bool streaming_ = false;
+  uint64_t stream_lba_ = 0, consumed_ = 0;
+  sc_time stream_t0_, stream_st_;
+  uint64_t commands_ = 0, hits_ = 0;
+};
+
+}  // namespace latsim::ide

@@ -1,0 +1,133 @@
+#include "models/irq/ioapic.h"
+
+#include <cstring>
+
+namespace latsim::irq {
+
+IoApic::IoApic(sc_core::sc_module_name name, unsigned id)
+    : sc_module(name), socket("socket"), id_((id & 0xF) << 24) {
+  socket.register_b_transport(this, &IoApic::b_transport);
+  redtbl_.fill(kMask);  // 82093AA reset: every entry masked
+}
+
+void IoApic::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
+  const uint64_t off = p.get_address();
+  if (p.get_data_length() != 4 || p.get_streaming_width() < 4) {
+    p.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);  // registers are dword-accessed
+    return;
+  }
+  if (p.get_byte_enable_ptr()) {
+    p.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+    return;
+  }
+  if (off != IOREGSEL && off != IOWIN) {
+    p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  uint32_t v = 0;
+  if (p.is_read()) {
+    v = read(unsigned(off));
+    std::memcpy(p.get_data_ptr(), &v, 4);
+  } else if (p.is_write()) {
+    std::memcpy(&v, p.get_data_ptr(), 4);
+    write(unsigned(off), v);
+  }
+  delay += access_latency;
+  p.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+uint32_t IoApic::read(unsigned offset) {
+  if (offset == IOREGSEL) return regsel_;
+  if (offset == IOWIN) return read_reg(regsel_);
+  return 0;
+}
+
+void IoApic::write(unsigned offset, uint32_t v) {
+  if (offset == IOREGSEL)
+    regsel_ = v & 0xFF;  // IOREGSEL bits 7:0 hold the register address
+  else if (offset == IOWIN)
+    write_reg(regsel_, v);
+}
+
+uint32_t IoApic::read_reg(unsigned index) const {
+  switch (index) {
+    case IOAPICID:
+      return id_;
+    case IOAPICVER:
+      return ((kEntries - 1) << 16) | 0x11;  // max redirection entry, version
+    case IOAPICARB:
+      return id_;  // arbitration ID is loaded from the APIC ID
+    default:
+      break;
+  }
+  if (index < IOREDTBL || index >= IOREDTBL + 2 * kEntries) return 0;
+  const uint64_t e = redtbl_[(index - IOREDTBL) / 2];
+  return (index & 1) ? uint32_t(e >> 32) : uint32_t(e);
+}
+
+void IoApic::write_reg(unsigned index, uint32_t v) {
+  if (index == IOAPICID) {
+    id_ = v & 0x0F000000;
+    return;
+  }
+  if (index < IOREDTBL || index >= IOREDTBL + 2 * kEntries) return;  // VER, ARB read-only
+  const unsigned n = (index - IOREDTBL) / 2;
+  uint64_t& e = redtbl_[n];
+  if (index & 1) {  // high dword: only the destination field (bits 63:56) exists
+    e = (e & 0xFFFFFFFFull) | (uint64_t(v & 0xFF000000u) << 32);
+    return;
+  }
+  const uint32_t ro = kDeliveryStatus | kRemoteIrr;  // read-only status bits
+  uint32_t lo = (uint32_t(e) & ro) | (v & 0x1FFFF & ~ro);
+  if (!(lo & kLevelTrigger)) lo &= ~kRemoteIrr;  // Remote IRR is undefined for edge inputs
+  e = (e & ~0xFFFFFFFFull) | lo;
+  try_level(n);  // unmasking an asserted level input delivers it
+}
+
+void IoApic::irq_set(unsigned pin, bool level) {
+  if (pin >= kEntries) return;
+  const bool was = pins_[pin];
+  pins_[pin] = level;
+  const uint32_t lo = uint32_t(redtbl_[pin]);
+  if (lo & kLevelTrigger)
+    try_level(pin);
+  else if (level && !was && !(lo & kMask))
+    send(pin);  // edge: delivered on the rising edge; a masked edge is not latched
+}
+
+void IoApic::eoi(unsigned vector) {
+  for (unsigned n = 0; n < kEntries; ++n) {
+    uint64_t& e = redtbl_[n];
+    if ((e & kLevelTrigger) && (e & kRemoteIrr) && (e & kVector) == vector) {
+      e &= ~uint64_t(kRemoteIrr);  // EOI with a matching vector clears Remote IRR
+      try_level(n);                // still asserted: deliver again
+    }
+  }
+}
+
+void IoApic::try_level(unsigned n) {
+  uint64_t& e = redtbl_[n];
+  if (!(e & kLevelTrigger) || (e & kMask) || (e & kRemoteIrr) || !pins_[n]) return;
+  e |= kRemoteIrr;  // set when the local APIC accepts a level interrupt
+  send(n);
+}
+
+void IoApic::send(unsigned n) {
+  const uint64_t e = redtbl_[n];
+  const unsigned vector = unsigned(e & kVector);
+  const unsigned mode = unsigned((e & kDeliveryMode) >> 8);
+  const unsigned dest = unsigned(e >> 56);
+  if (mode == 3 || mode == 6) return;  // reserved delivery modes
+  ++deliveries_[n];
+  if (!bus_) {
+    SC_REPORT_WARNING(name(), "IO-APIC delivery with no APIC bus connected");
+    return;
+  }
+  const auto dm = static_cast<DeliveryMode>(mode);
+  if (e & kDestModeLogical)
+    bus_->deliver_logical(dest, vector, dm);
+  else
+    bus_->deliver(dest, vector, dm);
+}
+
+}  // namespace latsim::irq

@@ -1,0 +1,71 @@
+#pragma once
+// Intel 82093AA I/O APIC: 24 redirection entries reached through an indirect
+// index (IOREGSEL) / data (IOWIN) window, delivering messages on the APIC bus.
+//
+// Input pins carry the logical request (true = device asserts its interrupt);
+// board inverters are implied, so the polarity bit (13) is stored but not applied.
+// Delivery on the APIC bus is instantaneous: Delivery Status (bit 12) reads 0.
+#include <tlm_utils/simple_target_socket.h>
+#include <array>
+#include <cstdint>
+#include <systemc>
+#include <tlm>
+#include "models/common/time.h"
+#include "models/irq/irq_line.h"
+
+namespace latsim::irq {
+
+class IoApic : public sc_core::sc_module, public IrqSink, public EoiListener {
+ public:
+  static constexpr unsigned kEntries = 24;
+  // Memory-mapped window (82093AA 3.1).
+  static constexpr unsigned IOREGSEL = 0x00;
+  static constexpr unsigned IOWIN = 0x10;
+  // Indirect registers (82093AA 3.2).
+  enum Reg : unsigned { IOAPICID = 0x00, IOAPICVER = 0x01, IOAPICARB = 0x02, IOREDTBL = 0x10 };
+  // Redirection entry low dword fields (82093AA 3.2.4).
+  static constexpr uint32_t kVector = 0xFF;
+  static constexpr uint32_t kDeliveryMode = 0x700;
+  static constexpr uint32_t kDestModeLogical = 1u << 11;
+  static constexpr uint32_t kDeliveryStatus = 1u << 12;
+  static constexpr uint32_t kPolarityLow = 1u << 13;
+  static constexpr uint32_t kRemoteIrr = 1u << 14;
+  static constexpr uint32_t kLevelTrigger = 1u << 15;
+  static constexpr uint32_t kMask = 1u << 16;
+
+  tlm_utils::simple_target_socket<IoApic> socket;
+  sc_time access_latency = SC_ZERO_TIME;
+
+  // `id`: the APIC ID the BIOS leaves in IOAPICID (MP table value, 2 on dual-P6 boards).
+  explicit IoApic(sc_core::sc_module_name name, unsigned id = 2);
+  IoApic(const IoApic&) = delete;
+  IoApic& operator=(const IoApic&) = delete;
+
+  void connect(ApicBus& bus) { bus_ = &bus; }
+
+  // 32-bit window access: offset IOREGSEL (0x00) or IOWIN (0x10).
+  uint32_t read(unsigned offset);
+  void write(unsigned offset, uint32_t v);
+
+  void irq_set(unsigned pin, bool level) override;  // INTIN0-23
+  void eoi(unsigned vector) override;               // EOI message from a local APIC
+
+  uint64_t entry(unsigned n) const { return redtbl_.at(n); }
+  uint64_t deliveries(unsigned n) const { return deliveries_.at(n); }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+  uint32_t read_reg(unsigned index) const;
+  void write_reg(unsigned index, uint32_t v);
+  void try_level(unsigned pin);  // level input: (re)deliver if asserted and Remote IRR clear
+  void send(unsigned pin);
+
+  uint32_t regsel_ = 0;
+  uint32_t id_;  // IOAPICID bits 24-27
+  std::array<uint64_t, kEntries> redtbl_{};
+  std::array<bool, kEntries> pins_{};
+  std::array<uint64_t, kEntries> deliveries_{};
+  ApicBus* bus_ = nullptr;
+};
+
+}  // namespace latsim::irq

@@ -1,0 +1,35 @@
+#include "models/isa/pci_isa_bridge.h"
+
+namespace latsim::isa {
+
+PciIsaBridge::PciIsaBridge(sc_core::sc_module_name name, sc_time io_cycle)
+    : sc_module(name), pci_socket("pci_socket"), isa_socket("isa_socket"), io_cycle_(io_cycle) {
+  pci_socket.register_b_transport(this, &PciIsaBridge::b_transport);
+}
+
+void PciIsaBridge::map(uint16_t port, uint16_t count, int socket_index, const std::string& name) {
+  map_.add(port, count, socket_index, name);
+}
+
+void PciIsaBridge::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
+  const uint64_t port = p.get_address();
+  // 8-bit ISA device: one ISA cycle per byte moved.
+  delay += io_cycle_ * double(p.get_data_length());
+  cycles_ += p.get_data_length();
+  if (port == 0x80) {  // POST diagnostic port: the classic outb_p delay target
+    if (p.is_write()) post_ = *p.get_data_ptr();
+    else *p.get_data_ptr() = post_;
+    p.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  auto hit = map_.decode(port);
+  if (!hit) {
+    std::fill_n(p.get_data_ptr(), p.get_data_length(), 0xff);
+    p.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  p.set_address(hit->offset);
+  isa_socket[hit->range->port]->b_transport(p, delay);
+}
+
+}  // namespace latsim::isa

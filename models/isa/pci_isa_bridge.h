@@ -1,0 +1,34 @@
+#pragma once
+// PCI-to-ISA bridge (VT82C686B south bridge function 0): claims the legacy I/O
+// ports and runs each access as an ISA cycle (~1 us at 8.33 MHz), holding the
+// PCI transaction until the ISA cycle is done.
+#include "models/common/address_map.h"
+#include "models/common/time.h"
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+namespace latsim::isa {
+
+class PciIsaBridge : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<PciIsaBridge> pci_socket;
+  tlm_utils::multi_passthrough_initiator_socket<PciIsaBridge> isa_socket;
+
+  PciIsaBridge(sc_core::sc_module_name name, sc_time io_cycle);
+
+  void map(uint16_t port, uint16_t count, int socket_index, const std::string& name);
+  sc_time io_cycle() const { return io_cycle_; }
+  uint64_t cycles() const { return cycles_; }
+  uint8_t post_code() const { return post_; }  // last byte written to port 0x80
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+  sc_time io_cycle_;
+  AddressMap map_;
+  uint64_t cycles_ = 0;
+  uint8_t post_ = 0;
+};
+
+}  // namespace latsim::isa

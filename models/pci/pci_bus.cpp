@@ -1,0 +1,88 @@
+#include "models/pci/pci_bus.h"
+#include <algorithm>
+#include <stdexcept>
+#include <fmt/format.h>
+
+namespace latsim::pci {
+
+PciBus::PciBus(sc_core::sc_module_name name, double mhz, int latency_timer_clocks,
+               ArbitrationPolicy policy)
+    : sc_module(name),
+      host_socket("host_socket"),
+      target_socket("target_socket"),
+      clk_(period_of_mhz(mhz)),
+      lt_(latency_timer_clocks, clk_),
+      arbiter_(policy) {
+  host_socket.register_b_transport(this, &PciBus::b_transport);
+}
+
+void PciBus::map(uint64_t base, uint64_t size, int port, const std::string& name,
+                 int initial_latency_clocks, uint64_t target_offset) {
+  map_.add(base, size, port, name, initial_latency_clocks, target_offset);
+}
+
+int PciBus::add_master(const std::string& name) {
+  masters_.push_back(name);
+  return int(masters_.size()) - 1;
+}
+
+void PciBus::announce(const BurstTrain& train) {
+  prune(sc_core::sc_time_stamp());
+  trains_.push_back(train);
+  if (train.period != SC_ZERO_TIME) {
+    const double bursts = (train.end - train.start) / train.period;
+    const sc_time busy = train.tenure * std::max(1.0, bursts);
+    stats_.busy += busy;
+    stats_.master_busy[train.master] += busy;
+  }
+  for (auto* l : listeners_) l->master_traffic(train);
+}
+
+void PciBus::prune(sc_time now) {
+  trains_.erase(std::remove_if(trains_.begin(), trains_.end(),
+                               [&](const BurstTrain& t) { return t.end <= now; }),
+                trains_.end());
+}
+
+sc_time PciBus::host_grant_time(sc_time t) const {
+  // The host bridge asserts REQ# at t; the master in its tenure keeps the bus
+  // until its burst ends or, once its latency timer has expired, one clock after
+  // GNT# is taken away (PCI 2.1 3.5.4). Then arbitration hands GNT# over.
+  sc_time grant = t;
+  for (const auto& tr : trains_) {
+    if (!tr.covers(t)) continue;
+    sc_time natural = tr.burst_end_at(t);
+    if (natural <= t) continue;
+    sc_time release = natural;
+    if (latency_timer_enabled_) {
+      const uint64_t k = to_ps(t - tr.start) / std::max<uint64_t>(1, to_ps(tr.period));
+      const sc_time frame = tr.start + ps(k * to_ps(tr.period));
+      release = lt_.tenure_end(frame, natural, t);
+    }
+    grant = std::max(grant, release + clk_ * 2.0);  // 2 clocks arbitration latency
+  }
+  return grant;
+}
+
+void PciBus::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
+  auto hit = map_.decode(p.get_address());
+  if (!hit) {
+    // Master abort: reads float high, as on a real bus.
+    std::fill_n(p.get_data_ptr(), p.get_data_length(), 0xff);
+    p.set_response_status(tlm::TLM_OK_RESPONSE);
+    delay += clk_ * 6.0;  // subtractive decode timeout
+    return;
+  }
+  // Address phase, DEVSEL/initial wait states, one data phase, turnaround.
+  delay += clk_ * double(3 + hit->range->initial_latency_clocks);
+  stats_.cpu_transactions++;
+  p.set_address(hit->offset);
+  target_socket[hit->range->port]->b_transport(p, delay);
+}
+
+double PciBus::utilization(sc_time over) const {
+  if (over == SC_ZERO_TIME) return 0.0;
+  return std::min(1.0, stats_.busy / over);
+}
+
+}  // namespace latsim::pci

@@ -1,0 +1,75 @@
+#pragma once
+// 33 MHz, 32-bit PCI bus: address decode to targets, the central arbiter, and
+// the analytic burst trains of bus masters. The host bridge is master 0.
+#include "models/common/address_map.h"
+#include "models/common/time.h"
+#include "models/pci/bus_master_activity.h"
+#include "models/pci/latency_timer.h"
+#include "models/pci/pci_arbiter.h"
+#include <map>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include <vector>
+
+namespace latsim::pci {
+
+// Who else must hear of master traffic (the host bridge, for DRAM and holdoff).
+class MasterTrafficListener {
+ public:
+  virtual ~MasterTrafficListener() = default;
+  virtual void master_traffic(const BurstTrain& train) = 0;
+};
+
+struct PciStats {
+  sc_time busy;                  // sum of all tenures
+  std::map<int, sc_time> master_busy;
+  sc_time longest_cpu_wait;
+  uint64_t cpu_transactions = 0;
+  sc_time cpu_wait_total;
+};
+
+class PciBus : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<PciBus> host_socket;                 // from the host bridge
+  tlm_utils::multi_passthrough_initiator_socket<PciBus> target_socket; // to PCI targets
+
+  PciBus(sc_core::sc_module_name name, double mhz, int latency_timer_clocks,
+         ArbitrationPolicy policy);
+
+  sc_time clock() const { return clk_; }
+  // Claim [base, base+size) for target_socket index `port`.
+  void map(uint64_t base, uint64_t size, int port, const std::string& name,
+           int initial_latency_clocks = 2, uint64_t target_offset = 0);
+
+  // A master announces its next train of bursts; listeners are told at once.
+  int add_master(const std::string& name);  // returns master number (1..)
+  void announce(const BurstTrain& train);
+  void add_listener(MasterTrafficListener& l) { listeners_.push_back(&l); }
+
+  // Earliest time >= t at which the host bridge holds GNT#.
+  sc_time host_grant_time(sc_time t) const;
+  void set_latency_timer_enabled(bool on) { latency_timer_enabled_ = on; }
+  LatencyTimer& latency_timer() { return lt_; }
+
+  const PciStats& stats() const { return stats_; }
+  double utilization(sc_time over) const;
+  const std::vector<std::string>& master_names() const { return masters_; }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+  void prune(sc_time now);
+
+  sc_time clk_;
+  LatencyTimer lt_;
+  PciArbiter arbiter_;
+  bool latency_timer_enabled_ = true;
+  AddressMap map_;
+  std::vector<BurstTrain> trains_;
+  std::vector<MasterTrafficListener*> listeners_;
+  std::vector<std::string> masters_{"host-bridge"};
+  PciStats stats_;
+};
+
+}  // namespace latsim::pci

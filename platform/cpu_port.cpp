@@ -1,0 +1,56 @@
+#include "platform/cpu_port.h"
+#include "models/common/address_map.h"
+#include <cstring>
+
+namespace latsim::platform {
+
+bool CpuPort::run(kernel::Work& w) {
+  cpu::Work cw{w.cycles, w.misses};
+  const bool done = cpu_.run(cw);
+  w.cycles = cw.cycles;
+  w.misses = cw.misses;
+  return done;
+}
+
+kernel::Trap CpuPort::take_interrupt() {
+  const cpu::Interrupt i = cpu_.take_interrupt();
+  return {i.nmi, i.vector};
+}
+
+void CpuPort::iret(const kernel::Trap& t, bool prev_if) { cpu_.iret({t.nmi, t.vector}, prev_if); }
+
+uint32_t CpuPort::access(uint64_t addr, uint32_t v, unsigned len, bool write) {
+  tlm::tlm_generic_payload p;
+  uint8_t buf[4] = {};
+  std::memcpy(buf, &v, len);
+  p.set_address(addr);
+  p.set_data_ptr(buf);
+  p.set_data_length(len);
+  p.set_streaming_width(len);
+  p.set_byte_enable_ptr(nullptr);
+  p.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  cpu_.pci_access(p);
+  uint32_t r = 0;
+  std::memcpy(&r, buf, len);
+  return r;
+}
+
+uint8_t CpuPort::inb(uint16_t port) { return uint8_t(access(io_addr(port), 0, 1, false)); }
+void CpuPort::outb(uint8_t v, uint16_t port) { access(io_addr(port), v, 1, true); }
+uint32_t CpuPort::inl(uint16_t port) { return access(io_addr(port), 0, 4, false); }
+void CpuPort::outl(uint32_t v, uint16_t port) { access(io_addr(port), v, 4, true); }
+uint32_t CpuPort::readl(uint64_t addr) { return access(addr, 0, 4, false); }
+void CpuPort::writel(uint32_t v, uint64_t addr) { access(addr, v, 4, true); }
+
+void CpuPort::mem_write(uint64_t addr, const void* data, size_t len) {
+  // Write-back cached stores: their cost is in the caller's cycles/misses.
+  cpu_.fsb().dram().write(addr, data, len);
+}
+
+void CpuPort::send_ipi(int cpu, unsigned vector) {
+  // ICR write: fixed delivery, physical destination = the CPU's APIC ID.
+  apic_bus_.deliver(unsigned(cpu), vector, irq::DeliveryMode::Fixed);
+}
+
+}  // namespace latsim::platform

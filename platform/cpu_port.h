@@ -1,0 +1,46 @@
+#pragma once
+// The kernel's CpuOps on top of one Pentium III model: port and MMIO accesses
+// become TLM transactions through the host bridge, IPIs go over the APIC bus.
+#include "kernel_sim/arch/cpu_ops.h"
+#include "models/cpu/pentium3.h"
+#include "models/irq/apic_bus.h"
+
+namespace latsim::platform {
+
+class CpuPort : public kernel::CpuOps {
+ public:
+  CpuPort(cpu::Pentium3& cpu, double mhz, irq::ApicBus& apic_bus)
+      : cpu_(cpu), mhz_(mhz), apic_bus_(apic_bus) {}
+
+  int id() const override { return cpu_.id(); }
+  double mhz() const override { return mhz_; }
+  uint64_t rdtsc() const override { return cpu_.rdtsc(); }
+  bool run(kernel::Work& w) override;
+  bool interrupt_deliverable() const override { return cpu_.interrupt_deliverable(); }
+  kernel::Trap take_interrupt() override;
+  void iret(const kernel::Trap& t, bool prev_if) override;
+  void hlt() override { cpu_.halt(); }
+  bool spin_until(sc_core::sc_event& ev) override { return cpu_.spin_until(ev); }
+  bool irqs_enabled() const override { return cpu_.interrupts_enabled(); }
+  void set_irqs_enabled(bool on) override { cpu_.set_interrupt_flag(on); }
+
+  uint8_t inb(uint16_t port) override;
+  void outb(uint8_t v, uint16_t port) override;
+  uint32_t inl(uint16_t port) override;
+  void outl(uint32_t v, uint16_t port) override;
+  uint32_t readl(uint64_t addr) override;
+  void writel(uint32_t v, uint64_t addr) override;
+  void mem_write(uint64_t addr, const void* data, size_t len) override;
+
+  uint32_t apic_read(unsigned offset) override { return cpu_.apic().read(offset); }
+  void apic_write(unsigned offset, uint32_t v) override { cpu_.apic().write(offset, v); }
+  void send_ipi(int cpu, unsigned vector) override;
+
+ private:
+  uint32_t access(uint64_t addr, uint32_t v, unsigned len, bool write);
+  cpu::Pentium3& cpu_;
+  double mhz_;
+  irq::ApicBus& apic_bus_;
+};
+
+}  // namespace latsim::platform

@@ -1,0 +1,56 @@
+#pragma once
+// The board: every device of the dual-PIII box and how it is wired. Reads like
+// the block diagram:
+//
+//   CPU0 CPU1 --FSB-- host bridge (VT82C694X) --DRAM
+//                         |
+//   ===================== PCI 33 MHz =====================
+//        |                 |                  |
+//   IDE (686B fn1)    PCI-ISA (686B fn0)   IO-APIC
+//     |  disk hda        |  8254 PIT, 8259A x2, port 0x80
+//     INTRQ -> IRQ14      OUT0 -> IRQ0
+//
+#include "models/chipset/dram.h"
+#include "models/chipset/host_bridge.h"
+#include "models/cpu/local_apic.h"
+#include "models/cpu/pentium3.h"
+#include "models/ide/ide_controller.h"
+#include "models/ide/ide_disk.h"
+#include "models/irq/apic_bus.h"
+#include "models/irq/i8259a.h"
+#include "models/irq/ioapic.h"
+#include "models/isa/pci_isa_bridge.h"
+#include "models/pci/pci_bus.h"
+#include "models/timer/i8254.h"
+#include "platform/cpu_port.h"
+#include "platform/scenario.h"
+#include <memory>
+#include <vector>
+
+namespace latsim::platform {
+
+class Machine {
+ public:
+  explicit Machine(const Scenario& s);
+  std::vector<kernel::CpuOps*> cpu_ops();
+
+  chipset::Dram dram;
+  pci::PciBus pci;
+  chipset::HostBridge host_bridge;
+  isa::PciIsaBridge isa_bridge;
+  timer::I8254 pit;
+  irq::I8259A pic_master, pic_slave;
+  irq::IoApic ioapic;
+  irq::ApicBusHub apic_bus;
+  ide::IdeDisk disk;
+  ide::IdeController ide;
+  std::vector<std::unique_ptr<cpu::LocalApic>> lapics;
+  std::vector<std::unique_ptr<cpu::Pentium3>> cpus;
+  std::vector<std::unique_ptr<CpuPort>> ports;
+};
+
+// Port and address map of the board (what the BIOS set up).
+constexpr uint64_t kIoApicBase = 0xfec00000;
+constexpr uint16_t kBusMasterIdeBase = 0xd000;
+
+}  // namespace latsim::platform

@@ -1,0 +1,133 @@
+#include "platform/outputs.h"
+#include "kernel_sim/block/block_layer.h"
+#include "kernel_sim/workloads/cyclictest.h"
+#include "kernel_sim/workloads/disk_read.h"
+#include "kernel_sim/workloads/kernel_build.h"
+#include "platform/scenario_emit.h"
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace latsim::platform {
+namespace fs = std::filesystem;
+namespace {
+
+double us(const sc_core::sc_time& t) { return std::round(t.to_seconds() * 1e9) / 1e3; }
+double round3(double v) { return std::round(v * 1000.0) / 1000.0; }
+
+void write_file(const fs::path& p, const std::string& text) {
+  std::ofstream f(p, std::ios::binary);
+  f << text;
+  if (!f) throw std::runtime_error("cannot write " + p.string());
+}
+
+}  // namespace
+
+nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k) {
+  using nlohmann::json;
+  const double sim_s = sc_core::sc_time_stamp().to_seconds();
+  json j;
+  j["schema_version"] = 1;
+  j["scenario"] = s.name;
+  j["seed"] = s.seed;
+  j["simulated_s"] = round3(sim_s);
+  auto& tr = k.tracer();
+  j["latency_tracer"] = {{"max_us", tr.max_us()},
+                         {"traces_over_threshold", tr.over_threshold()},
+                         {"threshold_us", tr.threshold_us()},
+                         {"critical_sections", tr.sections()}};
+  j["ticks"] = {{"handled", k.time_stats().ticks}, {"lost", k.time_stats().lost_ticks},
+                {"lost_warnings", k.time_stats().lost_warnings}};
+  const auto& ide = m.ide.stats();
+  json disk = {{"read_mb_s", 0.0},
+               {"bytes_read", 0},
+               {"ide_commands", ide.commands},
+               {"prd_entries", ide.prd_entries},
+               {"prd_64k_violations", ide.prd_64k_violations},
+               {"longest_prd_entry_us", us(ide.longest_entry)},
+               {"drive_cache_hits", m.disk.cache_hits()},
+               {"requests", k.block().stats().requests},
+               {"max_request_kb", k.block().stats().max_request_sectors / 2}};
+  json workloads = json::object();
+  for (const auto& w : k.workloads()) {
+    if (auto* d = dynamic_cast<kernel::DiskRead*>(w.get())) {
+      const double secs = sim_s - d->started().to_seconds();
+      disk["bytes_read"] = d->bytes();
+      disk["read_mb_s"] = secs > 0 ? round3(double(d->bytes()) / 1e6 / secs) : 0.0;
+    } else if (auto* c = dynamic_cast<kernel::Cyclictest*>(w.get())) {
+      const auto& st = c->stats();
+      workloads[w->name()] = {{"count", st.cycles},
+                              {"min_us", st.min},
+                              {"avg_us", st.cycles ? round3(st.sum / double(st.cycles)) : 0.0},
+                              {"max_us", st.max}};
+    } else if (auto* b = dynamic_cast<kernel::KernelBuild*>(w.get())) {
+      workloads[w->name()] = {{"compiles", b->compiles()}};
+    }
+  }
+  j["disk"] = disk;
+  j["workloads"] = workloads;
+  j["pci"] = {{"utilization", round3(m.pci.utilization(sc_core::sc_time_stamp()))}};
+  json cpus = json::array();
+  for (auto& c : m.cpus) {
+    const auto& st = c->stats();
+    cpus.push_back({{"fsb_stall_us", us(st.fsb_stall)},
+                    {"io_wait_us", us(st.io_wait)},
+                    {"spin_us", us(st.spin)},
+                    {"halted_us", us(st.halted)},
+                    {"interrupts", st.interrupts},
+                    {"nmis", st.nmis},
+                    {"io_accesses", st.io_accesses}});
+  }
+  j["cpus"] = cpus;
+  uint64_t switches = 0;
+  for (int i = 0; i < k.ncpus(); ++i) switches += k.cpu_rq(i).nr_switches;
+  j["scheduler"] = {{"context_switches", switches}};
+  return j;
+}
+
+nlohmann::json collect_run_info(const Scenario& s, double wall) {
+  const double sim = sc_core::sc_time_stamp().to_seconds();
+  return {{"scenario", s.name},
+          {"wall_seconds", std::round(wall * 1000) / 1000},
+          {"simulated_seconds", sim},
+          {"x_real_time", wall > 0 ? std::round(sim / wall * 100) / 100 : 0.0},
+          {"delta_cycles", sc_core::sc_delta_count()},
+          {"versions", {{"latsim", "0.1.0"}, {"systemc", sc_core::sc_version()}}}};
+}
+
+void write_outputs(const Scenario& s, Machine&, kernel::Kernel& k, const RunResult& r) {
+  const fs::path final_dir = fs::absolute(r.out_dir);
+  fs::create_directories(final_dir.parent_path());
+  const fs::path tmp = final_dir.parent_path() /
+                       fmt::format(".{}.tmp-{}", final_dir.filename().string(), ::getpid());
+  fs::remove_all(tmp);
+  fs::create_directories(tmp / "traces");
+  write_file(tmp / "metrics.json", r.metrics.dump(2) + "\n");
+  write_file(tmp / "run-info.json", r.run_info.dump(2) + "\n");
+  write_file(tmp / "scenario.resolved.yaml", scenario_to_yaml(s));
+
+  auto& tr = k.tracer();
+  int n = 0;
+  for (const auto& t : tr.traces())
+    write_file(tmp / "traces" / fmt::format("trace-{:03d}-{}us.txt", ++n, t.latency_us), tr.format(t));
+  if (tr.sections()) write_file(tmp / "traces" / "max.txt", tr.format(tr.max_trace()));
+
+  std::string ct;
+  int thread = 0;
+  for (const auto& w : k.workloads())
+    if (auto* c = dynamic_cast<kernel::Cyclictest*>(w.get())) ct += c->summary_line(thread++) + "\n";
+  write_file(tmp / "cyclictest.txt", ct);
+
+  std::string dmesg;
+  for (const auto& l : tr.messages()) dmesg += l + "\n";
+  for (const auto& l : k.dmesg()) dmesg += l + "\n";
+  write_file(tmp / "dmesg.txt", dmesg);
+
+  if (fs::exists(final_dir)) fs::remove_all(final_dir);
+  fs::rename(tmp, final_dir);
+}
+
+}  // namespace latsim::platform

@@ -1,0 +1,61 @@
+#include "platform/presets/dual_piii_866_via.h"
+
+// Each value names its source: a section of CALIBRATION.md ("CAL <section>"),
+// or "assumption" where no measurement of this machine exists.
+namespace latsim::platform::presets {
+
+void dual_piii_866_via(PlatformConfig& p) {
+  p.preset = kDualPiii866Via;
+
+  // CAL reference machine: "Dual Pentium III 866 MHz".
+  p.cpu.count = 2;
+  // CAL reference machine: Pentium III 866 MHz.
+  p.cpu.mhz = 866.0;
+  // CAL CPU and memory: lmbench main-memory latency 174 ns (PIII-class, 790 MHz).
+  p.cpu.dram_latency_ns = 174;
+  // CAL CPU and memory: FSB 133 MHz x 8 bytes.
+  p.cpu.fsb_mhz = 133.0;
+
+  // CAL PCI: 33.33 MHz, 30 ns clock; north and south bridge share this one bus.
+  p.pci.mhz = 33.33;
+  // CAL PCI: pcibios_set_master sets 64 if the BIOS left < 16; assumption: it did.
+  p.pci.latency_timer = 64;
+  // CAL PCI: quirk_vialatency sets north-bridge reg 0x76 to rotate priority every grant.
+  p.pci.arbiter = "rotate";
+
+  // CAL observations O4: one 4 KB scatter-gather entry per ~70 us CPU stall.
+  p.host_bridge.cpu_holdoff = HoldoffPolicy::SgEntry;
+  // CAL PCI: VIA 8363/8371/8361 + 686B hold the CPU off for 3 bus-master requests.
+  p.host_bridge.holdoff_grants = 3;
+
+  // Assumption: one 8-bit ISA I/O cycle ~1 us at 8.33 MHz through the VT82C686B.
+  p.isa.io_cycle_ns = 1000;
+
+  // CAL reference machine: "IDE system disk with bus-master DMA at udma2".
+  p.ide.udma_mode = 2;
+  // CAL IDE: PIIX4 memory writes are 4-dword bursts; assumption: the 686B is alike.
+  p.ide.burst_bytes = 16;
+  // Assumption: one PRD read from DRAM between scatter-gather entries.
+  p.ide.prd_fetch_ns = 500;
+
+  // CAL IDE: IBM Deskstar 120GXP, 7200 rpm; assumption: the ~30 GB disk is of this class.
+  p.disk.rpm = 7200;
+  // CAL IDE: 120GXP average read seek 8.2-8.5 ms.
+  p.disk.avg_seek_ms = 8.5;
+  // Assumption (120GXP class).
+  p.disk.track_to_track_ms = 1.2;
+  // CAL IDE: ~44 MB/s outer zone (derived from the 120GXP timing table).
+  p.disk.outer_mb_s = 44.0;
+  // CAL IDE: ~22 MB/s inner zone (derived likewise).
+  p.disk.inner_mb_s = 22.0;
+  // CAL IDE: 120GXP command overhead 0.3 ms on a cache miss.
+  p.disk.command_overhead_ms = 0.3;
+  // CAL IDE: 120GXP command overhead 0.1 ms on a cache hit.
+  p.disk.cache_hit_overhead_ms = 0.1;
+  // Assumption: a 2 MB drive buffer used as read look-ahead.
+  p.disk.cache_kb = 2048;
+  // CAL reference machine: geometry 58168/16/63 (~30 GB).
+  p.disk.capacity_sectors = 58168LL * 16 * 63;
+}
+
+}  // namespace latsim::platform::presets

@@ -1,0 +1,43 @@
+#include "platform/presets/registry.h"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "platform/presets/dual_piii_866_via.h"
+
+namespace latsim::platform {
+
+const std::vector<PresetInfo>& platform_presets() {
+  static const std::vector<PresetInfo> kPresets = {
+      {presets::kDualPiii866Via,
+       "dual Pentium III 866, VIA Apollo Pro 133A (VT82C694X + VT82C686B), udma2 IDE disk",
+       &presets::dual_piii_866_via},
+  };
+  return kPresets;
+}
+
+std::vector<std::string> preset_names() {
+  std::vector<std::string> names;
+  for (const auto& p : platform_presets()) names.push_back(p.name);
+  return names;
+}
+
+const PresetInfo* find_preset(const std::string& name) {
+  for (const auto& p : platform_presets()) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
+
+void apply_preset(const std::string& name, PlatformConfig& platform) {
+  const PresetInfo* preset = find_preset(name);
+  if (!preset) {
+    throw std::invalid_argument(fmt::format("unknown platform preset `{}` (accepted: {})", name,
+                                            fmt::join(preset_names(), ", ")));
+  }
+  preset->fill(platform);
+}
+
+}  // namespace latsim::platform

@@ -1,0 +1,25 @@
+#pragma once
+// One run of one scenario in this process (SystemC elaborates once per process).
+#include "platform/scenario.h"
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace latsim::platform {
+
+struct RunOptions {
+  std::string out_dir;     // final output directory
+  bool quiet = false;
+  bool progress = true;    // progress line on stderr when it is a terminal
+};
+
+struct RunResult {
+  nlohmann::json metrics;    // metrics.json
+  nlohmann::json run_info;   // run-info.json
+  std::string out_dir;
+};
+
+// Elaborate the machine and kernel, simulate, and write the outputs atomically
+// (into a sibling temporary directory renamed into place at the end).
+RunResult run_scenario(const Scenario& s, const RunOptions& o);
+
+}  // namespace latsim::platform

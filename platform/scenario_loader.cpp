@@ -1,0 +1,488 @@
+#include "platform/scenario_loader.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <yaml-cpp/yaml.h>
+
+#include "platform/presets/registry.h"
+#include "platform/scenario_schema.h"
+
+namespace latsim::platform {
+
+std::string Diagnostic::to_string() const {
+  if (key.empty()) return fmt::format("{}: error: {}", location, message);
+  return fmt::format("{}: error: {}: {}", location, key, message);
+}
+
+namespace {
+
+std::string join_lines(const std::vector<Diagnostic>& diagnostics) {
+  std::string text;
+  for (const auto& d : diagnostics) {
+    if (!text.empty()) text += '\n';
+    text += d.to_string();
+  }
+  return text;
+}
+
+std::string join_path(const std::string& parent, const std::string& child) {
+  return parent.empty() ? child : parent + "." + child;
+}
+
+std::string node_kind(const YAML::Node& node) {
+  if (node.IsMap()) return "a mapping";
+  if (node.IsSequence()) return "a list";
+  if (node.IsNull()) return "an empty value";
+  return fmt::format("`{}`", node.Scalar());
+}
+
+// map[key] without yaml-cpp's invalid-node exceptions: Undefined when absent or not a map.
+YAML::Node lookup(const YAML::Node& map, const std::string& key) {
+  if (map.IsMap()) {
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      if (it->first.IsScalar() && it->first.Scalar() == key) return it->second;
+    }
+  }
+  return YAML::Node(YAML::NodeType::Undefined);
+}
+
+bool all_digits(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// All leaf paths whose last segment is `name`: a key written in the wrong section.
+std::string leaf_elsewhere(const std::string& name) {
+  for (const auto& key : scenario_keys()) {
+    if (split_key_path(key.spec.path).back() == name) return key.spec.path;
+  }
+  return {};
+}
+
+// One scenario load: YAML tree -> overrides -> preset -> walk -> cross-field checks.
+class Loader {
+ public:
+  explicit Loader(std::string file) : file_(std::move(file)) { s_.source_file = file_; }
+
+  Scenario run(const std::string& text, const std::vector<std::string>& sets) {
+    YAML::Node root;
+    try {
+      root = YAML::Load(text);
+    } catch (const YAML::Exception& e) {
+      error(at(e.mark), "", fmt::format("YAML syntax error: {}", e.msg));
+      throw ScenarioError(std::move(diags_));
+    }
+    if (!root.IsDefined() || root.IsNull()) {
+      root = YAML::Node(YAML::NodeType::Map);
+    } else if (!root.IsMap()) {
+      error(at(root.Mark()), "",
+            fmt::format("a scenario is a mapping of keys, got {}", node_kind(root)));
+      throw ScenarioError(std::move(diags_));
+    }
+
+    for (const auto& set : sets) apply_set(root, set);
+    apply_platform_preset(root);
+    walk_section(schema_tree(), root);
+    check_required();
+    check_cross_fields();
+    if (!diags_.empty()) throw ScenarioError(std::move(diags_));
+    return std::move(s_);
+  }
+
+ private:
+  // ---- locations and errors ----
+
+  std::string at(const YAML::Mark& mark) const {
+    if (mark.is_null()) return file_;
+    return fmt::format("{}:{}:{}", file_, mark.line + 1, mark.column + 1);
+  }
+
+  // Where the value of `path` came from: its --set, else the node, else `fallback`.
+  std::string where(const std::string& path, const YAML::Node& node, const YAML::Mark& fallback) {
+    if (auto it = set_origin_.find(path); it != set_origin_.end()) return it->second;
+    const YAML::Mark mark = node.IsDefined() ? node.Mark() : YAML::Mark::null_mark();
+    return at(mark.is_null() ? fallback : mark);
+  }
+
+  void error(std::string location, std::string key, std::string message) {
+    diags_.push_back(Diagnostic{std::move(location), std::move(key), std::move(message)});
+  }
+
+  std::string unknown_key_message(const SchemaNode& section, const std::string& name,
+                                  bool full_path) {
+    const std::vector<std::string> names = section.child_names();
+    std::string guess = closest_match(name, names);
+    if (!guess.empty() && full_path) guess = join_path(section.path, guess);
+    if (guess.empty()) guess = leaf_elsewhere(name);
+    const std::string hint = guess.empty() ? "" : fmt::format("; did you mean `{}`?", guess);
+    const bool tunable = section.path == "kernel.tunables";
+    return fmt::format("unknown {}{} (accepted: {})", tunable ? "tunable path" : "key", hint,
+                       fmt::join(names, ", "));
+  }
+
+  // ---- --set overrides: edit the YAML tree before it is walked ----
+
+  // A --set VALUE as a YAML node; free strings may hold anything.
+  std::optional<YAML::Node> override_value(const std::string& origin, const std::string& key,
+                                           const KeySpec& spec, const std::string& text) {
+    const bool free_text = spec.type == ValueType::String;
+    try {
+      YAML::Node node = YAML::Load(text);
+      if (!node.IsDefined() || node.IsNull() || node.IsScalar()) return node;
+      if (free_text) return YAML::Node(text);
+      error(origin, key, not_a_scalar(spec, node_kind(node)).message);
+    } catch (const YAML::Exception& e) {
+      if (free_text) return YAML::Node(text);
+      error(origin, key, fmt::format("cannot parse `{}` as a YAML scalar: {}", text, e.msg));
+    }
+    return std::nullopt;
+  }
+
+  void apply_set(YAML::Node& root, const std::string& set) {
+    const std::string origin = "--set " + set;
+    const size_t eq = set.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      error(origin, "", "expected KEY=VALUE");
+      return;
+    }
+    std::string key = set.substr(0, eq);
+    const std::string text = set.substr(eq + 1);
+    if (key.front() == '/') key = "kernel.tunables." + key;
+    const std::vector<std::string> segments = split_key_path(key);
+    if (segments.front() == "workload") {
+      apply_workload_set(root, origin, key, segments, text);
+      return;
+    }
+
+    const SchemaNode* node = &schema_tree();
+    for (const auto& segment : segments) {
+      const SchemaNode* child = node->find(segment);
+      if (!child) {
+        error(origin, key, unknown_key_message(*node, segment, true));
+        return;
+      }
+      node = child;
+    }
+    if (node->is_workload) {
+      error(origin, key, "set one parameter: workload.N.PARAM or workload.NAME.PARAM");
+      return;
+    }
+    if (!node->leaf) {
+      error(origin, key,
+            fmt::format("is a section, not a value; set one of its keys (accepted: {})",
+                        fmt::join(node->child_names(), ", ")));
+      return;
+    }
+    const std::optional<YAML::Node> value =
+        override_value(origin, node->path, node->leaf->spec, text);
+    if (!value) return;
+
+    YAML::Node cursor = root;
+    std::string prefix;
+    for (size_t i = 0; i + 1 < segments.size(); ++i) {
+      prefix = join_path(prefix, segments[i]);
+      const YAML::Node existing = lookup(cursor, segments[i]);
+      if (existing.IsDefined() && !existing.IsMap() && !existing.IsNull()) {
+        error(origin, node->path,
+              fmt::format("cannot apply: `{}` in {} is {}, not a mapping", prefix, file_,
+                          node_kind(existing)));
+        return;
+      }
+      YAML::Node next = cursor[segments[i]];
+      cursor.reset(next);
+    }
+    cursor[segments.back()] = *value;
+    set_origin_[node->path] = origin;
+  }
+
+  void apply_workload_set(YAML::Node& root, const std::string& origin, const std::string& key,
+                          const std::vector<std::string>& segments, const std::string& text) {
+    if (segments.size() != 3) {
+      error(origin, key, "expected workload.N.PARAM or workload.NAME.PARAM");
+      return;
+    }
+    const YAML::Node list = lookup(root, "workload");
+    if (!list.IsSequence()) {
+      error(origin, key, "the scenario has no workload list");
+      return;
+    }
+    // Each item's kind and name (name defaults to the kind).
+    std::vector<std::pair<std::string, std::string>> items;
+    for (const auto& item : list) {
+      std::string kind, name;
+      if (item.IsMap() && item.size() == 1 && item.begin()->first.IsScalar()) {
+        kind = item.begin()->first.Scalar();
+        const YAML::Node params = item.begin()->second;
+        const YAML::Node n = lookup(params, "name");
+        name = n.IsDefined() && n.IsScalar() ? n.Scalar() : kind;
+      }
+      items.emplace_back(kind, name);
+    }
+    size_t index = items.size();
+    const std::string& selector = segments[1];
+    if (all_digits(selector)) {
+      index = std::stoul(selector);
+      if (index >= items.size()) {
+        error(origin, key,
+              fmt::format("no workload item {} (the list has {} items, 0..{})", selector,
+                          items.size(), items.size() - 1));
+        return;
+      }
+    } else {
+      std::vector<std::string> names;
+      for (size_t i = 0; i < items.size(); ++i) {
+        names.push_back(items[i].second);
+        if (items[i].second == selector && index == items.size()) index = i;
+      }
+      if (index == items.size()) {
+        error(origin, key,
+              fmt::format("no workload item named `{}` (accepted: {})", selector,
+                          fmt::join(names, ", ")));
+        return;
+      }
+    }
+    const WorkloadKind* kind = find_workload_kind(items[index].first);
+    if (!kind) {
+      error(origin, key, fmt::format("workload.{} has no known kind", index));
+      return;
+    }
+    const std::string param_path = fmt::format("workload.{}.{}", index, segments[2]);
+    const Key<WorkloadConfig>* param = nullptr;
+    std::vector<std::string> param_names;
+    for (const auto& p : kind->params) {
+      param_names.push_back(p.spec.path);
+      if (p.spec.path == segments[2]) param = &p;
+    }
+    if (!param) {
+      const std::string guess = closest_match(segments[2], param_names);
+      error(origin, param_path,
+            fmt::format("unknown {} parameter{} (accepted: {})", kind->kind,
+                        guess.empty() ? "" : fmt::format("; did you mean `{}`?", guess),
+                        fmt::join(param_names, ", ")));
+      return;
+    }
+    const std::optional<YAML::Node> value = override_value(origin, param_path, param->spec, text);
+    if (!value) return;
+    YAML::Node item = root["workload"][index];
+    item[kind->kind][segments[2]] = *value;
+    set_origin_[param_path] = origin;
+  }
+
+  // The preset comes first; the scenario's platform.* keys then override its fields.
+  void apply_platform_preset(const YAML::Node& root) {
+    const YAML::Node preset = lookup(lookup(root, "platform"), "preset");
+    if (preset.IsDefined() && preset.IsScalar()) {
+      const ParsedValue v =
+          parse_value(schema_tree().find("platform")->find("preset")->leaf->spec, preset.Scalar());
+      if (v.value) s_.platform.preset = std::get<std::string>(*v.value);
+    }
+    apply_preset(s_.platform.preset, s_.platform);
+  }
+
+  // ---- walking the tree ----
+
+  void walk_section(const SchemaNode& section, const YAML::Node& map) {
+    std::map<std::string, int> seen;  // key -> line, for duplicates
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      const YAML::Node key = it->first;
+      const YAML::Node value = it->second;
+      const std::string name = key.IsScalar() ? key.Scalar() : "";
+      const std::string path = join_path(section.path, name);
+      const SchemaNode* child = key.IsScalar() ? section.find(name) : nullptr;
+      if (!child) {
+        error(at(key.Mark()), path, unknown_key_message(section, name, false));
+        continue;
+      }
+      if (auto [dup, inserted] = seen.emplace(name, key.Mark().line + 1); !inserted) {
+        error(at(key.Mark()), path, fmt::format("duplicate key (first at line {})", dup->second));
+        continue;
+      }
+      present_.insert(child->path);
+      if (child->leaf) {
+        walk_leaf(*child->leaf, s_, child->path, value, key.Mark());
+      } else if (child->is_workload) {
+        walk_workload(value, key.Mark());
+      } else if (value.IsMap()) {
+        walk_section(*child, value);
+      } else if (!value.IsNull()) {
+        error(where(child->path, value, key.Mark()), child->path,
+              fmt::format("expected a mapping of keys, got {} (accepted: {})", node_kind(value),
+                          fmt::join(child->child_names(), ", ")));
+      }
+    }
+  }
+
+  template <class Target>
+  void walk_leaf(const Key<Target>& key, Target& target, const std::string& path,
+                 const YAML::Node& value, const YAML::Mark& key_mark) {
+    // An empty value has no position of its own: point at its key.
+    const std::string location =
+        where(path, value.IsNull() ? YAML::Node(YAML::NodeType::Undefined) : value, key_mark);
+    location_[path] = location;
+    const ParsedValue parsed =
+        value.IsMap() || value.IsSequence()
+            ? not_a_scalar(key.spec, node_kind(value))
+            : parse_value(key.spec, value.IsNull() ? "" : value.Scalar(), value.IsNull());
+    if (!parsed.value) {
+      error(location, path, parsed.message);
+      return;
+    }
+    key.set(target, *parsed.value);
+  }
+
+  void walk_workload(const YAML::Node& list, const YAML::Mark& key_mark) {
+    std::vector<std::string> kinds;
+    for (const auto& k : workload_kinds()) kinds.push_back(k.kind);
+    const std::string accepted_kinds = fmt::format("{}", fmt::join(kinds, ", "));
+    if (list.IsNull()) return;
+    if (!list.IsSequence()) {
+      error(where("workload", list, key_mark), "workload",
+            fmt::format("expected a list of one-key maps `KIND: {{PARAMS}}`, got {} (accepted: {})",
+                        node_kind(list), accepted_kinds));
+      return;
+    }
+    for (size_t i = 0; i < list.size(); ++i) {
+      const YAML::Node item = list[i];
+      const std::string item_path = fmt::format("workload.{}", i);
+      if (!item.IsMap() || item.size() != 1 || !item.begin()->first.IsScalar()) {
+        error(where(item_path, item, key_mark), item_path,
+              fmt::format("expected a one-key map `KIND: {{PARAMS}}`, got {} (accepted: {})",
+                          node_kind(item), accepted_kinds));
+        continue;
+      }
+      const YAML::Node kind_node = item.begin()->first;
+      const YAML::Node params = item.begin()->second;
+      const WorkloadKind* kind = find_workload_kind(kind_node.Scalar());
+      if (!kind) {
+        const std::string guess = closest_match(kind_node.Scalar(), kinds);
+        error(at(kind_node.Mark()), item_path,
+              fmt::format("unknown workload kind `{}`{} (accepted: {})", kind_node.Scalar(),
+                          guess.empty() ? "" : fmt::format("; did you mean `{}`?", guess),
+                          accepted_kinds));
+        continue;
+      }
+      WorkloadConfig w;
+      w.kind = w.name = kind->kind;
+      std::string name_location = at(kind_node.Mark());
+      std::vector<std::string> param_names;
+      for (const auto& p : kind->params) param_names.push_back(p.spec.path);
+      if (params.IsMap()) {
+        std::set<std::string> seen;
+        for (auto it = params.begin(); it != params.end(); ++it) {
+          const std::string pname = it->first.IsScalar() ? it->first.Scalar() : "";
+          const std::string ppath = fmt::format("{}.{}", item_path, pname);
+          auto param = std::find_if(kind->params.begin(), kind->params.end(),
+                                    [&](const auto& p) { return p.spec.path == pname; });
+          if (param == kind->params.end()) {
+            const std::string guess = closest_match(pname, param_names);
+            error(at(it->first.Mark()), ppath,
+                  fmt::format("unknown {} parameter{} (accepted: {})", kind->kind,
+                              guess.empty() ? "" : fmt::format("; did you mean `{}`?", guess),
+                              fmt::join(param_names, ", ")));
+            continue;
+          }
+          if (!seen.insert(pname).second) {
+            error(at(it->first.Mark()), ppath, "duplicate key");
+            continue;
+          }
+          walk_leaf(*param, w, ppath, it->second, it->first.Mark());
+          if (pname == "name") name_location = location_[ppath];
+        }
+      } else if (!params.IsNull()) {
+        error(where(item_path, params, kind_node.Mark()), item_path,
+              fmt::format("expected a mapping of {} parameters, got {} (accepted: {})", kind->kind,
+                          node_kind(params), fmt::join(param_names, ", ")));
+      }
+      workload_name_locations_.push_back(name_location);
+      workload_index_.push_back(i);
+      s_.workload.push_back(std::move(w));
+    }
+  }
+
+  // ---- checks across keys ----
+
+  void check_required() {
+    for (const auto& key : scenario_keys()) {
+      if (key.spec.required && !present_.count(key.spec.path)) {
+        error(at(root_mark_), key.spec.path, "missing required key");
+      }
+    }
+  }
+
+  std::string location_of(const std::string& path) {
+    auto it = location_.find(path);
+    return it != location_.end() ? it->second : at(root_mark_);
+  }
+
+  void check_cross_fields() {
+    const DiskConfig& disk = s_.platform.disk;
+    if (disk.inner_mb_s > disk.outer_mb_s) {
+      error(location_of("platform.disk.inner_mb_s"), "platform.disk.inner_mb_s",
+            fmt::format("{} exceeds outer_mb_s {}: the inner zone is the slower one",
+                        disk.inner_mb_s, disk.outer_mb_s));
+    }
+    if (disk.track_to_track_ms > disk.avg_seek_ms) {
+      error(location_of("platform.disk.track_to_track_ms"), "platform.disk.track_to_track_ms",
+            fmt::format("{} exceeds avg_seek_ms {}", disk.track_to_track_ms, disk.avg_seek_ms));
+    }
+    std::map<std::string, size_t> first_use;
+    for (size_t i = 0; i < s_.workload.size(); ++i) {
+      const std::string& name = s_.workload[i].name;
+      auto [it, inserted] = first_use.emplace(name, workload_index_[i]);
+      if (!inserted) {
+        error(workload_name_locations_[i], fmt::format("workload.{}.name", workload_index_[i]),
+              fmt::format("duplicate workload name `{}` (also workload.{}); give each item its "
+                          "own `name`",
+                          name, it->second));
+      }
+    }
+  }
+
+  std::string file_;
+  Scenario s_;
+  YAML::Mark root_mark_;  // 1:1: where missing required keys are reported
+  std::vector<Diagnostic> diags_;
+  std::map<std::string, std::string> set_origin_;  // key path -> "--set KEY=VALUE"
+  std::map<std::string, std::string> location_;    // key path -> where its value was written
+  std::set<std::string> present_;
+  std::vector<std::string> workload_name_locations_;
+  std::vector<size_t> workload_index_;
+};
+
+}  // namespace
+
+ScenarioError::ScenarioError(std::vector<Diagnostic> diagnostics)
+    : std::runtime_error(join_lines(diagnostics)), diagnostics_(std::move(diagnostics)) {}
+
+Scenario load_scenario_text(const std::string& yaml_text, const std::string& display_name,
+                            const std::vector<std::string>& sets) {
+  return Loader(display_name).run(yaml_text, sets);
+}
+
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& sets) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw ScenarioError({Diagnostic{path, "", "cannot read scenario file: is a directory"}});
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw ScenarioError(
+        {Diagnostic{path, "", fmt::format("cannot read scenario file: {}", std::strerror(errno))}});
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) {
+    throw ScenarioError({Diagnostic{path, "", "cannot read scenario file: read error"}});
+  }
+  return load_scenario_text(text.str(), path, sets);
+}
+
+}  // namespace latsim::platform

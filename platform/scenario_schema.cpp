@@ -1,0 +1,760 @@
+#include "platform/scenario_schema.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "platform/presets/registry.h"
+
+namespace latsim::platform {
+namespace {
+
+// ---- building rows -------------------------------------------------------------
+
+template <class X>
+Value to_value(const X& x) {
+  if constexpr (std::is_same_v<X, bool>) {
+    return x;
+  } else if constexpr (std::is_same_v<X, std::string>) {
+    return x;
+  } else if constexpr (std::is_floating_point_v<X>) {
+    return static_cast<double>(x);
+  } else if constexpr (std::is_same_v<X, uint64_t>) {
+    return x;
+  } else {
+    return static_cast<int64_t>(x);
+  }
+}
+
+template <class X>
+void assign(X& dst, const Value& v) {
+  if constexpr (std::is_same_v<X, bool>) {
+    dst = std::get<bool>(v);
+  } else if constexpr (std::is_same_v<X, std::string>) {
+    dst = std::get<std::string>(v);
+  } else if constexpr (std::is_floating_point_v<X>) {
+    dst = std::get<double>(v);
+  } else if constexpr (std::is_same_v<X, uint64_t>) {
+    dst = std::get<uint64_t>(v);
+  } else {
+    dst = static_cast<X>(std::get<int64_t>(v));
+  }
+}
+
+// A row whose value lives in one member, reached by `ref` (Target& -> member&).
+template <class Target, class Ref>
+Key<Target> bind(KeySpec spec, Ref ref) {
+  Key<Target> key;
+  key.spec = std::move(spec);
+  key.set = [ref](Target& t, const Value& v) { assign(ref(t), v); };
+  key.get = [ref](const Target& t) { return to_value(ref(const_cast<Target&>(t))); };
+  return key;
+}
+
+KeySpec integer(std::string path, double min, double max, std::string unit, std::string doc) {
+  KeySpec s;
+  s.path = std::move(path);
+  s.type = ValueType::Int;
+  s.min = min;
+  s.max = max;
+  s.unit = std::move(unit);
+  s.doc = std::move(doc);
+  return s;
+}
+KeySpec number(std::string path, double min, double max, std::string unit, std::string doc) {
+  KeySpec s = integer(std::move(path), min, max, std::move(unit), std::move(doc));
+  s.type = ValueType::Double;
+  return s;
+}
+KeySpec of_type(ValueType type, std::string path, std::string doc) {
+  KeySpec s;
+  s.path = std::move(path);
+  s.type = type;
+  s.doc = std::move(doc);
+  return s;
+}
+KeySpec choice(std::string path, std::vector<std::string> accepted, std::string doc) {
+  KeySpec s = of_type(ValueType::Enum, std::move(path), std::move(doc));
+  s.accepted = std::move(accepted);
+  return s;
+}
+KeySpec int_choice(std::string path, std::vector<std::string> accepted, std::string doc) {
+  KeySpec s = choice(std::move(path), std::move(accepted), std::move(doc));
+  s.type = ValueType::IntEnum;
+  return s;
+}
+KeySpec duration(std::string path, double min_s, double max_s, std::string doc) {
+  KeySpec s = number(std::move(path), min_s, max_s, "", std::move(doc));
+  s.type = ValueType::Duration;
+  return s;
+}
+KeySpec required(KeySpec s) {
+  s.required = true;
+  return s;
+}
+KeySpec implemented(KeySpec s, std::vector<std::string> subset) {
+  s.implemented = std::move(subset);
+  return s;
+}
+KeySpec multiple_of(KeySpec s, int n) {
+  s.multiple_of = n;
+  return s;
+}
+
+// HoldoffPolicy <-> its YAML spelling.
+const std::vector<std::pair<HoldoffPolicy, std::string>> kHoldoffNames = {
+    {HoldoffPolicy::None, "none"},
+    {HoldoffPolicy::SgEntry, "sg_entry"},
+    {HoldoffPolicy::Grants, "grants"},
+    {HoldoffPolicy::Rotate, "rotate"},
+};
+
+Key<Scenario> holdoff_key(KeySpec spec) {
+  Key<Scenario> key;
+  for (const auto& [policy, name] : kHoldoffNames) spec.accepted.push_back(name);
+  key.spec = std::move(spec);
+  key.set = [](Scenario& s, const Value& v) {
+    for (const auto& [policy, name] : kHoldoffNames) {
+      if (name == std::get<std::string>(v)) s.platform.host_bridge.cpu_holdoff = policy;
+    }
+  };
+  key.get = [](const Scenario& s) -> Value {
+    for (const auto& [policy, name] : kHoldoffNames) {
+      if (policy == s.platform.host_bridge.cpu_holdoff) return name;
+    }
+    return std::string("?");
+  };
+  return key;
+}
+
+// Member access for the table rows below.
+// clang-format off
+#define LATSIM_AT(member) [](Scenario& s) -> auto& { return s.member; }
+#define LATSIM_W(member) [](WorkloadConfig& w) -> auto& { return w.member; }
+// clang-format on
+
+std::vector<Key<Scenario>> make_scenario_keys() {
+  using T = ValueType;
+  using S = Scenario;
+  return {
+      bind<S>(required(int_choice("schema_version", {"1"}, "scenario schema version")),
+              LATSIM_AT(schema_version)),
+      bind<S>(required(of_type(T::Name, "name", "scenario name; names the output directory")),
+              LATSIM_AT(name)),
+      bind<S>(of_type(T::String, "description", "what the scenario reproduces and its source"),
+              LATSIM_AT(description)),
+      bind<S>(of_type(T::UInt64, "seed", "root of every component's random stream"),
+              LATSIM_AT(seed)),
+      bind<S>(duration("duration", 0.001, 3600, "simulated time to run"), LATSIM_AT(duration_s)),
+
+      // platform
+      bind<S>(choice("platform.preset", preset_names(),
+                     "machine the platform.* keys start from (applied before them)"),
+              LATSIM_AT(platform.preset)),
+      bind<S>(integer("platform.cpu.count", 1, 2, "", "number of CPUs"),
+              LATSIM_AT(platform.cpu.count)),
+      bind<S>(number("platform.cpu.mhz", 100, 4000, "MHz", "core clock"),
+              LATSIM_AT(platform.cpu.mhz)),
+      bind<S>(number("platform.cpu.dram_latency_ns", 10, 1000, "ns",
+                     "load latency of a cache miss to main memory"),
+              LATSIM_AT(platform.cpu.dram_latency_ns)),
+      bind<S>(number("platform.cpu.fsb_mhz", 33, 400, "MHz", "front-side bus clock"),
+              LATSIM_AT(platform.cpu.fsb_mhz)),
+      bind<S>(number("platform.pci.mhz", 20, 66.67, "MHz", "PCI bus clock"),
+              LATSIM_AT(platform.pci.mhz)),
+      bind<S>(integer("platform.pci.latency_timer", 0, 255, "clocks",
+                      "master latency timer (setpci latency_timer): tenure after GNT# is removed"),
+              LATSIM_AT(platform.pci.latency_timer)),
+      bind<S>(choice("platform.pci.arbiter", {"rotate", "fixed"},
+                     "arbitration: rotate priority on every grant, or fixed priority"),
+              LATSIM_AT(platform.pci.arbiter)),
+      holdoff_key(of_type(T::Enum, "platform.host_bridge.cpu_holdoff",
+                          "how long a bus master keeps the CPU off the host bridge")),
+      bind<S>(integer("platform.host_bridge.holdoff_grants", 1, 64, "grants",
+                      "bus-master requests served before the CPU gets the bridge (grants policy)"),
+              LATSIM_AT(platform.host_bridge.holdoff_grants)),
+      bind<S>(number("platform.isa.io_cycle_ns", 100, 10000, "ns",
+                     "one 8-bit ISA I/O cycle through the PCI-ISA bridge (inb/outb)"),
+              LATSIM_AT(platform.isa.io_cycle_ns)),
+      bind<S>(integer("platform.ide.udma_mode", 0, 5, "", "Ultra DMA mode (2 = 33 MB/s)"),
+              LATSIM_AT(platform.ide.udma_mode)),
+      bind<S>(multiple_of(integer("platform.ide.burst_bytes", 4, 65536, "bytes",
+                                  "bytes the IDE bus master moves per PCI memory burst"),
+                          4),
+              LATSIM_AT(platform.ide.burst_bytes)),
+      bind<S>(number("platform.ide.prd_fetch_ns", 0, 100000, "ns",
+                     "time to fetch the next PRD (scatter-gather) entry"),
+              LATSIM_AT(platform.ide.prd_fetch_ns)),
+      bind<S>(integer("platform.disk.rpm", 3600, 15000, "rpm", "spindle speed"),
+              LATSIM_AT(platform.disk.rpm)),
+      bind<S>(number("platform.disk.avg_seek_ms", 0.5, 30, "ms", "average read seek"),
+              LATSIM_AT(platform.disk.avg_seek_ms)),
+      bind<S>(number("platform.disk.track_to_track_ms", 0.1, 10, "ms", "track-to-track seek"),
+              LATSIM_AT(platform.disk.track_to_track_ms)),
+      bind<S>(number("platform.disk.outer_mb_s", 1, 200, "MB/s", "media rate, outer zone"),
+              LATSIM_AT(platform.disk.outer_mb_s)),
+      bind<S>(number("platform.disk.inner_mb_s", 1, 200, "MB/s",
+                     "media rate, inner zone (<= outer_mb_s)"),
+              LATSIM_AT(platform.disk.inner_mb_s)),
+      bind<S>(number("platform.disk.command_overhead_ms", 0, 10, "ms",
+                     "drive command overhead on a cache miss"),
+              LATSIM_AT(platform.disk.command_overhead_ms)),
+      bind<S>(number("platform.disk.cache_hit_overhead_ms", 0, 10, "ms",
+                     "drive command overhead on a cache hit"),
+              LATSIM_AT(platform.disk.cache_hit_overhead_ms)),
+      bind<S>(integer("platform.disk.cache_kb", 0, 65536, "KiB", "drive read (look-ahead) cache"),
+              LATSIM_AT(platform.disk.cache_kb)),
+      bind<S>(integer("platform.disk.capacity_sectors", 1, 281474976710656.0, "sectors",
+                      "capacity in 512-byte sectors (up to the LBA48 limit)"),
+              LATSIM_AT(platform.disk.capacity_sectors)),
+
+      // kernel
+      bind<S>(implemented(choice("kernel.flavour",
+                                 {"2.6.9-vp", "2.6.9", "2.4.20-lowlatency", "2.4.10-preempt", "rt"},
+                                 "kernel model: preemption points, locks and handlers"),
+                          {"2.6.9-vp"}),
+              LATSIM_AT(kernel.flavour)),
+      bind<S>(of_type(T::String, "kernel.version", "version string printed in trace headers"),
+              LATSIM_AT(kernel.version)),
+      bind<S>(int_choice("kernel.hz", {"100", "250", "1000"}, "timer interrupt rate (HZ)"),
+              LATSIM_AT(kernel.hz)),
+      bind<S>(of_type(T::Switch, "kernel.voluntary_preemption",
+                      "/proc/sys/kernel/voluntary_preemption (VP patch)"),
+              LATSIM_AT(kernel.voluntary_preemption)),
+      bind<S>(of_type(T::Switch, "kernel.kernel_preemption",
+                      "/proc/sys/kernel/kernel_preemption (VP patch)"),
+              LATSIM_AT(kernel.kernel_preemption)),
+      bind<S>(of_type(T::Switch, "kernel.softirq_preemption",
+                      "/proc/sys/kernel/softirq_preemption: softirqs run in ksoftirqd"),
+              LATSIM_AT(kernel.softirq_preemption)),
+      bind<S>(of_type(T::Switch, "kernel.hardirq_preemption",
+                      "/proc/sys/kernel/hardirq_preemption: threaded hard IRQ handlers"),
+              LATSIM_AT(kernel.hardirq_preemption)),
+      bind<S>(of_type(T::Bool, "kernel.nmi_watchdog", "nmi_watchdog=1: IO-APIC NMI at HZ"),
+              LATSIM_AT(kernel.nmi_watchdog)),
+      bind<S>(integer("kernel.tunables./sys/block/hda/queue/max_sectors_kb", 4, 128, "KiB",
+                      "largest request; sysfs accepts page size .. max_hw_sectors_kb (128)"),
+              LATSIM_AT(kernel.max_sectors_kb)),
+      bind<S>(integer("kernel.tunables./sys/block/hda/queue/read_ahead_kb", 0, 4096, "KiB",
+                      "read-ahead window (VM_MAX_READAHEAD 128)"),
+              LATSIM_AT(kernel.read_ahead_kb)),
+      bind<S>(integer("kernel.tunables./proc/sys/net/core/netdev_max_backlog", 1, 100000, "packets",
+                      "input queue length per CPU"),
+              LATSIM_AT(kernel.netdev_max_backlog)),
+      bind<S>(integer("kernel.tunables./proc/sys/kernel/preempt_max_latency", 0, 1000000, "us",
+                      "tracer threshold: critical sections longer than this are recorded"),
+              LATSIM_AT(kernel.preempt_max_latency_us)),
+      bind<S>(of_type(T::OnOff, "kernel.hdparm.dma", "hdparm -d: bus-master DMA for hda"),
+              LATSIM_AT(kernel.hdparm.dma)),
+      bind<S>(of_type(T::OnOff, "kernel.hdparm.unmaskirq",
+                      "hdparm -u: ide_intr re-enables interrupts during the handler"),
+              LATSIM_AT(kernel.hdparm.unmaskirq)),
+
+      // mechanisms
+      bind<S>(of_type(T::Bool, "mechanisms.bus_master_holdoff",
+                      "host bridge keeps the CPU off while a bus master transfers"),
+              LATSIM_AT(mechanisms.bus_master_holdoff)),
+      bind<S>(of_type(T::Bool, "mechanisms.pci_latency_timer",
+                      "masters release the bus when their latency timer expires"),
+              LATSIM_AT(mechanisms.pci_latency_timer)),
+      bind<S>(
+          of_type(T::Bool, "mechanisms.isa_io_delay", "outb_p/inb_p write port 0x80 as a delay"),
+          LATSIM_AT(mechanisms.isa_io_delay)),
+      bind<S>(of_type(T::Bool, "mechanisms.mcount_overhead",
+                      "charge the tracer's own cost per mcount entry"),
+              LATSIM_AT(mechanisms.mcount_overhead)),
+      bind<S>(integer("mechanisms.mcount_cycles", 0, 10000, "cycles", "cost of one mcount entry"),
+              LATSIM_AT(mechanisms.mcount_cycles)),
+
+      // tracing and outputs
+      bind<S>(of_type(T::Bool, "tracing.enabled", "/proc/sys/kernel/tracing_enabled"),
+              LATSIM_AT(tracing.enabled)),
+      bind<S>(integer("tracing.max_traces", 1, 10000, "", "traces/ keeps the largest N"),
+              LATSIM_AT(tracing.max_traces)),
+      bind<S>(of_type(T::String, "outputs.dir", "output directory (empty: out/<name>/)"),
+              LATSIM_AT(outputs.dir)),
+  };
+}
+
+Key<WorkloadConfig> workload_name() {
+  return bind<WorkloadConfig>(
+      of_type(ValueType::Name, "name", "instance name, unique in the list (default: the kind)"),
+      LATSIM_W(name));
+}
+
+std::vector<WorkloadKind> make_workload_kinds() {
+  using W = WorkloadConfig;
+  return {
+      {"kernel_build",
+       "make -jN of a kernel tree: compiler processes, page cache and disk reads",
+       {workload_name(),
+        bind<W>(integer("jobs", 1, 64, "", "make -j parallel jobs"), LATSIM_W(jobs))}},
+      {"disk_read",
+       "sequential read of a file to /dev/null (cat tmpfile > /dev/null)",
+       {workload_name(),
+        bind<W>(integer("file_mb", 1, 100000, "MB", "file size"), LATSIM_W(file_mb)),
+        bind<W>(integer("block_kb", 4, 1024, "KiB", "read(2) size"), LATSIM_W(block_kb))}},
+      {"cyclictest",
+       "periodic SCHED_FIFO thread measuring its wake-up latency",
+       {workload_name(),
+        bind<W>(integer("priority", 1, 99, "", "SCHED_FIFO priority (-p)"), LATSIM_W(priority)),
+        bind<W>(integer("interval_us", 100, 1000000, "us", "period (-i)"), LATSIM_W(interval_us)),
+        bind<W>(integer("histogram_us", 0, 100000, "us", "histogram range (-h); 0: none"),
+                LATSIM_W(histogram_us))}},
+  };
+}
+
+#undef LATSIM_AT
+#undef LATSIM_W
+
+// ---- scalar parsing --------------------------------------------------------------
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+std::optional<bool> parse_bool(const std::string& text) {
+  const std::string t = lower(text);
+  if (t == "true" || t == "on" || t == "yes" || t == "1") return true;
+  if (t == "false" || t == "off" || t == "no" || t == "0") return false;
+  return std::nullopt;
+}
+
+enum class NumStatus { Ok, NotANumber, Overflow };
+
+template <class N>
+NumStatus parse_number(const std::string& text, N& out) {
+  std::string_view t = text;
+  if (!t.empty() && t.front() == '+') t.remove_prefix(1);
+  if (t.empty() || t.front() == '+' || (t.front() == '-' && std::is_unsigned_v<N>)) {
+    return NumStatus::NotANumber;
+  }
+  auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
+  if (end != t.data() + t.size()) return NumStatus::NotANumber;
+  if (ec == std::errc::result_out_of_range) return NumStatus::Overflow;
+  if (ec != std::errc()) return NumStatus::NotANumber;
+  if constexpr (std::is_floating_point_v<N>) {
+    if (!std::isfinite(out)) return NumStatus::NotANumber;
+  }
+  return NumStatus::Ok;
+}
+
+// Seconds from "30s", "500ms", "250us", "2.5s", "1min" or a plain number of seconds.
+std::optional<double> parse_duration(const std::string& text) {
+  static const std::vector<std::pair<std::string, double>> kUnits = {
+      {"min", 60.0}, {"ms", 1e-3}, {"us", 1e-6}, {"\xC2\xB5s", 1e-6}, {"ns", 1e-9}, {"s", 1.0}};
+  std::string number = text;
+  double scale = 1.0;
+  for (const auto& [suffix, factor] : kUnits) {
+    if (text.size() > suffix.size() &&
+        text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      number = text.substr(0, text.size() - suffix.size());
+      scale = factor;
+      break;
+    }
+  }
+  while (!number.empty() && number.back() == ' ') number.pop_back();
+  double v = 0;
+  if (parse_number(number, v) != NumStatus::Ok) return std::nullopt;
+  return v * scale;
+}
+
+std::string format_duration(double seconds) {
+  const long long us = std::llround(seconds * 1e6);
+  if (us % 1000000 == 0) return fmt::format("{}s", us / 1000000);
+  if (us % 1000 == 0) return fmt::format("{}ms", us / 1000);
+  return fmt::format("{}us", us);
+}
+
+bool is_name(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+  });
+}
+
+std::string expected_what(ValueType type) {
+  switch (type) {
+    case ValueType::Int:
+    case ValueType::IntEnum:
+      return "an integer";
+    case ValueType::UInt64:
+      return "a non-negative integer";
+    case ValueType::Double:
+      return "a number";
+    case ValueType::Bool:
+    case ValueType::OnOff:
+      return "a boolean (true/false, on/off, yes/no, 1/0)";
+    case ValueType::Switch:
+      return "0 or 1";
+    case ValueType::Duration:
+      return "a duration such as `30s`, `500ms`, `250us` or a number of seconds";
+    case ValueType::Enum:
+      return "one of the accepted values";
+    case ValueType::String:
+      return "a string";
+    case ValueType::Name:
+      return "a name";
+  }
+  return "a value";
+}
+
+std::string with_accepted(const std::string& message, const KeySpec& spec) {
+  const std::string acc = accepted_text(spec);
+  return acc.empty() ? message : fmt::format("{} (accepted: {})", message, acc);
+}
+
+ParsedValue fail(const KeySpec& spec, const std::string& message) {
+  return ParsedValue{std::nullopt, with_accepted(message, spec)};
+}
+ParsedValue type_error(const KeySpec& spec, const std::string& text) {
+  return fail(spec, fmt::format("expected {}, got `{}`", expected_what(spec.type), text));
+}
+ParsedValue range_error(const KeySpec& spec, const std::string& text) {
+  return fail(spec, fmt::format("{} is out of range", text));
+}
+ParsedValue ok(Value v) { return ParsedValue{std::move(v), {}}; }
+
+ParsedValue parse_enum(const KeySpec& spec, const std::string& text, Value v) {
+  if (std::find(spec.accepted.begin(), spec.accepted.end(), text) == spec.accepted.end()) {
+    // Spelling hints help with words, not numbers (HZ 300 is not a typo of 100).
+    const std::string guess =
+        spec.type == ValueType::Enum ? closest_match(text, spec.accepted) : std::string();
+    return fail(
+        spec, guess.empty()
+                  ? fmt::format("`{}` is not an accepted value", text)
+                  : fmt::format("`{}` is not an accepted value; did you mean `{}`?", text, guess));
+  }
+  if (!spec.implemented.empty() &&
+      std::find(spec.implemented.begin(), spec.implemented.end(), text) == spec.implemented.end()) {
+    return ParsedValue{std::nullopt, fmt::format("`{}` is not implemented yet (implemented: {})",
+                                                 text, fmt::join(spec.implemented, ", "))};
+  }
+  return ok(std::move(v));
+}
+
+}  // namespace
+
+// ---- public ---------------------------------------------------------------------
+
+const std::vector<Key<Scenario>>& scenario_keys() {
+  static const std::vector<Key<Scenario>> kKeys = make_scenario_keys();
+  return kKeys;
+}
+
+const std::vector<WorkloadKind>& workload_kinds() {
+  static const std::vector<WorkloadKind> kKinds = make_workload_kinds();
+  return kKinds;
+}
+
+const WorkloadKind* find_workload_kind(const std::string& kind) {
+  for (const auto& k : workload_kinds()) {
+    if (k.kind == kind) return &k;
+  }
+  return nullptr;
+}
+
+const SchemaNode* SchemaNode::find(const std::string& child) const {
+  for (const auto& c : children) {
+    if (c.name == child) return &c;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> SchemaNode::child_names() const {
+  std::vector<std::string> names;
+  for (const auto& c : children) names.push_back(c.name);
+  return names;
+}
+
+const SchemaNode& schema_tree() {
+  static const SchemaNode kTree = [] {
+    SchemaNode root;
+    for (const auto& key : scenario_keys()) {
+      SchemaNode* node = &root;
+      for (const auto& segment : split_key_path(key.spec.path)) {
+        SchemaNode* next = nullptr;
+        for (auto& c : node->children) {
+          if (c.name == segment) next = &c;
+        }
+        if (!next) {
+          SchemaNode child;
+          child.name = segment;
+          child.path = node->path.empty() ? segment : node->path + "." + segment;
+          node->children.push_back(std::move(child));
+          next = &node->children.back();
+        }
+        node = next;
+      }
+      node->leaf = &key;
+    }
+    SchemaNode workload;
+    workload.name = workload.path = "workload";
+    workload.is_workload = true;
+    auto tracing = std::find_if(root.children.begin(), root.children.end(),
+                                [](const SchemaNode& c) { return c.name == "tracing"; });
+    root.children.insert(tracing, std::move(workload));
+    return root;
+  }();
+  return kTree;
+}
+
+std::vector<std::string> split_key_path(const std::string& path) {
+  std::vector<std::string> segments;
+  size_t start = 0;
+  while (start <= path.size()) {
+    if (start < path.size() && path[start] == '/') {  // a kernel path: the rest is one segment
+      segments.push_back(path.substr(start));
+      break;
+    }
+    const size_t dot = path.find('.', start);
+    if (dot == std::string::npos) {
+      segments.push_back(path.substr(start));
+      break;
+    }
+    segments.push_back(path.substr(start, dot - start));
+    start = dot + 1;
+  }
+  return segments;
+}
+
+ParsedValue parse_value(const KeySpec& spec, const std::string& text, bool is_null) {
+  if (is_null) {
+    if (spec.type == ValueType::String) return ok(std::string());
+    return fail(spec, fmt::format("missing value; expected {}", expected_what(spec.type)));
+  }
+  switch (spec.type) {
+    case ValueType::Int: {
+      int64_t v = 0;
+      const NumStatus st = parse_number(text, v);
+      if (st == NumStatus::NotANumber) return type_error(spec, text);
+      if (st == NumStatus::Overflow || static_cast<double>(v) < spec.min ||
+          static_cast<double>(v) > spec.max) {
+        return range_error(spec, text);
+      }
+      if (spec.multiple_of > 0 && v % spec.multiple_of != 0) {
+        return fail(spec, fmt::format("{} is not a multiple of {}", text, spec.multiple_of));
+      }
+      return ok(v);
+    }
+    case ValueType::UInt64: {
+      uint64_t v = 0;
+      const NumStatus st = parse_number(text, v);
+      if (st == NumStatus::NotANumber) return type_error(spec, text);
+      if (st == NumStatus::Overflow) return range_error(spec, text);
+      return ok(v);
+    }
+    case ValueType::Double: {
+      double v = 0;
+      if (parse_number(text, v) != NumStatus::Ok) return type_error(spec, text);
+      if (v < spec.min || v > spec.max) return range_error(spec, text);
+      return ok(v);
+    }
+    case ValueType::Duration: {
+      const std::optional<double> v = parse_duration(text);
+      if (!v) return type_error(spec, text);
+      // Compare at nanosecond resolution so "1ms" is not below 0.001 s by rounding.
+      if (std::llround(*v * 1e9) < std::llround(spec.min * 1e9) ||
+          std::llround(*v * 1e9) > std::llround(spec.max * 1e9)) {
+        return range_error(spec, text);
+      }
+      return ok(*v);
+    }
+    case ValueType::Bool:
+    case ValueType::OnOff: {
+      const std::optional<bool> b = parse_bool(text);
+      if (!b) return type_error(spec, text);
+      return ok(*b);
+    }
+    case ValueType::Switch: {
+      if (const std::optional<bool> b = parse_bool(text)) return ok(int64_t{*b ? 1 : 0});
+      int64_t v = 0;
+      if (parse_number(text, v) == NumStatus::NotANumber) return type_error(spec, text);
+      return range_error(spec, text);
+    }
+    case ValueType::Enum:
+      return parse_enum(spec, text, text);
+    case ValueType::IntEnum: {
+      int64_t v = 0;
+      const NumStatus st = parse_number(text, v);
+      if (st == NumStatus::NotANumber) return type_error(spec, text);
+      if (st == NumStatus::Overflow) return parse_enum(spec, text, v);  // not in the list
+      return parse_enum(spec, std::to_string(v), v);
+    }
+    case ValueType::String: {
+      std::string v = text;  // a block scalar's final newline is not part of the text
+      while (!v.empty() && v.back() == '\n') v.pop_back();
+      return ok(v);
+    }
+    case ValueType::Name:
+      if (!is_name(text)) return fail(spec, fmt::format("`{}` is not a valid name", text));
+      return ok(text);
+  }
+  return type_error(spec, text);
+}
+
+ParsedValue not_a_scalar(const KeySpec& spec, const std::string& got) {
+  return fail(spec, fmt::format("expected {}, got {}", expected_what(spec.type), got));
+}
+
+std::string format_value(const KeySpec& spec, const Value& value) {
+  switch (spec.type) {
+    case ValueType::Int:
+    case ValueType::IntEnum:
+    case ValueType::Switch:
+      return std::to_string(std::get<int64_t>(value));
+    case ValueType::UInt64:
+      return std::to_string(std::get<uint64_t>(value));
+    case ValueType::Double:
+      return fmt::format("{}", std::get<double>(value));
+    case ValueType::Duration:
+      return format_duration(std::get<double>(value));
+    case ValueType::Bool:
+      return std::get<bool>(value) ? "true" : "false";
+    case ValueType::OnOff:
+      return std::get<bool>(value) ? "on" : "off";
+    case ValueType::Enum:
+    case ValueType::String:
+    case ValueType::Name:
+      return std::get<std::string>(value);
+  }
+  return {};
+}
+
+std::string accepted_text(const KeySpec& spec) {
+  switch (spec.type) {
+    case ValueType::Int: {
+      std::string range =
+          fmt::format("{}..{}", static_cast<int64_t>(spec.min), static_cast<int64_t>(spec.max));
+      if (spec.multiple_of > 0) range += fmt::format(", a multiple of {}", spec.multiple_of);
+      return range;
+    }
+    case ValueType::UInt64:
+      return fmt::format("0..{}", std::numeric_limits<uint64_t>::max());
+    case ValueType::Double:
+      return fmt::format("{}..{}", spec.min, spec.max);
+    case ValueType::Duration:
+      return fmt::format("{}..{}", format_duration(spec.min), format_duration(spec.max));
+    case ValueType::Bool:
+      return "true, false";
+    case ValueType::OnOff:
+      return "on, off";
+    case ValueType::Switch:
+      return "0..1";
+    case ValueType::Enum:
+    case ValueType::IntEnum:
+      return fmt::format("{}", fmt::join(spec.accepted, ", "));
+    case ValueType::String:
+      return "";
+    case ValueType::Name:
+      return "[a-z0-9._-]+";
+  }
+  return {};
+}
+
+std::string type_name(ValueType type) {
+  switch (type) {
+    case ValueType::Int:
+      return "integer";
+    case ValueType::UInt64:
+      return "uint64";
+    case ValueType::Double:
+      return "number";
+    case ValueType::Bool:
+      return "bool";
+    case ValueType::OnOff:
+      return "on/off";
+    case ValueType::Switch:
+      return "0/1";
+    case ValueType::Enum:
+      return "enum";
+    case ValueType::IntEnum:
+      return "enum (int)";
+    case ValueType::String:
+      return "string";
+    case ValueType::Name:
+      return "name";
+    case ValueType::Duration:
+      return "duration";
+  }
+  return "?";
+}
+
+std::string closest_match(const std::string& word, const std::vector<std::string>& candidates) {
+  const std::string w = lower(word);
+  const size_t limit = w.size() <= 4 ? 1 : (w.size() <= 8 ? 2 : 3);
+  std::string best;
+  size_t best_distance = limit + 1;
+  for (const auto& candidate : candidates) {
+    // Levenshtein distance, one row at a time.
+    const std::string c = lower(candidate);
+    std::vector<size_t> row(c.size() + 1);
+    for (size_t j = 0; j <= c.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= w.size(); ++i) {
+      size_t diagonal = row[0];
+      row[0] = i;
+      for (size_t j = 1; j <= c.size(); ++j) {
+        const size_t up = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (w[i - 1] == c[j - 1] ? 0 : 1)});
+        diagonal = up;
+      }
+    }
+    if (row[c.size()] < best_distance) {
+      best_distance = row[c.size()];
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+std::string schema_reference() {
+  Scenario defaults;
+  apply_preset(defaults.platform.preset, defaults.platform);
+
+  std::string out =
+      "Scenario keys (schema_version 1). A scenario file is YAML; `--set KEY=VALUE` overrides\n"
+      "one key (a dotted path, a kernel path such as /sys/block/hda/queue/max_sectors_kb,\n"
+      "workload.N.PARAM or workload.NAME.PARAM). The platform preset is applied first; the\n"
+      "scenario's own platform.* keys override it.\n\n";
+  auto row = [&out](const std::string& path, const KeySpec& spec, const std::string& def) {
+    std::string accepted = accepted_text(spec);
+    if (!spec.implemented.empty()) {
+      accepted += fmt::format("; implemented: {}", fmt::join(spec.implemented, ", "));
+    }
+    out += fmt::format("{}  [{}{}]  {}{}\n", path, type_name(spec.type),
+                       spec.unit.empty() ? "" : ", " + spec.unit,
+                       accepted.empty() ? "" : "accepted: " + accepted + "  ",
+                       spec.required ? "required" : "default: " + (def.empty() ? "\"\"" : def));
+    out += fmt::format("    {}\n", spec.doc);
+  };
+  for (const auto& key : scenario_keys()) {
+    row(key.spec.path, key.spec, format_value(key.spec, key.get(defaults)));
+  }
+  out += "\nworkload: a list; each item is a one-key map `KIND: {PARAMS}`.\n";
+  for (const auto& kind : workload_kinds()) {
+    out += fmt::format("  {}: {}\n", kind.kind, kind.doc);
+  }
+  out += "\n";
+  for (const auto& kind : workload_kinds()) {
+    WorkloadConfig w;
+    w.kind = kind.kind;
+    w.name = kind.kind;
+    for (const auto& param : kind.params) {
+      row(fmt::format("workload[].{}.{}", kind.kind, param.spec.path), param.spec,
+          format_value(param.spec, param.get(w)));
+    }
+  }
+  out += "\nplatform presets:\n";
+  for (const auto& preset : platform_presets()) {
+    out += fmt::format("  {}: {}\n", preset.name, preset.description);
+  }
+  return out;
+}
+
+}  // namespace latsim::platform

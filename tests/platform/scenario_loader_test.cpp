@@ -1,0 +1,414 @@
+// Scenario loading: the reference scenario, --set overrides, and one exact compiler-style
+// diagnostic (file:line:column, key, accepted values) per kind of mistake.
+#include "platform/scenario_loader.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace latsim::platform {
+namespace {
+
+const std::string kReference = LATSIM_SOURCE_DIR "/scenarios/disk-dma-kernel-build.yaml";
+const std::string kData = LATSIM_SOURCE_DIR "/tests/platform/data/";
+
+// Lines 1-2 of every inline case, so the case's own lines start at 3.
+const std::string kHead = "schema_version: 1\nname: t\n";
+
+// The ScenarioError text for `yaml` (shown as bad.yaml), or "(loaded)".
+std::string errors_of(const std::string& yaml, const std::vector<std::string>& sets = {}) {
+  try {
+    load_scenario_text(yaml, "bad.yaml", sets);
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "(loaded)";
+}
+
+std::string file_errors_of(const std::string& path, const std::vector<std::string>& sets = {}) {
+  try {
+    load_scenario(path, sets);
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "(loaded)";
+}
+
+// ---- the reference scenario ------------------------------------------------------
+
+TEST(ScenarioLoader, ReferenceScenarioLoads) {
+  const Scenario s = load_scenario(kReference);
+  EXPECT_EQ(s.schema_version, 1);
+  EXPECT_EQ(s.name, "disk-dma-kernel-build");
+  EXPECT_NE(s.description.find("2305 us"), std::string::npos);
+  EXPECT_NE(s.description.find("618 us"), std::string::npos);
+  EXPECT_EQ(s.source_file, kReference);
+  EXPECT_EQ(s.seed, 1u);
+  EXPECT_DOUBLE_EQ(s.duration_s, 30.0);
+
+  EXPECT_EQ(s.platform.preset, "dual-piii-866-via");
+  EXPECT_EQ(s.platform.cpu.count, 2);
+  EXPECT_DOUBLE_EQ(s.platform.cpu.mhz, 866.0);
+  EXPECT_DOUBLE_EQ(s.platform.cpu.dram_latency_ns, 174.0);
+  EXPECT_DOUBLE_EQ(s.platform.pci.mhz, 33.33);
+  EXPECT_EQ(s.platform.pci.latency_timer, 64);
+  EXPECT_EQ(s.platform.pci.arbiter, "rotate");
+  EXPECT_EQ(s.platform.host_bridge.cpu_holdoff, HoldoffPolicy::SgEntry);
+  EXPECT_EQ(s.platform.host_bridge.holdoff_grants, 3);
+  EXPECT_EQ(s.platform.ide.udma_mode, 2);
+  EXPECT_EQ(s.platform.disk.capacity_sectors, 58168LL * 16 * 63);
+
+  EXPECT_EQ(s.kernel.flavour, "2.6.9-vp");
+  EXPECT_EQ(s.kernel.hz, 1000);
+  EXPECT_EQ(s.kernel.voluntary_preemption, 1);
+  EXPECT_EQ(s.kernel.kernel_preemption, 1);
+  EXPECT_EQ(s.kernel.softirq_preemption, 1);
+  EXPECT_EQ(s.kernel.hardirq_preemption, 1);
+  EXPECT_TRUE(s.kernel.nmi_watchdog);
+  EXPECT_EQ(s.kernel.max_sectors_kb, 128);
+  EXPECT_EQ(s.kernel.read_ahead_kb, 128);
+  EXPECT_EQ(s.kernel.netdev_max_backlog, 300);
+  EXPECT_EQ(s.kernel.preempt_max_latency_us, 500);
+  EXPECT_TRUE(s.kernel.hdparm.dma);
+  EXPECT_FALSE(s.kernel.hdparm.unmaskirq);
+
+  EXPECT_TRUE(s.mechanisms.bus_master_holdoff);
+  EXPECT_TRUE(s.mechanisms.pci_latency_timer);
+  EXPECT_TRUE(s.mechanisms.isa_io_delay);
+  EXPECT_TRUE(s.mechanisms.mcount_overhead);
+  EXPECT_EQ(s.mechanisms.mcount_cycles, 60);
+
+  ASSERT_EQ(s.workload.size(), 3u);
+  EXPECT_EQ(s.workload[0].kind, "kernel_build");
+  EXPECT_EQ(s.workload[0].name, "kernel_build");
+  EXPECT_EQ(s.workload[0].jobs, 2);
+  EXPECT_EQ(s.workload[1].kind, "disk_read");
+  EXPECT_EQ(s.workload[1].file_mb, 350);
+  EXPECT_EQ(s.workload[1].block_kb, 64);
+  EXPECT_EQ(s.workload[2].kind, "cyclictest");
+  EXPECT_EQ(s.workload[2].priority, 80);
+  EXPECT_EQ(s.workload[2].interval_us, 1000);
+
+  EXPECT_TRUE(s.tracing.enabled);
+  EXPECT_EQ(s.tracing.max_traces, 50);
+  EXPECT_EQ(s.outputs.dir, "");
+}
+
+TEST(ScenarioLoader, ScenarioKeysOverrideThePreset) {
+  const Scenario s = load_scenario_text(kHead + R"(
+platform:
+  preset: dual-piii-866-via
+  pci: {latency_timer: 32}
+  host_bridge: {cpu_holdoff: grants}
+)",
+                                        "inline.yaml");
+  EXPECT_EQ(s.platform.pci.latency_timer, 32);                           // the scenario's
+  EXPECT_EQ(s.platform.host_bridge.cpu_holdoff, HoldoffPolicy::Grants);  // the scenario's
+  EXPECT_DOUBLE_EQ(s.platform.pci.mhz, 33.33);                           // the preset's
+  EXPECT_EQ(s.source_file, "inline.yaml");
+}
+
+TEST(ScenarioLoader, MinimalScenarioTakesDefaults) {
+  const Scenario s = load_scenario_text(kHead, "min.yaml");
+  EXPECT_EQ(s.name, "t");
+  EXPECT_EQ(s.platform.pci.latency_timer, 64);
+  EXPECT_DOUBLE_EQ(s.duration_s, 30.0);
+  EXPECT_TRUE(s.workload.empty());
+}
+
+TEST(ScenarioLoader, DurationsAndSwitchSpellings) {
+  auto duration = [](const std::string& text) {
+    return load_scenario_text(kHead + "duration: " + text + "\n", "d.yaml").duration_s;
+  };
+  EXPECT_DOUBLE_EQ(duration("30s"), 30.0);
+  EXPECT_DOUBLE_EQ(duration("500ms"), 0.5);
+  EXPECT_DOUBLE_EQ(duration("2500us"), 0.0025);
+  EXPECT_DOUBLE_EQ(duration("2.5s"), 2.5);
+  EXPECT_DOUBLE_EQ(duration("12"), 12.0);
+  EXPECT_DOUBLE_EQ(duration("1ms"), 0.001);
+
+  const Scenario s = load_scenario_text(kHead + R"(
+kernel:
+  voluntary_preemption: off
+  kernel_preemption: false
+  softirq_preemption: 0
+  hardirq_preemption: on
+  nmi_watchdog: off
+  hdparm: {dma: off, unmaskirq: 1}
+)",
+                                        "s.yaml");
+  EXPECT_EQ(s.kernel.voluntary_preemption, 0);
+  EXPECT_EQ(s.kernel.kernel_preemption, 0);
+  EXPECT_EQ(s.kernel.softirq_preemption, 0);
+  EXPECT_EQ(s.kernel.hardirq_preemption, 1);
+  EXPECT_FALSE(s.kernel.nmi_watchdog);
+  EXPECT_FALSE(s.kernel.hdparm.dma);
+  EXPECT_TRUE(s.kernel.hdparm.unmaskirq);
+}
+
+// ---- --set overrides -------------------------------------------------------------
+
+TEST(ScenarioSet, DottedPath) {
+  const Scenario s = load_scenario(
+      kReference, {"platform.pci.latency_timer=32", "kernel.hz=250", "seed=7", "duration=500ms"});
+  EXPECT_EQ(s.platform.pci.latency_timer, 32);
+  EXPECT_EQ(s.kernel.hz, 250);
+  EXPECT_EQ(s.seed, 7u);
+  EXPECT_DOUBLE_EQ(s.duration_s, 0.5);
+}
+
+TEST(ScenarioSet, KernelPathMeansTunable) {
+  const Scenario s =
+      load_scenario(kReference, {"/sys/block/hda/queue/max_sectors_kb=32",
+                                 "/sys/block/hda/queue/read_ahead_kb=32",
+                                 "/proc/sys/net/core/netdev_max_backlog=8",
+                                 "kernel.tunables./proc/sys/kernel/preempt_max_latency=700"});
+  EXPECT_EQ(s.kernel.max_sectors_kb, 32);
+  EXPECT_EQ(s.kernel.read_ahead_kb, 32);
+  EXPECT_EQ(s.kernel.netdev_max_backlog, 8);
+  EXPECT_EQ(s.kernel.preempt_max_latency_us, 700);
+}
+
+TEST(ScenarioSet, WorkloadByIndexAndByName) {
+  const Scenario s =
+      load_scenario(kReference, {"workload.0.jobs=4", "workload.disk_read.block_kb=128",
+                                 "workload.2.name=probe", "workload.probe.priority=99"});
+  EXPECT_EQ(s.workload[0].jobs, 4);
+  EXPECT_EQ(s.workload[1].block_kb, 128);
+  EXPECT_EQ(s.workload[2].name, "probe");
+  EXPECT_EQ(s.workload[2].priority, 99);
+}
+
+TEST(ScenarioSet, CreatesKeysMissingFromTheFile) {
+  const Scenario s =
+      load_scenario_text(kHead + "platform:\n  pci:\n", "m.yaml",
+                         {"platform.pci.arbiter=fixed", "mechanisms.isa_io_delay=off",
+                          "description=quiet: 32/32", "outputs.dir=out/x"});
+  EXPECT_EQ(s.platform.pci.arbiter, "fixed");
+  EXPECT_FALSE(s.mechanisms.isa_io_delay);
+  EXPECT_EQ(s.description, "quiet: 32/32");  // free text need not be YAML
+  EXPECT_EQ(s.outputs.dir, "out/x");
+}
+
+TEST(ScenarioSet, LaterOverrideWinsAndFixesTheFile) {
+  const Scenario s =
+      load_scenario_text(kHead + "platform: {pci: {latency_timer: 300}}\n", "f.yaml",
+                         {"platform.pci.latency_timer=16", "platform.pci.latency_timer=248"});
+  EXPECT_EQ(s.platform.pci.latency_timer, 248);
+}
+
+TEST(ScenarioSet, OutOfRangeNamesTheOverride) {
+  EXPECT_EQ(file_errors_of(kReference, {"platform.pci.latency_timer=300"}),
+            "--set platform.pci.latency_timer=300: error: platform.pci.latency_timer: 300 is out "
+            "of range (accepted: 0..255)");
+}
+
+TEST(ScenarioSet, UnknownKeySuggestsFullPath) {
+  EXPECT_EQ(file_errors_of(kReference, {"platform.pci.latency_timr=32"}),
+            "--set platform.pci.latency_timr=32: error: platform.pci.latency_timr: unknown key; "
+            "did you mean `platform.pci.latency_timer`? (accepted: mhz, latency_timer, arbiter)");
+  EXPECT_EQ(file_errors_of(kReference, {"latency_timer=32"}),
+            "--set latency_timer=32: error: latency_timer: unknown key; did you mean "
+            "`platform.pci.latency_timer`? (accepted: schema_version, name, description, seed, "
+            "duration, platform, kernel, mechanisms, workload, tracing, outputs)");
+}
+
+TEST(ScenarioSet, BadTunableAndWorkloadOverrides) {
+  EXPECT_EQ(file_errors_of(kReference, {"/sys/block/hda/queue/max_sectors_kb=256"}),
+            "--set /sys/block/hda/queue/max_sectors_kb=256: error: "
+            "kernel.tunables./sys/block/hda/queue/max_sectors_kb: 256 is out of range (accepted: "
+            "4..128)");
+  EXPECT_EQ(file_errors_of(kReference, {"/sys/block/hda/queue/nr_requests=4"}),
+            "--set /sys/block/hda/queue/nr_requests=4: error: "
+            "kernel.tunables./sys/block/hda/queue/nr_requests: unknown tunable path (accepted: "
+            "/sys/block/hda/queue/max_sectors_kb, /sys/block/hda/queue/read_ahead_kb, "
+            "/proc/sys/net/core/netdev_max_backlog, /proc/sys/kernel/preempt_max_latency)");
+  EXPECT_EQ(file_errors_of(kReference, {"workload.cyclictest.priority=0"}),
+            "--set workload.cyclictest.priority=0: error: workload.2.priority: 0 is out of range "
+            "(accepted: 1..99)");
+  EXPECT_EQ(file_errors_of(kReference, {"workload.5.jobs=1"}),
+            "--set workload.5.jobs=1: error: workload.5.jobs: no workload item 5 (the list has 3 "
+            "items, 0..2)");
+  EXPECT_EQ(file_errors_of(kReference, {"workload.make.jobs=1"}),
+            "--set workload.make.jobs=1: error: workload.make.jobs: no workload item named `make` "
+            "(accepted: kernel_build, disk_read, cyclictest)");
+  EXPECT_EQ(file_errors_of(kReference, {"workload.0.job=1"}),
+            "--set workload.0.job=1: error: workload.0.job: unknown kernel_build parameter; did "
+            "you mean `jobs`? (accepted: name, jobs)");
+}
+
+TEST(ScenarioSet, MalformedOverrides) {
+  EXPECT_EQ(file_errors_of(kReference, {"seed"}), "--set seed: error: expected KEY=VALUE");
+  EXPECT_EQ(file_errors_of(kReference, {"platform.pci=3"}),
+            "--set platform.pci=3: error: platform.pci: is a section, not a value; set one of its "
+            "keys (accepted: mhz, latency_timer, arbiter)");
+  EXPECT_EQ(file_errors_of(kReference, {"kernel.hz=abc"}),
+            "--set kernel.hz=abc: error: kernel.hz: expected an integer, got `abc` (accepted: 100, "
+            "250, 1000)");
+  EXPECT_EQ(file_errors_of(kReference, {"seed=[1, 2]"}),
+            "--set seed=[1, 2]: error: seed: expected a non-negative integer, got a list "
+            "(accepted: 0..18446744073709551615)");
+}
+
+// ---- malformed files: exact file:line:column ---------------------------------------
+
+TEST(ScenarioErrors, UnknownKeyWithDidYouMean) {
+  EXPECT_EQ(errors_of(kHead + R"(platform:
+  pci:
+    latency_timr: 32
+)"),
+            "bad.yaml:5:5: error: platform.pci.latency_timr: unknown key; did you mean "
+            "`latency_timer`? (accepted: mhz, latency_timer, arbiter)");
+}
+
+TEST(ScenarioErrors, UnknownKeyFromARealFile) {
+  EXPECT_EQ(file_errors_of(kData + "unknown_key.yaml"),
+            kData +
+                "unknown_key.yaml:5:5: error: platform.pci.latency_timr: unknown key; did you "
+                "mean `latency_timer`? (accepted: mhz, latency_timer, arbiter)");
+}
+
+TEST(ScenarioErrors, KeyInTheWrongSection) {
+  EXPECT_EQ(errors_of(kHead + "kernel:\n  latency_timer: 32\n"),
+            "bad.yaml:4:3: error: kernel.latency_timer: unknown key; did you mean "
+            "`platform.pci.latency_timer`? (accepted: flavour, version, hz, voluntary_preemption, "
+            "kernel_preemption, softirq_preemption, hardirq_preemption, nmi_watchdog, tunables, "
+            "hdparm)");
+}
+
+TEST(ScenarioErrors, WrongType) {
+  EXPECT_EQ(errors_of(kHead + R"(platform:
+  pci:
+    latency_timer: abc
+)"),
+            "bad.yaml:5:20: error: platform.pci.latency_timer: expected an integer, got `abc` "
+            "(accepted: 0..255)");
+  EXPECT_EQ(errors_of(kHead + "platform:\n  cpu:\n    mhz: fast\n"),
+            "bad.yaml:5:10: error: platform.cpu.mhz: expected a number, got `fast` (accepted: "
+            "100..4000)");
+  EXPECT_EQ(
+      errors_of(kHead + "tracing:\n  enabled: maybe\n"),
+      "bad.yaml:4:12: error: tracing.enabled: expected a boolean (true/false, on/off, yes/no, "
+      "1/0), got `maybe` (accepted: true, false)");
+  EXPECT_EQ(errors_of(kHead + "mechanisms: [bus_master_holdoff]\n"),
+            "bad.yaml:3:13: error: mechanisms: expected a mapping of keys, got a list (accepted: "
+            "bus_master_holdoff, pci_latency_timer, isa_io_delay, mcount_overhead, mcount_cycles)");
+}
+
+TEST(ScenarioErrors, OutOfRange) {
+  EXPECT_EQ(errors_of(kHead + R"(platform:
+  pci:
+    latency_timer: 300
+)"),
+            "bad.yaml:5:20: error: platform.pci.latency_timer: 300 is out of range (accepted: "
+            "0..255)");
+  EXPECT_EQ(errors_of(kHead + "duration: 0.5ms\n"),
+            "bad.yaml:3:11: error: duration: 0.5ms is out of range (accepted: 1ms..3600s)");
+  EXPECT_EQ(errors_of(kHead + "platform: {ide: {burst_bytes: 18}}\n"),
+            "bad.yaml:3:31: error: platform.ide.burst_bytes: 18 is not a multiple of 4 "
+            "(accepted: 4..65536, a multiple of 4)");
+}
+
+TEST(ScenarioErrors, BadEnumValue) {
+  EXPECT_EQ(errors_of(kHead + R"(platform:
+  pci:
+    arbiter: rotat
+)"),
+            "bad.yaml:5:14: error: platform.pci.arbiter: `rotat` is not an accepted value; did you "
+            "mean `rotate`? (accepted: rotate, fixed)");
+  EXPECT_EQ(errors_of(kHead + "kernel:\n  hz: 300\n"),
+            "bad.yaml:4:7: error: kernel.hz: `300` is not an accepted value (accepted: 100, 250, "
+            "1000)");
+}
+
+TEST(ScenarioErrors, FlavourNotImplementedYet) {
+  EXPECT_EQ(errors_of(kHead + "kernel:\n  flavour: 2.4.20-lowlatency\n"),
+            "bad.yaml:4:12: error: kernel.flavour: `2.4.20-lowlatency` is not implemented yet "
+            "(implemented: 2.6.9-vp)");
+}
+
+TEST(ScenarioErrors, UnknownTunablePath) {
+  EXPECT_EQ(errors_of(kHead + R"(kernel:
+  tunables:
+    /sys/block/hda/queue/max_sector_kb: 32
+)"),
+            "bad.yaml:5:5: error: kernel.tunables./sys/block/hda/queue/max_sector_kb: unknown "
+            "tunable path; did you mean `/sys/block/hda/queue/max_sectors_kb`? (accepted: "
+            "/sys/block/hda/queue/max_sectors_kb, /sys/block/hda/queue/read_ahead_kb, "
+            "/proc/sys/net/core/netdev_max_backlog, /proc/sys/kernel/preempt_max_latency)");
+}
+
+TEST(ScenarioErrors, YamlSyntaxError) {
+  EXPECT_EQ(errors_of(kHead + "platform:\n  pci:\n   mhz: 33\n  latency_timer: 3\n x: 1\n"),
+            "bad.yaml:7:2: error: YAML syntax error: end of map not found");
+  EXPECT_EQ(file_errors_of(kData + "syntax_error.yaml"),
+            kData + "syntax_error.yaml:6:14: error: YAML syntax error: end of map flow not found");
+}
+
+TEST(ScenarioErrors, MissingRequiredKeys) {
+  EXPECT_EQ(errors_of("seed: 3\n"),
+            "bad.yaml:1:1: error: schema_version: missing required key\n"
+            "bad.yaml:1:1: error: name: missing required key");
+  EXPECT_EQ(errors_of("schema_version: 2\nname: Big Name\n"),
+            "bad.yaml:1:17: error: schema_version: `2` is not an accepted value (accepted: 1)\n"
+            "bad.yaml:2:7: error: name: `Big Name` is not a valid name (accepted: [a-z0-9._-]+)");
+}
+
+TEST(ScenarioErrors, UnreadableFile) {
+  const std::string path = kData + "no_such_scenario.yaml";
+  EXPECT_EQ(file_errors_of(path),
+            path + ": error: cannot read scenario file: No such file or directory");
+}
+
+TEST(ScenarioErrors, WorkloadMistakes) {
+  EXPECT_EQ(errors_of(kHead + R"(workload:
+  - kernel_build: {jobs: 0}
+  - kernel_bild: {}
+  - disk_read: {file_mb: 1, blok_kb: 8}
+  - cyclictest
+  - kernel_build:
+)"),
+            "bad.yaml:4:26: error: workload.0.jobs: 0 is out of range (accepted: 1..64)\n"
+            "bad.yaml:5:5: error: workload.1: unknown workload kind `kernel_bild`; did you mean "
+            "`kernel_build`? (accepted: kernel_build, disk_read, cyclictest)\n"
+            "bad.yaml:6:29: error: workload.2.blok_kb: unknown disk_read parameter; did you mean "
+            "`block_kb`? (accepted: name, file_mb, block_kb)\n"
+            "bad.yaml:7:5: error: workload.3: expected a one-key map `KIND: {PARAMS}`, got "
+            "`cyclictest` (accepted: kernel_build, disk_read, cyclictest)\n"
+            "bad.yaml:8:5: error: workload.4.name: duplicate workload name `kernel_build` (also "
+            "workload.0); give each item its own `name`");
+}
+
+TEST(ScenarioErrors, AllErrorsReportedTogether) {
+  const std::string text = errors_of(kHead + R"(seed: -1
+platform:
+  cpu: {count: 3}
+kernel:
+  hz: 1e3
+)",
+                                     {"mechanisms.mcount_cycles=-5"});
+  EXPECT_EQ(text,
+            "bad.yaml:3:7: error: seed: expected a non-negative integer, got `-1` (accepted: "
+            "0..18446744073709551615)\n"
+            "bad.yaml:5:16: error: platform.cpu.count: 3 is out of range (accepted: 1..2)\n"
+            "bad.yaml:7:7: error: kernel.hz: expected an integer, got `1e3` (accepted: 100, 250, "
+            "1000)\n"
+            "--set mechanisms.mcount_cycles=-5: error: mechanisms.mcount_cycles: -5 is out of "
+            "range (accepted: 0..10000)");
+}
+
+TEST(ScenarioErrors, DiagnosticsAreStructured) {
+  try {
+    load_scenario_text(kHead + "platform: {pci: {latency_timer: 300}}\n", "bad.yaml");
+    FAIL() << "expected a ScenarioError";
+  } catch (const ScenarioError& e) {
+    ASSERT_EQ(e.diagnostics().size(), 1u);
+    EXPECT_EQ(e.diagnostics()[0].location, "bad.yaml:3:33");
+    EXPECT_EQ(e.diagnostics()[0].key, "platform.pci.latency_timer");
+    EXPECT_EQ(e.diagnostics()[0].message, "300 is out of range (accepted: 0..255)");
+  }
+}
+
+}  // namespace
+}  // namespace latsim::platform

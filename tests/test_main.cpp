@@ -1,0 +1,9 @@
+// sc_main for test binaries: libsystemc owns main() and calls us.
+#include <gtest/gtest.h>
+#include <systemc>
+#include <cstdlib>
+
+int sc_main(int argc, char* argv[]) {
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
