@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace latsim::kernel {
 namespace {
@@ -13,7 +14,7 @@ struct Point {
 };
 struct Entry {
   uint32_t size;
-  std::initializer_list<Point> points;
+  std::vector<Point> points;
 };
 
 // Sizes and lock/unlock offsets of a 2.6.9-rc1-bk4 i386 SMP build, taken from
