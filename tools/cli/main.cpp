@@ -112,3 +112,10 @@ int sc_main(int argc, char* argv[]) {
     return 1;
   }
 }
+
+// Our own main(): libsystemc's prints a banner before sc_main unless the
+// environment says not to, so say it first and then hand over as it would.
+int main(int argc, char* argv[]) {
+  setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}
