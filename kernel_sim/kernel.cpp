@@ -32,9 +32,12 @@ Kernel::~Kernel() = default;
 BlockLayer& Kernel::block() { return *block_; }
 
 Task& Kernel::current() {
-  auto* obj = sc_core::sc_get_current_process_handle().get_process_object();
+  const sc_core::sc_object* obj = sc_core::sc_get_current_process_b();
+  if (obj == last_thread_) return *last_task_;
   auto it = by_thread_.find(obj);
   if (it == by_thread_.end()) throw std::logic_error("kernel code called outside a task thread");
+  last_thread_ = obj;
+  last_task_ = it->second;
   return *it->second;
 }
 
@@ -64,7 +67,7 @@ void Kernel::boot() {
     sc_core::sc_spawn_options o;
     sc_core::sc_spawn(
         [this, raw, c] {
-          by_thread_[sc_core::sc_get_current_process_handle().get_process_object()] = raw;
+          by_thread_[sc_core::sc_get_current_process_b()] = raw;
           cpu_idle(c);
         },
         sc_core::sc_gen_unique_name(c == 0 ? "swapper_0" : "swapper_n"), &o);

@@ -213,6 +213,8 @@ class Kernel {
   std::vector<Runqueue> rq_;
   std::vector<std::unique_ptr<Task>> tasks_;
   std::unordered_map<const sc_core::sc_object*, Task*> by_thread_;
+  const sc_core::sc_object* last_thread_ = nullptr;  // one-entry cache for current()
+  Task* last_task_ = nullptr;
   std::vector<std::unique_ptr<Workload>> workloads_;
   std::unique_ptr<BlockLayer> block_;
   IrqDesc irq_desc_[NR_IRQS];

@@ -28,6 +28,7 @@ struct Runqueue {
   PrioArray* active = &arrays[0];
   PrioArray* expired = &arrays[1];
   uint64_t nr_switches = 0;
+  uint64_t expired_timestamp = 0;  // jiffies when the first task expired (0 = none)
 };
 
 }  // namespace latsim::kernel

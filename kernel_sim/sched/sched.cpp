@@ -17,9 +17,20 @@ int Kernel::task_timeslice(const Task* p) const {
   return min_ts + (max_ts - min_ts) * (MAX_PRIO - 1 - sp) / 39;
 }
 
+// MAX_SLEEP_AVG = DEF_TIMESLICE * MAX_BONUS: a second of sleep buys the full bonus.
+static const sc_core::sc_time MAX_SLEEP_AVG(1, sc_core::SC_SEC);
+constexpr int MAX_BONUS = 10;
+
 int Kernel::effective_prio(const Task* p) const {
   if (p->policy != Policy::Normal) return MAX_RT_PRIO - 1 - p->rt_priority;
-  return p->static_prio;  // the interactivity bonus is not modelled yet
+  // CURRENT_BONUS - MAX_BONUS/2: sleepers gain up to 5 levels, hogs lose up to 5.
+  const int bonus = int(p->sleep_avg / MAX_SLEEP_AVG * MAX_BONUS) - MAX_BONUS / 2;
+  return std::clamp(p->static_prio - bonus, MAX_RT_PRIO, MAX_PRIO - 1);
+}
+
+// TASK_INTERACTIVE: prio <= static_prio - DELTA(p), DELTA = nice*MAX_BONUS/40 + 2.
+static bool task_interactive(const Task* p) {
+  return p->prio <= p->static_prio - (p->nice * MAX_BONUS / 40 + 2);
 }
 
 Task* Kernel::create_task(const std::string& comm, std::function<void()> body, Policy policy,
@@ -46,7 +57,7 @@ Task* Kernel::create_task(const std::string& comm, std::function<void()> body, P
 }
 
 void Kernel::thread_start(Task* p) {
-  by_thread_[sc_core::sc_get_current_process_handle().get_process_object()] = p;
+  by_thread_[sc_core::sc_get_current_process_b()] = p;
   while (!p->started) sc_core::wait(p->resume);
   try {
     // schedule_tail(): finish the switch that brought us here; that drops the
@@ -67,6 +78,10 @@ void Kernel::activate_task(Task* p, Runqueue& rq, const char* parent) {
   fn("activate_task", parent, 40);
   fn("sched_clock", "activate_task", 30);
   fn("recalc_task_prio", "activate_task", 40);
+  if (p->slept) {  // recalc_task_prio: credit the time slept
+    p->sleep_avg = std::min(p->sleep_avg + (now() - p->sleep_start), MAX_SLEEP_AVG);
+    p->slept = false;
+  }
   fn("effective_prio", "recalc_task_prio", 20);
   p->prio = effective_prio(p);
   fn("enqueue_task", "activate_task", 30, 1);
@@ -78,6 +93,8 @@ void Kernel::deactivate_task(Task* p, Runqueue& rq) {
   fn("deactivate_task", "schedule", 30);
   fn("dequeue_task", "deactivate_task", 30, 1);
   if (p->array) p->array->dequeue(p);
+  p->sleep_start = now();
+  p->slept = true;
   rq.nr_running--;
 }
 
@@ -133,13 +150,15 @@ void Kernel::schedule(const char* parent) {
     }
     Task* next = rq.idle;
     if (rq.nr_running > 0) {
-      if (rq.active->nr_active == 0) std::swap(rq.active, rq.expired);  // switch arrays
+      if (rq.active->nr_active == 0) {  // switch arrays
+        std::swap(rq.active, rq.expired);
+        rq.expired_timestamp = 0;
+      }
       const int idx = rq.active->first();
       next = rq.active->queue[idx].front();
     }
     prev->need_resched = false;
     if (prev != next) {
-      prev->sleep_start = now();
       if (prev->state == TASK_RUNNING) prev->nivcsw++;
       else prev->nvcsw++;
       context_switch(rq, prev, next);  // returns when prev runs again
@@ -194,12 +213,23 @@ void Kernel::scheduler_tick(bool) {
       p->need_resched = true;
     }
   } else if (p->policy == Policy::Normal) {
+    const sc_time tick = tick_period();
+    p->sleep_avg = p->sleep_avg > tick ? p->sleep_avg - tick : sc_core::SC_ZERO_TIME;
     if (--p->time_slice <= 0) {
       rq.active->dequeue(p);
       p->need_resched = true;
+      p->prio = effective_prio(p);
       p->time_slice = task_timeslice(p);
       p->first_time_slice = false;
-      rq.expired->enqueue(p);
+      // Interactive tasks go back to the active array unless the expired ones starve.
+      const bool starving = rq.expired_timestamp &&
+                            jiffies_ - rq.expired_timestamp >= uint64_t(1000 * rq.nr_running + 1);
+      if (task_interactive(p) && !starving) {
+        rq.active->enqueue(p);
+      } else {
+        if (!rq.expired_timestamp) rq.expired_timestamp = jiffies_;
+        rq.expired->enqueue(p);
+      }
     }
   }
   spin_unlock(rq.lock, kTickUnlock);

@@ -48,7 +48,9 @@ struct Task {
   sc_core::sc_event resume;      // switched in
   std::function<void()> body;
   std::function<void()> on_exit;
-  sc_core::sc_time sleep_start;
+  sc_core::sc_time sleep_start;  // when it was last deactivated
+  bool slept = false;
+  sc_core::sc_time sleep_avg;    // interactivity credit, 0..MAX_SLEEP_AVG
   uint64_t nvcsw = 0, nivcsw = 0;
 
   bool rt() const { return prio < MAX_RT_PRIO; }

@@ -5,7 +5,9 @@ namespace latsim::cpu {
 
 Pentium3::Pentium3(sc_core::sc_module_name name, int id, double mhz, chipset::HostBridge& fsb,
                    LocalApic& apic)
-    : sc_module(name), id_(id), period_(period_of_mhz(mhz)), fsb_(fsb), apic_(apic) {}
+    : sc_module(name), id_(id), period_(period_of_mhz(mhz)), fsb_(fsb), apic_(apic) {
+  wake_ = apic_.interrupt_event() | fsb_.traffic_changed();
+}
 
 bool Pentium3::interrupt_deliverable() const {
   if (in_nmi_) return false;  // NMIs are blocked until IRET of the NMI handler
@@ -55,7 +57,7 @@ bool Pentium3::run(Work& w) {
     if (k > 0 || w.misses == 0) {
       const bool all = k == w.misses;
       const sc_time d = unit * double(k) + (all ? cycles(tail) : SC_ZERO_TIME);
-      sc_core::wait(d, apic_.interrupt_event() | fsb_.traffic_changed());
+      sc_core::wait(d, wake_);
       const sc_time elapsed = sc_core::sc_time_stamp() - now;
       if (elapsed >= d) {
         w.misses -= k;

@@ -74,6 +74,7 @@ class Pentium3 : public sc_core::sc_module {
   bool if_ = false;
   bool in_nmi_ = false;
   std::function<unsigned()> extint_;
+  sc_core::sc_event_or_list wake_;  // an interrupt, or new bus-master traffic to plan around
   CpuStats stats_;
 };
 
