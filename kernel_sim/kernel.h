@@ -81,8 +81,12 @@ class Kernel {
   Rng& rng() { return rng_; }
 
   // --- arch: running code (arch/entry.cpp) ---
-  // A traced kernel function: its mcount entry, then its body's cycles and misses.
-  void fn(const char* name, const char* parent, uint64_t cycles, uint64_t misses = 0);
+  // A traced kernel function: its mcount entry, then its body: `cycles` of work
+  // touching `footprint` cache lines of its own code and data (they miss only if
+  // evicted since it last ran on this CPU) plus `stream` lines that always miss
+  // (data just written by DMA, pages being cleared or copied).
+  void fn(const char* name, const char* parent, uint64_t cycles, uint64_t footprint = 0,
+          uint64_t stream = 0);
   void mcount(const char* name, const char* parent);
   // Note the running function without an mcount entry (inline code, section starts).
   void enter(const char* name, const char* parent);

@@ -29,6 +29,8 @@ class CpuOps {
   virtual double mhz() const = 0;
   virtual uint64_t rdtsc() const = 0;
 
+  // How many of `footprint` cache lines of `key` (a code path) miss in L2 now.
+  virtual uint64_t cache_misses(const void* key, uint64_t footprint) = 0;
   // Run `w` until done (true) or until an interrupt is deliverable (false, rest left in w).
   virtual bool run(Work& w) = 0;
   virtual bool interrupt_deliverable() const = 0;

@@ -18,10 +18,12 @@ void Kernel::mcount(const char* name, const char* parent) {
   tracer_.mcount(c, now(), rq_[size_t(c)].curr->preempt_count, name, parent);
 }
 
-void Kernel::fn(const char* name, const char* parent, uint64_t cycles, uint64_t misses) {
+void Kernel::fn(const char* name, const char* parent, uint64_t cycles, uint64_t footprint,
+                uint64_t stream) {
   mcount(name, parent);
   // The tracer's own cost (mcount) is paid on every traced call while tracing is on.
   const uint64_t overhead = p_.tracing_enabled ? uint64_t(p_.mcount_cycles) : 0;
+  const uint64_t misses = (footprint ? this_cpu().cache_misses(name, footprint) : 0) + stream;
   exec(cycles + overhead, misses);
 }
 
@@ -134,7 +136,9 @@ void Kernel::smp_apic_timer_interrupt() {
   fn("smp_apic_timer_interrupt", interrupted, 60, 1);
   this_cpu().apic_write(0xb0, 0);  // ack_APIC_irq
   auto& pc = pcpu_[size_t(smp_processor_id())];
-  pc.local_ticks = uint64_t((now() - pc.tick_epoch) / pc.tick_period + 0.5);
+  // The tick being handled is the last one that has fired (a late handler must
+  // not count a tick that has not happened yet; merged ticks are skipped).
+  pc.local_ticks = uint64_t((now() - pc.tick_epoch) / pc.tick_period);
   irq_enter({"smp_apic_timer_interrupt", "irq_enter"});
   fn("profile_tick", "smp_apic_timer_interrupt", 60, 1);
   fn("profile_hook", "profile_tick", 30);

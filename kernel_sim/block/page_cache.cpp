@@ -107,7 +107,7 @@ void BlockLayer::read_page(uint64_t index, const char* parent) {
   wait_on_page_locked(index);
   k_.fn("file_read_actor", parent, 40);
   // 4 KiB copied with rep movsl; the source lines were just written by DMA.
-  k_.fn("__copy_to_user_ll", "file_read_actor", 1100, 128);
+  k_.fn("__copy_to_user_ll", "file_read_actor", 1100, 4, 128);
   k_.fn("mark_page_accessed", parent, 30, 1);
   stats_.pages_read++;
 }

@@ -25,6 +25,16 @@ void Kernel::do_IRQ(unsigned irq) {
   d.count++;
   spin_lock(d.lock, "do_IRQ");
   fn("ack_edge_ioapic_irq", "do_IRQ", 30);
+  if (d.depth > 0) {
+    // Lazy disable: the edge came in while disabled. Mask it now, remember it,
+    // and let enable_irq() resend it (ack_edge_ioapic_irq / IRQ_PENDING).
+    d.pending = true;
+    io_apic_modify(irq, true, "ack_edge_ioapic_irq");
+    this_cpu().apic_write(0xb0, 0);
+    spin_unlock(d.lock, {"do_IRQ", "unlock"});
+    irq_exit({"do_IRQ", "irq_exit"});
+    return;
+  }
   this_cpu().apic_write(0xb0, 0);  // ack_APIC_irq
   fn("generic_redirect_hardirq", "do_IRQ", 20);
   if (d.threaded) {
@@ -64,19 +74,29 @@ void Kernel::irq_thread(unsigned irq) {
   }
 }
 
+// io_apic.c: disable_edge_ioapic_irq does nothing (lazy disable); the IRQ is
+// only masked if it fires while disabled.
 void Kernel::disable_irq_nosync(unsigned irq, const char* parent) {
   fn("disable_irq_nosync", parent, 20);
   IrqDesc& d = irq_desc_[irq];
   const bool flags = spin_lock_irqsave(d.lock, "disable_irq_nosync");
-  if (d.depth++ == 0) io_apic_modify(irq, true, "disable_irq_nosync");
+  d.depth++;
   spin_unlock_irqrestore(d.lock, flags, {"generic_enable_irq", "unlock"});
 }
 
+// enable_edge_ioapic_irq = unmask_IO_APIC_irq, then resend a pending edge to self.
 void Kernel::enable_irq(unsigned irq, const char* parent) {
   fn("generic_enable_irq", parent, 20);
   IrqDesc& d = irq_desc_[irq];
   const bool flags = spin_lock_irqsave(d.lock, "generic_enable_irq");
-  if (d.depth > 0 && --d.depth == 0) io_apic_modify(irq, false, "generic_enable_irq");
+  if (d.depth > 0 && --d.depth == 0) {
+    io_apic_modify(irq, false, "generic_enable_irq");
+    if (d.pending) {
+      d.pending = false;
+      fn("hw_resend_irq", "generic_enable_irq", 40);
+      this_cpu().send_ipi(smp_processor_id(), irq_vector(irq));
+    }
+  }
   spin_unlock_irqrestore(d.lock, flags, {"generic_enable_irq", "unlock"});
 }
 

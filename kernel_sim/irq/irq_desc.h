@@ -15,7 +15,8 @@ struct IrqDesc {
   const char* name = nullptr;      // action->name, e.g. "timer", "ide0"
   IrqHandler handler;
   Spinlock lock{"irq_desc->lock"};
-  int depth = 0;                   // disable_irq nesting
+  int depth = 0;                   // disable_irq nesting (IRQ_DISABLED while > 0)
+  bool pending = false;            // IRQ_PENDING: arrived while disabled, resend on enable
   bool threaded = false;           // redirected to its IRQ thread
   Task* thread = nullptr;
   bool thread_pending = false;     // IRQ_INPROGRESS for the thread

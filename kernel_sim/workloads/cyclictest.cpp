@@ -20,7 +20,7 @@ void Cyclictest::run(Kernel& k) {
     const sc_core::sc_time next = k.tick_time(cpu, tick);
     k.sleep_until_tick(cpu, tick, "do_nanosleep");
     k.fn("sys_clock_gettime", "syscall_call", 150, 1);
-    const int64_t diff = int64_t((k.now() - next).value() / 1000000ull);  // µs
+    const int64_t diff = int64_t(std::floor((k.now().to_seconds() - next.to_seconds()) * 1e6));  // µs
     s_.act = diff;
     if (s_.cycles == 0 || diff < s_.min) s_.min = diff;
     if (diff > s_.max) s_.max = diff;

@@ -24,7 +24,7 @@ void KernelBuild::fork_child(Kernel& k) {
   k.fn("do_fork", "sys_fork", 4000, 20);
   k.spin_lock(page_table_lock_, "copy_page_range");
   const uint64_t ptes = 600;  // make's mapped pages
-  k.fn("copy_page_range", "dup_mmap", 20 * ptes, ptes / 8);
+  k.fn("copy_page_range", "dup_mmap", 20 * ptes, 8, ptes / 8);
   k.spin_unlock(page_table_lock_, {"copy_page_range", "unlock"});
   running_++;
   auto rng = std::make_shared<Rng>(k.params().seed, name_ + "/cc1/" + std::to_string(spawned_++));
@@ -38,33 +38,33 @@ void KernelBuild::exit_mmap(Kernel& k) {
   k.fn("exit_mmap", "mmput", 200, 2);
   for (uint64_t done = 0; done < pages; done += 256) {
     k.spin_lock(page_table_lock_, "cond_resched_lock");
-    k.fn("unmap_vmas", "exit_mmap", 256 * 25, 256 / 8 + 16);
+    k.fn("unmap_vmas", "exit_mmap", 256 * 25, 8, 256 / 8 + 16);
     k.spin_unlock(page_table_lock_, {"cond_resched_lock", "lock"});
     k.cond_resched("cond_resched_lock");
   }
   k.spin_lock(page_table_lock_, "exit_mmap");
   const uint64_t pt_pages = pages / 1024 + 4;
-  k.fn("clear_page_tables", "exit_mmap", 400 * pt_pages, 4 * pt_pages);
+  k.fn("clear_page_tables", "exit_mmap", 400 * pt_pages, 4, 4 * pt_pages);
   k.fn("flush_tlb_mm", "exit_mmap", 200, 1);
-  k.fn("free_pages_and_swap_cache", "exit_mmap", 100 * pt_pages, pt_pages);
+  k.fn("free_pages_and_swap_cache", "exit_mmap", 100 * pt_pages, 4, pt_pages);
   k.spin_unlock(page_table_lock_, {"exit_mmap", "unlock"});
 }
 
 void KernelBuild::cc1(Kernel& k, Rng& rng) {
   const double mhz = k.this_cpu().mhz();
   k.fn("sys_execve", "syscall_call", 300, 4);
-  k.fn("do_execve", "sys_execve", 60000, 300);  // load the binary, set up the mm (~1 ms class)
+  k.fn("do_execve", "sys_execve", 60000, 40, 300);  // load the binary, set up the mm (~1 ms class)
   const int ms = int(rng.uniform(p_.compile_s_min, p_.compile_s_max) * 1000);
   for (int i = 0; i < ms; ++i) {
     k.user_exec(uint64_t(mhz * 1000), uint64_t(p_.user_misses_per_ms));
     if (i % 4 == 0) {  // a page fault on fresh heap: clear_page
       k.fn("do_page_fault", "error_code", 300, 3);
       k.fn("do_anonymous_page", "handle_mm_fault", 200, 2);
-      k.fn("clear_page", "do_anonymous_page", 1100, 128);
+      k.fn("clear_page", "do_anonymous_page", 1100, 2, 128);
     }
     if (i % 16 == 0) {  // read a header from the page cache
       k.fn("sys_read", "syscall_call", 200, 2);
-      k.fn("__copy_to_user_ll", "file_read_actor", 4400, 64);
+      k.fn("__copy_to_user_ll", "file_read_actor", 4400, 4, 64);
     }
   }
   k.fn("sys_exit_group", "syscall_call", 200, 2);

@@ -52,7 +52,9 @@ bool Pentium3::run(Work& w) {
     uint64_t k = w.misses;  // misses that issue before the next holdoff begins
     if (hold != sc_core::sc_max_time() && w.misses) {
       const sc_time first_issue = now + cycles(seg);
-      k = first_issue >= hold ? 0 : std::min<uint64_t>(w.misses, uint64_t((hold - first_issue) / unit) + 1);
+      // Misses issuing strictly before `hold` (one issuing at `hold` is held off).
+      k = first_issue >= hold ? 0
+                              : std::min<uint64_t>(w.misses, (to_ps(hold - first_issue) + to_ps(unit) - 1) / to_ps(unit));
     }
     if (k > 0 || w.misses == 0) {
       const bool all = k == w.misses;
@@ -65,13 +67,22 @@ bool Pentium3::run(Work& w) {
         stats_.misses += k;
         continue;
       }
-      // Woken early (interrupt or new bus traffic): keep what was done.
-      uint64_t done = unit > SC_ZERO_TIME ? std::min<uint64_t>(k, uint64_t(elapsed / unit)) : 0;
+      // Woken early (interrupt or new bus traffic): keep what was done and stop at
+      // the next instruction boundary, so no time is lost or invented: a miss already
+      // on the bus completes, and so does the cycle in progress.
+      uint64_t done = unit > SC_ZERO_TIME ? std::min<uint64_t>(k, to_ps(elapsed) / to_ps(unit)) : 0;
+      sc_time rest = elapsed - unit * double(done);
+      if (done < k && rest > cycles(seg)) {
+        sc_core::wait(unit - rest);
+        ++done;
+        rest = SC_ZERO_TIME;
+      }
       w.misses -= done;
       w.cycles -= seg * done;
       stats_.misses += done;
-      const sc_time rest = elapsed - unit * double(done);
-      const uint64_t c = std::min<uint64_t>(uint64_t(rest / period_), w.misses ? seg : w.cycles);
+      const uint64_t c = std::min<uint64_t>((to_ps(rest) + to_ps(period_) - 1) / to_ps(period_),
+                                            w.misses ? seg : w.cycles);
+      if (cycles(c) > rest) sc_core::wait(cycles(c) - rest);
       w.cycles -= std::min(c, w.cycles);
       continue;
     }

@@ -5,6 +5,7 @@
 // the front-side bus where the host bridge may hold it off.
 #include "models/chipset/host_bridge.h"
 #include "models/common/time.h"
+#include "models/cpu/l2_residency.h"
 #include "models/cpu/local_apic.h"
 #include <functional>
 #include <systemc>
@@ -62,6 +63,9 @@ class Pentium3 : public sc_core::sc_module {
   // An uncached access through the host bridge (I/O port or MMIO), timed.
   void pci_access(tlm::tlm_generic_payload& p);
 
+  // Misses when code or data of `footprint` lines, keyed by `key`, runs now.
+  uint64_t l2_misses(const void* key, uint64_t footprint) { return l2_.touch(key, footprint, stats_.misses); }
+
   LocalApic& apic() { return apic_; }
   chipset::HostBridge& fsb() { return fsb_; }
   CpuStats& stats() { return stats_; }
@@ -74,7 +78,8 @@ class Pentium3 : public sc_core::sc_module {
   bool if_ = false;
   bool in_nmi_ = false;
   std::function<unsigned()> extint_;
-  sc_core::sc_event_or_list wake_;  // an interrupt, or new bus-master traffic to plan around
+  sc_core::sc_event_or_list wake_;
+  L2Residency l2_{256 * 1024 / 32};  // 256 KiB L2, 32-byte lines (Coppermine)  // an interrupt, or new bus-master traffic to plan around
   CpuStats stats_;
 };
 

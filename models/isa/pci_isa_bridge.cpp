@@ -23,8 +23,8 @@ void PciIsaBridge::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& de
     return;
   }
   auto hit = map_.decode(port);
-  if (!hit) {
-    std::fill_n(p.get_data_ptr(), p.get_data_length(), 0xff);
+  if (!hit) {  // nobody claims the port: reads float high, writes are dropped
+    if (p.is_read()) std::fill_n(p.get_data_ptr(), p.get_data_length(), 0xff);
     p.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }

@@ -67,8 +67,8 @@ sc_time PciBus::host_grant_time(sc_time t) const {
 void PciBus::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
   auto hit = map_.decode(p.get_address());
   if (!hit) {
-    // Master abort: reads float high, as on a real bus.
-    std::fill_n(p.get_data_ptr(), p.get_data_length(), 0xff);
+    // Master abort: reads float high, as on a real bus; write data is dropped.
+    if (p.is_read()) std::fill_n(p.get_data_ptr(), p.get_data_length(), 0xff);
     p.set_response_status(tlm::TLM_OK_RESPONSE);
     delay += clk_ * 6.0;  // subtractive decode timeout
     return;
