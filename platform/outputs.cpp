@@ -98,36 +98,64 @@ nlohmann::json collect_run_info(const Scenario& s, double wall) {
           {"versions", {{"latsim", "0.1.0"}, {"systemc", sc_core::sc_version()}}}};
 }
 
+namespace {
+
+// The directory a run may write: never the working directory or one of its
+// parents, never something that is not a previous latsim output.
+fs::path checked_out_dir(const std::string& out) {
+  fs::path dir = fs::absolute(out).lexically_normal();
+  if (!dir.has_filename()) dir = dir.parent_path();  // "out/x/" -> "out/x"
+  const fs::path cwd = fs::current_path().lexically_normal();
+  const auto rel = fs::relative(cwd, dir);
+  if (dir == dir.root_path() || (!rel.empty() && *rel.begin() != ".."))
+    throw std::runtime_error(fmt::format("refusing to write outputs to {}: it holds the working directory", dir.string()));
+  if (fs::exists(dir) && !(fs::is_directory(dir) && (fs::is_empty(dir) || fs::exists(dir / "run-info.json"))))
+    throw std::runtime_error(fmt::format("refusing to replace {}: it is not a latsim output directory", dir.string()));
+  return dir;
+}
+
+}  // namespace
+
 void write_outputs(const Scenario& s, Machine&, kernel::Kernel& k, const RunResult& r) {
-  const fs::path final_dir = fs::absolute(r.out_dir);
+  const fs::path final_dir = checked_out_dir(r.out_dir);
   fs::create_directories(final_dir.parent_path());
-  const fs::path tmp = final_dir.parent_path() /
-                       fmt::format(".{}.tmp-{}", final_dir.filename().string(), ::getpid());
-  fs::remove_all(tmp);
-  fs::create_directories(tmp / "traces");
-  write_file(tmp / "metrics.json", r.metrics.dump(2) + "\n");
-  write_file(tmp / "run-info.json", r.run_info.dump(2) + "\n");
-  write_file(tmp / "scenario.resolved.yaml", scenario_to_yaml(s));
+  const std::string stem = "." + final_dir.filename().string();
+  const fs::path tmp = final_dir.parent_path() / fmt::format("{}.tmp-{}", stem, ::getpid());
+  const fs::path old = final_dir.parent_path() / fmt::format("{}.old-{}", stem, ::getpid());
+  try {
+    fs::remove_all(tmp);
+    fs::create_directories(tmp / "traces");
+    write_file(tmp / "metrics.json", r.metrics.dump(2) + "\n");
+    write_file(tmp / "run-info.json", r.run_info.dump(2) + "\n");
+    write_file(tmp / "scenario.resolved.yaml", scenario_to_yaml(s));
 
-  auto& tr = k.tracer();
-  int n = 0;
-  for (const auto& t : tr.traces())
-    write_file(tmp / "traces" / fmt::format("trace-{:03d}-{}us.txt", ++n, t.latency_us), tr.format(t));
-  if (tr.sections()) write_file(tmp / "traces" / "max.txt", tr.format(tr.max_trace()));
+    auto& tr = k.tracer();
+    int n = 0;
+    for (const auto& t : tr.traces())
+      write_file(tmp / "traces" / fmt::format("trace-{:03d}-{}us.txt", ++n, t.latency_us), tr.format(t));
+    if (tr.sections()) write_file(tmp / "traces" / "max.txt", tr.format(tr.max_trace()));
 
-  std::string ct;
-  int thread = 0;
-  for (const auto& w : k.workloads())
-    if (auto* c = dynamic_cast<kernel::Cyclictest*>(w.get())) ct += c->summary_line(thread++) + "\n";
-  write_file(tmp / "cyclictest.txt", ct);
+    std::string ct;
+    int thread = 0;
+    for (const auto& w : k.workloads())
+      if (auto* c = dynamic_cast<kernel::Cyclictest*>(w.get())) ct += c->summary_line(thread++) + "\n";
+    write_file(tmp / "cyclictest.txt", ct);
 
-  std::string dmesg;
-  for (const auto& l : tr.messages()) dmesg += l + "\n";
-  for (const auto& l : k.dmesg()) dmesg += l + "\n";
-  write_file(tmp / "dmesg.txt", dmesg);
+    std::string dmesg;
+    for (const auto& l : tr.messages()) dmesg += l + "\n";
+    for (const auto& l : k.dmesg()) dmesg += l + "\n";
+    write_file(tmp / "dmesg.txt", dmesg);
 
-  if (fs::exists(final_dir)) fs::remove_all(final_dir);
-  fs::rename(tmp, final_dir);
+    // Swap in: the previous output moves aside first, so a crash loses nothing.
+    const bool had_old = fs::exists(final_dir);
+    if (had_old) fs::rename(final_dir, old);
+    fs::rename(tmp, final_dir);
+    if (had_old) fs::remove_all(old);
+  } catch (...) {
+    std::error_code ec;
+    fs::remove_all(tmp, ec);
+    throw;
+  }
 }
 
 }  // namespace latsim::platform

@@ -54,6 +54,7 @@ int cmd_run(const RunArgs& a) {
   latsim::platform::RunOptions o;
   o.quiet = a.quiet;
   o.out_dir = !a.out.empty() ? a.out : !s.outputs.dir.empty() ? s.outputs.dir : "out/" + s.name;
+  while (o.out_dir.size() > 1 && o.out_dir.back() == '/') o.out_dir.pop_back();
   auto r = latsim::platform::run_scenario(s, o);
   if (!a.quiet) print_summary(s, r);
   return 0;
@@ -95,7 +96,8 @@ int sc_main(int argc, char* argv[]) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    const int rc = app.exit(e);  // prints help or the usage error
+    return rc == 0 ? 0 : 2;
   }
   try {
     if (list_keys) {

@@ -1,0 +1,255 @@
+// North bridge CPU-holdoff policies against one announced bus-master train:
+// None (CPU never held), SgEntry (held until the scatter-gather entry is done),
+// Grants (held for N consecutive master grants: VIA 8363/8371 + 686B) and
+// Rotate (master priority rotates on every grant: held for the current burst only).
+#include "models/chipset/host_bridge.h"
+#include "tests/models/irq_timer_test_util.h"
+
+#include <gtest/gtest.h>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace latsim::chipset {
+namespace {
+
+using latsim::testing::fresh_simulation;
+
+constexpr uint64_t kClkPs = 30003;  // 33.33 MHz PCI clock
+sc_time clocks(uint64_t n) { return ps(n * kClkPs); }
+
+struct TinyTarget : sc_core::sc_module {
+  tlm_utils::simple_target_socket<TinyTarget> socket;
+  std::vector<sc_time> seen_at;  // sc_time_stamp when the cycle reached the target
+  explicit TinyTarget(sc_core::sc_module_name n) : sc_module(n), socket("socket") {
+    socket.register_b_transport(this, &TinyTarget::b_transport);
+  }
+  void b_transport(tlm::tlm_generic_payload& p, sc_time&) {
+    seen_at.push_back(sc_core::sc_time_stamp());
+    if (p.is_read()) *p.get_data_ptr() = 0x42;
+    p.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+};
+
+struct Script : sc_core::sc_module {
+  std::function<void()> body;
+  SC_HAS_PROCESS(Script);
+  Script(sc_core::sc_module_name n, std::function<void()> b) : sc_module(n), body(std::move(b)) {
+    SC_THREAD(run);
+  }
+  void run() { body(); }
+};
+
+// One PRD entry as the IDE controller announces it: 10 bursts of 8 clocks every 12 clocks.
+constexpr uint64_t kBursts = 10, kPeriod = 12, kTenure = 8;
+
+struct Rig {
+  pci::PciBus pci{"pci", 33.33, 64, pci::ArbitrationPolicy::Rotate};
+  Dram dram{64ull << 20};
+  std::unique_ptr<HostBridge> hb;
+  pci::BurstTrain tr;
+  int ide = 0;
+
+  explicit Rig(CpuHoldoff policy, int grants = 3, bool to_memory = true) {
+    HostBridgeParams p;
+    p.holdoff = policy;
+    p.holdoff_grants = grants;
+    hb = std::make_unique<HostBridge>("hb", p, pci, dram);
+    ide = pci.add_master("ide");
+    tr.master = ide;
+    tr.start = sc_time(100, SC_US);
+    tr.period = clocks(kPeriod);
+    tr.tenure = clocks(kTenure);
+    tr.end = tr.start + clocks((kBursts - 1) * kPeriod + kTenure);
+    tr.bytes = kBursts * 16;
+    tr.to_memory = to_memory;
+    pci.announce(tr);  // the host bridge hears it as a MasterTrafficListener
+  }
+  // A time `c` clocks into burst k.
+  sc_time in_burst(uint64_t k, uint64_t c) const { return tr.start + clocks(k * kPeriod + c); }
+};
+
+TEST(HostBridgeHoldoff, NoneNeverHoldsTheCpu) {
+  fresh_simulation();
+  Rig r(CpuHoldoff::None);
+  for (uint64_t k : {0, 4, 9})
+    for (uint64_t c : {0, 3, 9}) EXPECT_EQ(r.hb->cpu_ready(r.in_burst(k, c)), r.in_burst(k, c));
+  EXPECT_EQ(r.hb->next_holdoff(SC_ZERO_TIME), sc_core::sc_max_time());
+}
+
+TEST(HostBridgeHoldoff, SgEntryHoldsCpuUntilEntryEnds) {
+  fresh_simulation();
+  Rig r(CpuHoldoff::SgEntry);
+  // Any t inside [start, end) waits for the whole entry, burst or gap alike.
+  for (uint64_t k : {0, 4, 9})
+    for (uint64_t c : {0, 3, 9}) {
+      const sc_time t = r.in_burst(k, c);
+      if (t >= r.tr.end) continue;
+      EXPECT_EQ(r.hb->cpu_ready(t), r.tr.end) << "burst " << k << " clock " << c;
+    }
+  EXPECT_EQ(r.hb->cpu_ready(r.tr.start), r.tr.end);
+  EXPECT_EQ(r.hb->cpu_ready(r.tr.end - ps(1)), r.tr.end);
+  // Outside the entry: no holdoff.
+  EXPECT_EQ(r.hb->cpu_ready(r.tr.start - ps(1)), r.tr.start - ps(1));
+  EXPECT_EQ(r.hb->cpu_ready(r.tr.end), r.tr.end);
+}
+
+TEST(HostBridgeHoldoff, GrantsHoldsCpuForTheCurrentGroupOfThreeBursts) {
+  fresh_simulation();
+  Rig r(CpuHoldoff::Grants, 3);
+  // Bursts are grouped 0-2, 3-5, 6-8, 9: the CPU waits for the last burst of its group.
+  auto group_end = [&](uint64_t k) {
+    const uint64_t last = (k / 3) * 3 + 2;
+    return std::min(r.tr.start + clocks(last * kPeriod + kTenure), r.tr.end);
+  };
+  EXPECT_EQ(r.hb->cpu_ready(r.in_burst(0, 0)), r.in_burst(2, kTenure));
+  EXPECT_EQ(r.hb->cpu_ready(r.in_burst(1, 10)), r.in_burst(2, kTenure));  // in a gap of the group
+  EXPECT_EQ(r.hb->cpu_ready(r.in_burst(4, 5)), r.in_burst(5, kTenure));
+  EXPECT_EQ(r.hb->cpu_ready(r.in_burst(9, 2)), r.tr.end);  // last, short group ends with the train
+  for (uint64_t k = 0; k < kBursts; ++k)
+    EXPECT_EQ(r.hb->cpu_ready(r.in_burst(k, 1)), group_end(k)) << "burst " << k;
+  // In the idle gap after the group's last burst, the CPU gets through at once.
+  EXPECT_EQ(r.hb->cpu_ready(r.in_burst(5, 9)), r.in_burst(5, 9));
+}
+
+TEST(HostBridgeHoldoff, GrantsGroupSizeIsAParameter) {
+  fresh_simulation();
+  Rig r(CpuHoldoff::Grants, 5);
+  EXPECT_EQ(r.hb->cpu_ready(r.in_burst(1, 0)), r.in_burst(4, kTenure));
+  EXPECT_EQ(r.hb->cpu_ready(r.in_burst(7, 0)), r.tr.end);  // bursts 5-9, the train's end
+}
+
+TEST(HostBridgeHoldoff, RotateHoldsCpuOnlyForTheCurrentBurst) {
+  fresh_simulation();
+  Rig r(CpuHoldoff::Rotate);
+  for (uint64_t k = 0; k < kBursts; ++k) {
+    EXPECT_EQ(r.hb->cpu_ready(r.in_burst(k, 0)), r.in_burst(k, kTenure)) << "burst " << k;
+    EXPECT_EQ(r.hb->cpu_ready(r.in_burst(k, 7)), r.in_burst(k, kTenure)) << "burst " << k;
+  }
+  EXPECT_EQ(r.hb->cpu_ready(r.in_burst(3, 8)), r.in_burst(3, 8));   // gap
+  EXPECT_EQ(r.hb->cpu_ready(r.in_burst(3, 11)), r.in_burst(3, 11));
+}
+
+TEST(HostBridgeHoldoff, MasterReadingMemoryDoesNotHoldCpu) {
+  fresh_simulation();
+  Rig r(CpuHoldoff::SgEntry, 3, /*to_memory=*/false);  // a disk write: DMA reads DRAM
+  EXPECT_EQ(r.hb->cpu_ready(r.in_burst(4, 2)), r.in_burst(4, 2));
+  EXPECT_EQ(r.hb->next_holdoff(SC_ZERO_TIME), sc_core::sc_max_time());
+}
+
+TEST(HostBridgeHoldoff, MissCompletesDramLatencyAfterReady) {
+  fresh_simulation();
+  Rig r(CpuHoldoff::SgEntry);
+  const sc_time dram = r.hb->params().dram_latency;
+  EXPECT_EQ(dram, sc_time(174, SC_NS));  // lmbench main-memory latency
+  EXPECT_EQ(r.hb->cpu_miss_done(sc_time(1, SC_US)), sc_time(1, SC_US) + dram);  // bus idle
+  EXPECT_EQ(r.hb->cpu_miss_done(r.in_burst(2, 3)), r.tr.end + dram);            // held
+  r.hb->set_policy(CpuHoldoff::Rotate);
+  EXPECT_EQ(r.hb->cpu_miss_done(r.in_burst(2, 3)), r.in_burst(2, kTenure) + dram);
+}
+
+TEST(HostBridgeHoldoff, NextHoldoffIsTrainStartOrNowInsideIt) {
+  fresh_simulation();
+  Rig r(CpuHoldoff::SgEntry);
+  EXPECT_EQ(r.hb->next_holdoff(SC_ZERO_TIME), r.tr.start);
+  EXPECT_EQ(r.hb->next_holdoff(r.in_burst(3, 9)), r.in_burst(3, 9));
+  EXPECT_EQ(r.hb->next_holdoff(r.tr.end), sc_core::sc_max_time());
+}
+
+// The full path of an uncached I/O read: held at the host bridge until the IDE's
+// entry ends, cpu_to_pci to post the cycle, then PCI GNT# once a second master's
+// burst is over (+2 clocks arbitration), then the cycle itself (3 + 2 clocks).
+TEST(HostBridgePciAccess, IoCycleBehindTrainPaysHoldoffGrantAndCycle) {
+  fresh_simulation();
+  Rig r(CpuHoldoff::SgEntry);
+  TinyTarget dev("dev");
+  r.pci.target_socket.bind(dev.socket);
+  r.pci.map(io_addr(0x60), 1, 0, "dev", 2);
+  // A NIC reading memory (no CPU holdoff) whose first burst spans the entry's end.
+  const int nic = r.pci.add_master("nic");
+  pci::BurstTrain tx;
+  tx.master = nic;
+  tx.start = r.tr.end;
+  tx.period = clocks(20);
+  tx.tenure = clocks(16);
+  tx.end = tx.start + clocks(4 * 20 + 16);
+  tx.to_memory = false;
+  r.pci.announce(tx);
+
+  const sc_time t0 = r.in_burst(4, 2);
+  sc_time done;
+  uint8_t v = 0;
+  Script s("s", [&] {
+    sc_core::wait(t0);
+    tlm::tlm_generic_payload p;
+    p.set_command(tlm::TLM_READ_COMMAND);
+    p.set_address(io_addr(0x60));
+    p.set_data_ptr(&v);
+    p.set_data_length(1);
+    p.set_streaming_width(1);
+    r.hb->cpu_pci_access(p);
+    done = sc_core::sc_time_stamp();
+  });
+  sc_core::sc_start();
+
+  const sc_time fsb = r.tr.end;                                      // SgEntry holdoff
+  const sc_time req = fsb + r.hb->params().cpu_to_pci;               // REQ# on PCI
+  ASSERT_TRUE(tx.covers(req) && req < tx.start + tx.tenure);         // inside the NIC's burst 0
+  const sc_time grant = tx.start + tx.tenure + clocks(2);            // burst end + arbitration
+  EXPECT_EQ(r.pci.host_grant_time(req), grant);
+  ASSERT_EQ(dev.seen_at.size(), 1u);
+  EXPECT_EQ(dev.seen_at[0], grant);
+  EXPECT_EQ(done, grant + clocks(3 + 2));
+  EXPECT_EQ(v, 0x42);
+}
+
+TEST(HostBridgePciAccess, IdleBusIoCycleCostsPostingPlusCycle) {
+  fresh_simulation();
+  Rig r(CpuHoldoff::SgEntry);
+  TinyTarget dev("dev");
+  r.pci.target_socket.bind(dev.socket);
+  r.pci.map(io_addr(0x60), 1, 0, "dev", 2);
+  sc_time done;
+  Script s("s", [&] {
+    sc_core::wait(sc_time(1, SC_US));
+    uint8_t v = 0;
+    tlm::tlm_generic_payload p;
+    p.set_command(tlm::TLM_READ_COMMAND);
+    p.set_address(io_addr(0x60));
+    p.set_data_ptr(&v);
+    p.set_data_length(1);
+    p.set_streaming_width(1);
+    r.hb->cpu_pci_access(p);
+    done = sc_core::sc_time_stamp();
+  });
+  sc_core::sc_start();
+  EXPECT_EQ(done, sc_time(1, SC_US) + sc_time(30, SC_NS) + clocks(3 + 2));
+}
+
+TEST(HostBridgePciAccess, NoHoldoffPolicyStillWaitsForPciGrant) {
+  fresh_simulation();
+  Rig r(CpuHoldoff::None);
+  TinyTarget dev("dev");
+  r.pci.target_socket.bind(dev.socket);
+  r.pci.map(io_addr(0x60), 1, 0, "dev", 2);
+  const sc_time t0 = r.in_burst(6, 1);
+  sc_time done;
+  Script s("s", [&] {
+    sc_core::wait(t0);
+    uint8_t v = 0;
+    tlm::tlm_generic_payload p;
+    p.set_command(tlm::TLM_READ_COMMAND);
+    p.set_address(io_addr(0x60));
+    p.set_data_ptr(&v);
+    p.set_data_length(1);
+    p.set_streaming_width(1);
+    r.hb->cpu_pci_access(p);
+    done = sc_core::sc_time_stamp();
+  });
+  sc_core::sc_start();
+  // REQ# at t0 + 30 ns (still burst 6): GNT# at burst end + 2 clocks, then 5 clocks.
+  EXPECT_EQ(done, r.in_burst(6, kTenure + 2) + clocks(3 + 2));
+}
+
+}  // namespace
+}  // namespace latsim::chipset
