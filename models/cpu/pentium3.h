@@ -78,8 +78,8 @@ class Pentium3 : public sc_core::sc_module {
   bool if_ = false;
   bool in_nmi_ = false;
   std::function<unsigned()> extint_;
-  sc_core::sc_event_or_list wake_;
-  L2Residency l2_{256 * 1024 / 32};  // 256 KiB L2, 32-byte lines (Coppermine)  // an interrupt, or new bus-master traffic to plan around
+  sc_core::sc_event_or_list wake_;   // an interrupt, or new bus-master traffic to plan around
+  L2Residency l2_{256 * 1024 / 32};  // 256 KiB L2, 32-byte lines (Coppermine)
   CpuStats stats_;
 };
 

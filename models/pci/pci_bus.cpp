@@ -48,18 +48,36 @@ sc_time PciBus::host_grant_time(sc_time t) const {
   // The host bridge asserts REQ# at t; the master in its tenure keeps the bus
   // until its burst ends or, once its latency timer has expired, one clock after
   // GNT# is taken away (PCI 2.1 3.5.4). Then arbitration hands GNT# over.
+  // Repeat until no master holds the bus at the grant time: a grant that lands
+  // in another master's burst waits for that one too. At each hand-over the
+  // arbiter chooses between the host and the master that still has data.
+  // A burst cut short by the latency timer resumes after the host's cycle, so
+  // each burst is waited for at most once.
   sc_time grant = t;
-  for (const auto& tr : trains_) {
-    if (!tr.covers(t)) continue;
-    sc_time natural = tr.burst_end_at(t);
-    if (natural <= t) continue;
-    sc_time release = natural;
-    if (latency_timer_enabled_) {
-      const uint64_t k = to_ps(t - tr.start) / std::max<uint64_t>(1, to_ps(tr.period));
-      const sc_time frame = tr.start + ps(k * to_ps(tr.period));
-      release = lt_.tenure_end(frame, natural, t);
+  std::vector<std::pair<const BurstTrain*, uint64_t>> waited;
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (const auto& tr : trains_) {
+      if (!tr.covers(grant)) continue;
+      const sc_time natural = tr.burst_end_at(grant);
+      if (natural <= grant) continue;
+      const uint64_t k = to_ps(grant - tr.start) / std::max<uint64_t>(1, to_ps(tr.period));
+      if (std::find(waited.begin(), waited.end(), std::make_pair(&tr, k)) != waited.end()) continue;
+      waited.push_back({&tr, k});
+      sc_time release = natural;
+      if (latency_timer_enabled_) {
+        const sc_time frame = tr.start + ps(k * to_ps(tr.period));
+        release = lt_.tenure_end(frame, natural, grant);
+      }
+      PciArbiter arb = arbiter_;  // a what-if: the bus's own arbiter state is not consumed
+      std::vector<bool> req(masters_.size(), false);
+      req[0] = true;
+      req[size_t(tr.master)] = release < tr.end;
+      sc_time next = release + clk_ * 2.0;  // 2 clocks arbitration latency
+      if (arb.grant(req) != 0) next = std::max(next, tr.burst_end_at(next));  // the master goes again
+      grant = next;
+      moved = true;
     }
-    grant = std::max(grant, release + clk_ * 2.0);  // 2 clocks arbitration latency
   }
   return grant;
 }

@@ -315,6 +315,26 @@ TEST(IdeBusMasterDma, ThroughThePciSocketTimesFollowTheRegisterWrites) {
   EXPECT_EQ(r.ide.read32(IC::kBusMaster + 4), kPrdTable);
 }
 
+TEST(IdeBusMasterDma, Lba28TakesBits24To27FromTheDeviceRegister) {
+  fresh_simulation();
+  Rig r;
+  r.write_prd_table(kThreeEntries);
+  const uint64_t lba = 0x2345678;  // 37 M sectors in: the high nibble (2) is in Device
+  ASSERT_LT(lba, r.disk_params.capacity);
+  const sc_time t0 = sc_time(20, SC_US);
+  Script s("s", [&] {
+    sc_core::wait(t0);
+    r.linux_read_dma_direct(lba, kSectors);
+  });
+  sc_core::sc_start();
+  const ReadPlan plan = miss_plan(r.disk, r.disk_params, lba, kSectors, t0);
+  const auto exp = expected_entries(plan, t0, kThreeEntries, 33.3, r.params.prd_fetch);
+  ASSERT_EQ(r.log.trains.size(), 3u);
+  EXPECT_EQ(r.log.trains[0].start, exp[0].start);  // a long seek to the inner half
+  EXPECT_EQ(r.log.trains[2].end, exp[2].end);
+  EXPECT_GT(r.log.trains[0].start - t0, r.disk_params.command_overhead + r.disk_params.avg_seek);
+}
+
 TEST(IdeBusMasterDma, PrdEntryCrossing64KiBIsCounted) {
   fresh_simulation();
   Rig r;
