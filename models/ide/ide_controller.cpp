@@ -15,6 +15,9 @@ IdeController::IdeController(sc_core::sc_module_name name, const IdeControllerPa
   socket.register_b_transport(this, &IdeController::b_transport);
   master_ = pci_.add_master(std::string(basename()));
   SC_HAS_PROCESS(IdeController);
+  SC_METHOD(dma_step);
+  sensitive << step_ev_;
+  dont_initialize();
   SC_METHOD(complete);
   sensitive << done_ev_;
   dont_initialize();
@@ -99,42 +102,46 @@ void IdeController::write32(uint64_t off, uint32_t v) {
 
 void IdeController::start_dma() {
   command_pending_ = false;
+  dma_index_ = 0;
+  dma_off_ = 0;
+  dma_step();
+}
+
+void IdeController::dma_step() {
   const sc_time now = sc_core::sc_time_stamp();
   const double rate = udma_rate();
   const uint64_t total = uint64_t(plan_.sectors) * 512;
   const sc_time tenure = pci_.clock() * double(4 + p_.burst_bytes / 4);  // arb+addr+data+idle
-  sc_time t = now + p_.prd_fetch;
-  uint64_t off = 0;
-  for (int i = 0; i < kMaxPrdEntries && off < total; ++i) {
-    const uint32_t base = prd_ptr_ + uint32_t(i) * 8;
-    PrdEntry e = PrdEntry::decode(dram_.read32(base), dram_.read32(base + 4));
-    if (e.crosses_64k()) stats_.prd_64k_violations++;
-    const uint64_t bytes = std::min<uint64_t>(e.bytes, total - off);
-    const uint32_t first = uint32_t(off / 512), last = uint32_t((off + bytes - 1) / 512);
-    // The entry moves as the drive delivers: no faster than UDMA, no earlier than the media.
-    const sc_time start = std::max(t, plan_.ready(first));
-    const sc_time end = std::max(start + transfer_time(bytes, rate),
-                                 plan_.ready(last) + transfer_time(512, rate));
-    pci::BurstTrain tr;
-    tr.master = master_;
-    tr.start = start;
-    tr.end = end;
-    const double bursts = std::max(1.0, double(bytes) / p_.burst_bytes);
-    tr.period = (end - start) / bursts;
-    tr.tenure = std::min(tenure, tr.period);
-    tr.bytes = bytes;
-    tr.to_memory = (bm_cmd_ & WRITE_TO_MEMORY) != 0;
-    pci_.announce(tr);
-    stats_.prd_entries++;
-    stats_.longest_entry = std::max(stats_.longest_entry, end - start);
-    off += bytes;
-    t = end + p_.prd_fetch;
-    if (e.eot) break;
+  const uint32_t base = prd_ptr_ + uint32_t(dma_index_) * 8;
+  const PrdEntry e = PrdEntry::decode(dram_.read32(base), dram_.read32(base + 4));
+  if (e.crosses_64k()) stats_.prd_64k_violations++;
+  const uint64_t bytes = std::min<uint64_t>(e.bytes, total - dma_off_);
+  const uint32_t first = uint32_t(dma_off_ / 512), last = uint32_t((dma_off_ + bytes - 1) / 512);
+  // The entry moves as the drive delivers: no faster than UDMA, no earlier than
+  // the media, after the PRD fetch from DRAM.
+  const sc_time start = std::max(now + p_.prd_fetch, plan_.ready(first));
+  const sc_time end = std::max(start + transfer_time(bytes, rate), plan_.ready(last) + transfer_time(512, rate));
+  pci::BurstTrain tr;
+  tr.master = master_;
+  tr.start = start;
+  tr.end = end;
+  const double bursts = std::max(1.0, double(bytes) / p_.burst_bytes);
+  tr.period = (end - start) / bursts;
+  tr.tenure = std::min(tenure, tr.period);
+  tr.bytes = bytes;
+  tr.to_memory = (bm_cmd_ & WRITE_TO_MEMORY) != 0;
+  pci_.announce(tr);
+  stats_.prd_entries++;
+  stats_.longest_entry = std::max(stats_.longest_entry, end - start);
+  stats_.bytes += bytes;
+  dma_off_ += bytes;
+  dma_index_++;
+  if (e.eot || dma_off_ >= total || dma_index_ >= kMaxPrdEntries) {
+    stats_.busy += end - command_time_;
+    done_ev_.notify(end - now);
+  } else {
+    step_ev_.notify(end - now);  // the next entry's PRD is fetched when this one is done
   }
-  stats_.bytes += off;
-  const sc_time done = t - p_.prd_fetch;
-  stats_.busy += done - command_time_;
-  done_ev_.notify(done - now);
 }
 
 void IdeController::complete() {

@@ -1,8 +1,9 @@
 #pragma once
 // Primary channel of a PCI IDE controller (VT82C686B function 1 class): the ATA
 // task-file registers of the drive behind it, the bus-master DMA engine with
-// its PRD table walk, and INTRQ (IRQ 14). The DMA is computed analytically as
-// one burst train per PRD entry.
+// its PRD table walk, and INTRQ (IRQ 14). The engine fetches one PRD entry at
+// a time (an event per entry) and describes its transfer analytically as one
+// burst train, so what happens on the bus meanwhile can shape the next entry.
 #include "models/chipset/dram.h"
 #include "models/common/time.h"
 #include "models/ide/ide_disk.h"
@@ -57,6 +58,7 @@ class IdeController : public sc_core::sc_module {
  private:
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
   void start_dma();
+  void dma_step();  // fetch the next PRD entry and announce its transfer
   void complete();
   void raise_irq();
 
@@ -73,7 +75,9 @@ class IdeController : public sc_core::sc_module {
   // Bus master
   uint8_t bm_cmd_ = 0, bm_status_ = DRV0_DMA;
   uint32_t prd_ptr_ = 0;
-  sc_core::sc_event done_ev_;
+  sc_core::sc_event step_ev_, done_ev_;
+  int dma_index_ = 0;      // next PRD entry
+  uint64_t dma_off_ = 0;   // bytes of the command moved so far
   IdeStats stats_;
 };
 
