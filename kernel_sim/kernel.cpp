@@ -1,6 +1,6 @@
 #include "kernel_sim/kernel.h"
-#include "kernel_sim/block/block_layer.h"
 #include <stdexcept>
+#include "kernel_sim/block/block_layer.h"
 
 namespace latsim::kernel {
 
@@ -83,7 +83,8 @@ void Kernel::start_kernel() {
   for (int c = 0; c < ncpus(); ++c) {
     const std::string name = "ksoftirqd/" + std::to_string(c);
     next_pid_ = 3 + 2 * c;  // 2.6.9 SMP: migration/N and ksoftirqd/N are pids 2..5
-    Task* t = create_task(name, [this, c] { ksoftirqd(c); }, Policy::Normal, -10, c, 1u << c);
+    Task* t = create_task(
+        name, [this, c] { ksoftirqd(c); }, Policy::Normal, -10, c, 1u << c);
     pcpu_[size_t(c)].ksoftirqd = t;
   }
   next_pid_ = 6;
@@ -95,9 +96,7 @@ void Kernel::start_kernel() {
   boot_done_.notify(sc_core::SC_ZERO_TIME);
 }
 
-void Kernel::start_secondary() {
-  setup_apic_timer();
-}
+void Kernel::start_secondary() { setup_apic_timer(); }
 
 void Kernel::cpu_idle(int c) {
   if (c == 0) {

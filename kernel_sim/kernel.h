@@ -4,6 +4,9 @@
 // own (sched/sched.c -> sched/sched.cpp, kernel/softirq.c -> irq/softirq.cpp,
 // arch/i386/kernel/timers/timer_tsc.c -> time/timer_tsc.cpp, ...). The kernel
 // reaches hardware only through CpuOps.
+#include <memory>
+#include <unordered_map>
+#include <vector>
 #include "kernel_sim/arch/cpu_ops.h"
 #include "kernel_sim/irq/irq_desc.h"
 #include "kernel_sim/kernel_params.h"
@@ -13,9 +16,6 @@
 #include "kernel_sim/sched/task.h"
 #include "kernel_sim/time/timer_list.h"
 #include "kernel_sim/trace/latency_tracer.h"
-#include <memory>
-#include <unordered_map>
-#include <vector>
 
 namespace latsim::kernel {
 
@@ -27,13 +27,13 @@ class Workload {
  public:
   virtual ~Workload() = default;
   virtual const std::string& name() const = 0;
-  virtual void start(Kernel& k) = 0;          // create its tasks at boot
+  virtual void start(Kernel& k) = 0;  // create its tasks at boot
   virtual bool measures() const { return false; }
 };
 
 struct TimeStats {
-  uint64_t ticks = 0;        // timer interrupts handled on CPU0
-  uint64_t lost_ticks = 0;   // detected by mark_offset_tsc from the TSC delta
+  uint64_t ticks = 0;       // timer interrupts handled on CPU0
+  uint64_t lost_ticks = 0;  // detected by mark_offset_tsc from the TSC delta
   uint64_t lost_warnings = 0;
 };
 
@@ -41,10 +41,10 @@ struct TimeStats {
 struct PerCpu {
   uint32_t softirq_pending = 0;
   Task* ksoftirqd = nullptr;
-  const char* last_fn = "cpu_idle";   // the function running: parent of interrupt entries
+  const char* last_fn = "cpu_idle";  // the function running: parent of interrupt entries
   const char* last_parent = "rest_init";
   int irq_depth = 0;
-  uint64_t local_ticks = 0;            // per-CPU timer base jiffies
+  uint64_t local_ticks = 0;  // per-CPU timer base jiffies
   sc_core::sc_time tick_epoch, tick_period;
 };
 
@@ -55,7 +55,14 @@ constexpr unsigned SPURIOUS_APIC_VECTOR = 0xff;
 constexpr unsigned FIRST_DEVICE_VECTOR = 0x31;
 constexpr unsigned irq_vector(unsigned irq) { return FIRST_DEVICE_VECTOR + 8 * irq; }
 
-enum Softirq { HI_SOFTIRQ = 0, TIMER_SOFTIRQ, NET_TX_SOFTIRQ, NET_RX_SOFTIRQ, SCSI_SOFTIRQ, TASKLET_SOFTIRQ };
+enum Softirq {
+  HI_SOFTIRQ = 0,
+  TIMER_SOFTIRQ,
+  NET_TX_SOFTIRQ,
+  NET_RX_SOFTIRQ,
+  SCSI_SOFTIRQ,
+  TASKLET_SOFTIRQ
+};
 
 class Kernel {
  public:
@@ -90,8 +97,8 @@ class Kernel {
   void mcount(const char* name, const char* parent);
   // Note the running function without an mcount entry (inline code, section starts).
   void enter(const char* name, const char* parent);
-  void exec(uint64_t cycles, uint64_t misses = 0);  // interrupts are taken inside
-  void user_exec(uint64_t cycles, uint64_t misses); // the same, in user mode
+  void exec(uint64_t cycles, uint64_t misses = 0);   // interrupts are taken inside
+  void user_exec(uint64_t cycles, uint64_t misses);  // the same, in user mode
   uint8_t inb(uint16_t port);
   uint8_t inb_p(uint16_t port);
   void outb(uint8_t v, uint16_t port);
@@ -125,8 +132,8 @@ class Kernel {
   void spin_unlock_irqrestore(Spinlock& l, bool flags, const CodeSite& site);
 
   // --- scheduler (sched/sched.cpp, sched/balance.cpp, sched/kthread.cpp) ---
-  Task* create_task(const std::string& comm, std::function<void()> body, Policy policy, int prio_or_nice,
-                    int cpu_hint = -1, uint32_t cpus_allowed = ~0u);
+  Task* create_task(const std::string& comm, std::function<void()> body, Policy policy,
+                    int prio_or_nice, int cpu_hint = -1, uint32_t cpus_allowed = ~0u);
   void wake_up_new_task(Task* p, const char* parent);
   bool try_to_wake_up(Task* p, const char* parent);
   void set_current_state(int state) { current().state = state; }
@@ -146,7 +153,9 @@ class Kernel {
   void disable_irq_nosync(unsigned irq, const char* parent);
   void enable_irq(unsigned irq, const char* parent);
   void raise_softirq(int nr, const char* parent);
-  void open_softirq(int nr, std::function<void()> action) { softirq_vec_[size_t(nr)] = std::move(action); }
+  void open_softirq(int nr, std::function<void()> action) {
+    softirq_vec_[size_t(nr)] = std::move(action);
+  }
   void do_softirq(const char* parent);
   IrqDesc& irq_desc(unsigned irq) { return irq_desc_[irq]; }
 
@@ -229,9 +238,9 @@ class Kernel {
   Rng rng_;
   int next_pid_ = 300;
   uint64_t jiffies_ = 0;
-  uint64_t last_tsc_ = 0;        // mark_offset_tsc: TSC at the last tick
+  uint64_t last_tsc_ = 0;  // mark_offset_tsc: TSC at the last tick
   uint64_t lost_in_a_row_ = 0;
-  double last_delay_us_ = 0;     // delay_at_last_interrupt
+  double last_delay_us_ = 0;  // delay_at_last_interrupt
   Spinlock monotonic_lock_{"monotonic_lock"};
   TimeStats tstats_;
   Spinlock i8253_lock_{"i8253_lock"};

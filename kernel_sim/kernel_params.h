@@ -14,18 +14,18 @@ struct KernelParams {
   bool kernel_preemption = true;
   bool softirq_preemption = true;
   bool hardirq_preemption = true;
-  bool nmi_watchdog = true;                // nmi_watchdog=1
-  int max_sectors_kb = 128;                // /sys/block/hda/queue/max_sectors_kb
-  int read_ahead_kb = 128;                 // /sys/block/hda/queue/read_ahead_kb
-  uint64_t preempt_max_latency_us = 500;   // /proc/sys/kernel/preempt_max_latency
-  bool tracing_enabled = true;             // /proc/sys/kernel/tracing_enabled
+  bool nmi_watchdog = true;               // nmi_watchdog=1
+  int max_sectors_kb = 128;               // /sys/block/hda/queue/max_sectors_kb
+  int read_ahead_kb = 128;                // /sys/block/hda/queue/read_ahead_kb
+  uint64_t preempt_max_latency_us = 500;  // /proc/sys/kernel/preempt_max_latency
+  bool tracing_enabled = true;            // /proc/sys/kernel/tracing_enabled
   size_t max_traces = 50;
-  int mcount_cycles = 60;                  // 0 when the tracer's cost is switched off
-  bool io_delay = true;                    // outb_p/inb_p add a port 0x80 write
-  bool ide_dma = true;                     // hdparm -d
-  bool ide_unmaskirq = false;              // hdparm -u
-  int pagecache_mb = 256;                  // assumption: page cache share of 512 MB during a build
-  double apic_bus_mhz = 133.33;            // what calibrate_APIC_clock finds
+  int mcount_cycles = 60;        // 0 when the tracer's cost is switched off
+  bool io_delay = true;          // outb_p/inb_p add a port 0x80 write
+  bool ide_dma = true;           // hdparm -d
+  bool ide_unmaskirq = false;    // hdparm -u
+  int pagecache_mb = 256;        // assumption: page cache share of 512 MB during a build
+  double apic_bus_mhz = 133.33;  // what calibrate_APIC_clock finds
   uint64_t seed = 1;
 };
 

@@ -1,6 +1,6 @@
 #include "platform/cpu_port.h"
-#include "models/common/address_map.h"
 #include <cstring>
+#include "models/common/address_map.h"
 
 namespace latsim::platform {
 

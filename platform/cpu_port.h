@@ -16,7 +16,9 @@ class CpuPort : public kernel::CpuOps {
   double mhz() const override { return mhz_; }
   uint64_t rdtsc() const override { return cpu_.rdtsc(); }
   bool run(kernel::Work& w) override;
-  uint64_t cache_misses(const void* key, uint64_t footprint) override { return cpu_.l2_misses(key, footprint); }
+  uint64_t cache_misses(const void* key, uint64_t footprint) override {
+    return cpu_.l2_misses(key, footprint);
+  }
   bool interrupt_deliverable() const override { return cpu_.interrupt_deliverable(); }
   kernel::Trap take_interrupt() override;
   void iret(const kernel::Trap& t, bool prev_if) override;

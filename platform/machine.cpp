@@ -7,11 +7,11 @@ chipset::HostBridgeParams bridge_params(const Scenario& s) {
   chipset::HostBridgeParams p;
   p.dram_latency = sc_time(s.platform.cpu.dram_latency_ns, SC_NS);
   const auto& hb = s.platform.host_bridge;
-  p.holdoff = !s.mechanisms.bus_master_holdoff ? chipset::CpuHoldoff::None
-              : hb.cpu_holdoff == HoldoffPolicy::None ? chipset::CpuHoldoff::None
+  p.holdoff = !s.mechanisms.bus_master_holdoff           ? chipset::CpuHoldoff::None
+              : hb.cpu_holdoff == HoldoffPolicy::None    ? chipset::CpuHoldoff::None
               : hb.cpu_holdoff == HoldoffPolicy::SgEntry ? chipset::CpuHoldoff::SgEntry
-              : hb.cpu_holdoff == HoldoffPolicy::Grants ? chipset::CpuHoldoff::Grants
-                                                        : chipset::CpuHoldoff::Rotate;
+              : hb.cpu_holdoff == HoldoffPolicy::Grants  ? chipset::CpuHoldoff::Grants
+                                                         : chipset::CpuHoldoff::Rotate;
   p.holdoff_grants = hb.holdoff_grants;
   return p;
 }
@@ -43,7 +43,8 @@ ide::IdeControllerParams ide_params(const IdeConfig& c) {
 Machine::Machine(const Scenario& s)
     : dram(512ull << 20),
       pci("pci", s.platform.pci.mhz, s.platform.pci.latency_timer,
-          s.platform.pci.arbiter == "fixed" ? pci::ArbitrationPolicy::Fixed : pci::ArbitrationPolicy::Rotate),
+          s.platform.pci.arbiter == "fixed" ? pci::ArbitrationPolicy::Fixed
+                                            : pci::ArbitrationPolicy::Rotate),
       host_bridge("host_bridge", bridge_params(s), pci, dram),
       isa_bridge("isa_bridge", sc_time(s.platform.isa.io_cycle_ns, SC_NS)),
       pit("pit"),
@@ -56,9 +57,9 @@ Machine::Machine(const Scenario& s)
 
   // PCI targets (order = target_socket index). IDE legacy ports first: they sit
   // inside the ISA bridge's subtractive range.
-  pci.target_socket.bind(ide.socket);         // 0
+  pci.target_socket.bind(ide.socket);             // 0
   pci.target_socket.bind(isa_bridge.pci_socket);  // 1
-  pci.target_socket.bind(ioapic.socket);      // 2
+  pci.target_socket.bind(ioapic.socket);          // 2
   pci.map(io_addr(0x1f0), 8, 0, "ide-taskfile", 2, ide::IdeController::kTaskFile);
   pci.map(io_addr(0x3f6), 1, 0, "ide-control", 2, ide::IdeController::kControl);
   pci.map(io_addr(kBusMasterIdeBase), 8, 0, "ide-busmaster", 2, ide::IdeController::kBusMaster);
@@ -87,10 +88,12 @@ Machine::Machine(const Scenario& s)
   const double mhz = s.platform.cpu.mhz;
   for (int i = 0; i < s.platform.cpu.count; ++i) {
     const std::string n = std::to_string(i);
-    lapics.push_back(std::make_unique<cpu::LocalApic>(("lapic" + n).c_str(), unsigned(i), s.platform.cpu.fsb_mhz));
+    lapics.push_back(std::make_unique<cpu::LocalApic>(("lapic" + n).c_str(), unsigned(i),
+                                                      s.platform.cpu.fsb_mhz));
     lapics.back()->set_eoi_listener(&ioapic);
     apic_bus.attach(unsigned(i), *lapics.back());
-    cpus.push_back(std::make_unique<cpu::Pentium3>(("cpu" + n).c_str(), i, mhz, host_bridge, *lapics.back()));
+    cpus.push_back(
+        std::make_unique<cpu::Pentium3>(("cpu" + n).c_str(), i, mhz, host_bridge, *lapics.back()));
     cpus.back()->set_extint_source([this] { return pic_master.inta(); });
     ports.push_back(std::make_unique<CpuPort>(*cpus.back(), mhz, apic_bus));
   }

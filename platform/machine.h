@@ -10,6 +10,8 @@
 //     |  disk hda        |  8254 PIT, 8259A x2, port 0x80
 //     INTRQ -> IRQ14      OUT0 -> IRQ0
 //
+#include <memory>
+#include <vector>
 #include "models/chipset/dram.h"
 #include "models/chipset/host_bridge.h"
 #include "models/cpu/local_apic.h"
@@ -24,8 +26,6 @@
 #include "models/timer/i8254.h"
 #include "platform/cpu_port.h"
 #include "platform/scenario.h"
-#include <memory>
-#include <vector>
 
 namespace latsim::platform {
 

@@ -1,15 +1,15 @@
 #include "platform/outputs.h"
+#include <fmt/format.h>
+#include <unistd.h>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
 #include "kernel_sim/block/block_layer.h"
 #include "kernel_sim/workloads/cyclictest.h"
 #include "kernel_sim/workloads/disk_read.h"
 #include "kernel_sim/workloads/kernel_build.h"
 #include "platform/scenario_emit.h"
-#include <cmath>
-#include <filesystem>
-#include <fmt/format.h>
-#include <fstream>
-#include <stdexcept>
-#include <unistd.h>
 
 namespace latsim::platform {
 namespace fs = std::filesystem;
@@ -39,7 +39,8 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
                          {"traces_over_threshold", tr.over_threshold()},
                          {"threshold_us", tr.threshold_us()},
                          {"critical_sections", tr.sections()}};
-  j["ticks"] = {{"handled", k.time_stats().ticks}, {"lost", k.time_stats().lost_ticks},
+  j["ticks"] = {{"handled", k.time_stats().ticks},
+                {"lost", k.time_stats().lost_ticks},
                 {"lost_warnings", k.time_stats().lost_warnings}};
   const auto& ide = m.ide.stats();
   json disk = {{"read_mb_s", 0.0},
@@ -108,9 +109,12 @@ fs::path checked_out_dir(const std::string& out) {
   const fs::path cwd = fs::current_path().lexically_normal();
   const auto rel = fs::relative(cwd, dir);
   if (dir == dir.root_path() || (!rel.empty() && *rel.begin() != ".."))
-    throw std::runtime_error(fmt::format("refusing to write outputs to {}: it holds the working directory", dir.string()));
-  if (fs::exists(dir) && !(fs::is_directory(dir) && (fs::is_empty(dir) || fs::exists(dir / "run-info.json"))))
-    throw std::runtime_error(fmt::format("refusing to replace {}: it is not a latsim output directory", dir.string()));
+    throw std::runtime_error(fmt::format(
+        "refusing to write outputs to {}: it holds the working directory", dir.string()));
+  if (fs::exists(dir) &&
+      !(fs::is_directory(dir) && (fs::is_empty(dir) || fs::exists(dir / "run-info.json"))))
+    throw std::runtime_error(
+        fmt::format("refusing to replace {}: it is not a latsim output directory", dir.string()));
   return dir;
 }
 
@@ -132,13 +136,15 @@ void write_outputs(const Scenario& s, Machine&, kernel::Kernel& k, const RunResu
     auto& tr = k.tracer();
     int n = 0;
     for (const auto& t : tr.traces())
-      write_file(tmp / "traces" / fmt::format("trace-{:03d}-{}us.txt", ++n, t.latency_us), tr.format(t));
+      write_file(tmp / "traces" / fmt::format("trace-{:03d}-{}us.txt", ++n, t.latency_us),
+                 tr.format(t));
     if (tr.sections()) write_file(tmp / "traces" / "max.txt", tr.format(tr.max_trace()));
 
     std::string ct;
     int thread = 0;
     for (const auto& w : k.workloads())
-      if (auto* c = dynamic_cast<kernel::Cyclictest*>(w.get())) ct += c->summary_line(thread++) + "\n";
+      if (auto* c = dynamic_cast<kernel::Cyclictest*>(w.get()))
+        ct += c->summary_line(thread++) + "\n";
     write_file(tmp / "cyclictest.txt", ct);
 
     std::string dmesg;

@@ -1,4 +1,8 @@
 #include "platform/run.h"
+#include <fmt/format.h>
+#include <unistd.h>
+#include <chrono>
+#include <cstdio>
 #include "kernel_sim/block/block_layer.h"
 #include "kernel_sim/kernel.h"
 #include "kernel_sim/workloads/cyclictest.h"
@@ -6,10 +10,6 @@
 #include "kernel_sim/workloads/kernel_build.h"
 #include "platform/machine.h"
 #include "platform/outputs.h"
-#include <chrono>
-#include <cstdio>
-#include <fmt/format.h>
-#include <unistd.h>
 
 namespace latsim::platform {
 namespace {
@@ -65,7 +65,8 @@ RunResult run_scenario(const Scenario& s, const RunOptions& o) {
   while (sc_core::sc_time_stamp() < total) {
     const sc_core::sc_time left = total - sc_core::sc_time_stamp();
     sc_core::sc_start(left < slice ? left : slice);
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
     if (tty && wall > 1.0) {
       const double sim = sc_core::sc_time_stamp().to_seconds();
       std::fprintf(stderr, "\r  simulated %.2f s of %.2f s (%3.0f%%), %.1fx real time  ", sim,
@@ -74,7 +75,8 @@ RunResult run_scenario(const Scenario& s, const RunOptions& o) {
     }
   }
   if (shown) std::fprintf(stderr, "\r%*s\r", 70, "");
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
 
   RunResult r;
   r.out_dir = o.out_dir;

@@ -1,20 +1,20 @@
 #pragma once
 // One run of one scenario in this process (SystemC elaborates once per process).
-#include "platform/scenario.h"
 #include <nlohmann/json.hpp>
 #include <string>
+#include "platform/scenario.h"
 
 namespace latsim::platform {
 
 struct RunOptions {
-  std::string out_dir;     // final output directory
+  std::string out_dir;  // final output directory
   bool quiet = false;
-  bool progress = true;    // progress line on stderr when it is a terminal
+  bool progress = true;  // progress line on stderr when it is a terminal
 };
 
 struct RunResult {
-  nlohmann::json metrics;    // metrics.json
-  nlohmann::json run_info;   // run-info.json
+  nlohmann::json metrics;   // metrics.json
+  nlohmann::json run_info;  // run-info.json
   std::string out_dir;
 };
 

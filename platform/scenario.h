@@ -15,41 +15,41 @@ enum class HoldoffPolicy { None, SgEntry, Grants, Rotate };
 
 struct CpuConfig {
   int count = 2;
-  double mhz = 866.0;             // Pentium III 866 (coppermine), seed 000
-  double dram_latency_ns = 174;   // lmbench main-memory latency, CALIBRATION.md
-  double fsb_mhz = 133.0;         // PC133 front-side bus
+  double mhz = 866.0;            // Pentium III 866 (coppermine), seed 000
+  double dram_latency_ns = 174;  // lmbench main-memory latency, CALIBRATION.md
+  double fsb_mhz = 133.0;        // PC133 front-side bus
 };
 
 struct PciConfig {
   double mhz = 33.33;
-  int latency_timer = 64;         // pcibios_set_master default when BIOS left < 16
-  std::string arbiter = "rotate"; // rotate | fixed
+  int latency_timer = 64;          // pcibios_set_master default when BIOS left < 16
+  std::string arbiter = "rotate";  // rotate | fixed
 };
 
 struct HostBridgeConfig {
   HoldoffPolicy cpu_holdoff = HoldoffPolicy::SgEntry;
-  int holdoff_grants = 3;         // VIA 8363/8371/8361 + 686B: 3 bus-master requests
+  int holdoff_grants = 3;  // VIA 8363/8371/8361 + 686B: 3 bus-master requests
 };
 
 struct IsaConfig {
-  double io_cycle_ns = 1000;      // assumption: one 8-bit ISA I/O cycle ~1 us at 8.33 MHz
+  double io_cycle_ns = 1000;  // assumption: one 8-bit ISA I/O cycle ~1 us at 8.33 MHz
 };
 
 struct IdeConfig {
-  int udma_mode = 2;              // udma2 = 33 MB/s
-  int burst_bytes = 16;           // PIIX4-class line buffer: 4-dword memory writes
-  double prd_fetch_ns = 500;      // assumption: one PRD read from DRAM between entries
+  int udma_mode = 2;          // udma2 = 33 MB/s
+  int burst_bytes = 16;       // PIIX4-class line buffer: 4-dword memory writes
+  double prd_fetch_ns = 500;  // assumption: one PRD read from DRAM between entries
 };
 
 struct DiskConfig {
   int rpm = 7200;
-  double avg_seek_ms = 8.5;       // IBM 120GXP read seek
-  double track_to_track_ms = 1.2; // assumption (120GXP class)
-  double outer_mb_s = 44.0;       // zoned media rate, outer zone
-  double inner_mb_s = 22.0;       // inner zone
-  double command_overhead_ms = 0.3;   // cache miss
+  double avg_seek_ms = 8.5;          // IBM 120GXP read seek
+  double track_to_track_ms = 1.2;    // assumption (120GXP class)
+  double outer_mb_s = 44.0;          // zoned media rate, outer zone
+  double inner_mb_s = 22.0;          // inner zone
+  double command_overhead_ms = 0.3;  // cache miss
   double cache_hit_overhead_ms = 0.1;
-  int cache_kb = 2048;            // on-disk read cache (look-ahead)
+  int cache_kb = 2048;                           // on-disk read cache (look-ahead)
   int64_t capacity_sectors = 58168LL * 16 * 63;  // geometry 58168/16/63 (seed 000)
 };
 
@@ -78,20 +78,20 @@ struct KernelConfig {
   int hardirq_preemption = 1;
   bool nmi_watchdog = true;
   // Tunables by their real paths.
-  int max_sectors_kb = 128;            // /sys/block/hda/queue/max_sectors_kb
-  int read_ahead_kb = 128;             // /sys/block/hda/queue/read_ahead_kb
-  int netdev_max_backlog = 300;        // /proc/sys/net/core/netdev_max_backlog
-  int preempt_max_latency_us = 500;    // /proc/sys/kernel/preempt_max_latency
+  int max_sectors_kb = 128;          // /sys/block/hda/queue/max_sectors_kb
+  int read_ahead_kb = 128;           // /sys/block/hda/queue/read_ahead_kb
+  int netdev_max_backlog = 300;      // /proc/sys/net/core/netdev_max_backlog
+  int preempt_max_latency_us = 500;  // /proc/sys/kernel/preempt_max_latency
   HdparmConfig hdparm;
 };
 
 // Named mechanism switches and parameters (counterfactuals live here).
 struct MechanismConfig {
-  bool bus_master_holdoff = true;   // host bridge keeps CPU off while a master transfers
-  bool pci_latency_timer = true;    // masters release the bus when their timer expires
-  bool isa_io_delay = true;         // outb_p/inb_p write port 0x80 as a delay
-  bool mcount_overhead = true;      // the tracer's own cost per mcount entry
-  int mcount_cycles = 60;           // assumption: cost of one mcount entry on a PIII
+  bool bus_master_holdoff = true;  // host bridge keeps CPU off while a master transfers
+  bool pci_latency_timer = true;   // masters release the bus when their timer expires
+  bool isa_io_delay = true;        // outb_p/inb_p write port 0x80 as a delay
+  bool mcount_overhead = true;     // the tracer's own cost per mcount entry
+  int mcount_cycles = 60;          // assumption: cost of one mcount entry on a PIII
 };
 
 struct WorkloadConfig {
@@ -105,23 +105,23 @@ struct WorkloadConfig {
   // cyclictest
   int priority = 80;
   int interval_us = 1000;
-  int histogram_us = 0;   // -h: 0 = no histogram
+  int histogram_us = 0;  // -h: 0 = no histogram
 };
 
 struct TracingConfig {
-  bool enabled = true;   // /proc/sys/kernel/tracing_enabled
-  int max_traces = 50;   // traces/ keeps the largest N
+  bool enabled = true;  // /proc/sys/kernel/tracing_enabled
+  int max_traces = 50;  // traces/ keeps the largest N
 };
 
 struct OutputConfig {
-  std::string dir;       // empty: out/<name>/
+  std::string dir;  // empty: out/<name>/
 };
 
 struct Scenario {
   int schema_version = 1;
   std::string name;
   std::string description;
-  std::string source_file;   // path the scenario was read from
+  std::string source_file;  // path the scenario was read from
   uint64_t seed = 1;
   double duration_s = 30.0;
   PlatformConfig platform;

@@ -303,7 +303,10 @@ std::vector<WorkloadKind> make_workload_kinds() {
        "periodic SCHED_FIFO thread measuring its wake-up latency",
        {workload_name(),
         bind<W>(integer("priority", 1, 99, "", "SCHED_FIFO priority (-p)"), LATSIM_W(priority)),
-        bind<W>(integer("interval_us", 100, 1000000, "us", "period (-i); a periodic-tick kernel wakes on ticks, so it is rounded to whole ticks"), LATSIM_W(interval_us)),
+        bind<W>(integer("interval_us", 100, 1000000, "us",
+                        "period (-i); a periodic-tick kernel wakes on ticks, so it is rounded to "
+                        "whole ticks"),
+                LATSIM_W(interval_us)),
         bind<W>(integer("histogram_us", 0, 100000, "us", "histogram range (-h); 0: none"),
                 LATSIM_W(histogram_us))}},
   };
@@ -375,10 +378,12 @@ std::string format_duration(double seconds) {
 
 bool is_name(const std::string& s) {
   // Names become directory names (out/<name>/): no ".", "..", or leading dot.
-  const bool first_ok = !s.empty() && ((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= '0' && s[0] <= '9'));
+  const bool first_ok =
+      !s.empty() && ((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= '0' && s[0] <= '9'));
   return first_ok && std::all_of(s.begin(), s.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
-  });
+           return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+                  c == '-';
+         });
 }
 
 std::string expected_what(ValueType type) {

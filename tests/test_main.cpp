@@ -1,7 +1,7 @@
 // sc_main for test binaries: libsystemc owns main() and calls us.
 #include <gtest/gtest.h>
-#include <systemc>
 #include <cstdlib>
+#include <systemc>
 
 int sc_main(int argc, char* argv[]) {
   ::testing::InitGoogleTest(&argc, argv);

@@ -2,9 +2,9 @@
 // The narrow interface between the simulated kernel and the hardware models
 // (DESIGN.md "How software time is spent"). Every call advances simulated time
 // by what the hardware says it costs now; nothing here knows kernel concepts.
-#include <systemc>
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
+#include <systemc>
 
 namespace latsim::kernel {
 
@@ -34,13 +34,13 @@ class CpuOps {
   // Run `w` until done (true) or until an interrupt is deliverable (false, rest left in w).
   virtual bool run(Work& w) = 0;
   virtual bool interrupt_deliverable() const = 0;
-  virtual Trap take_interrupt() = 0;             // clears IF, as an interrupt gate does
+  virtual Trap take_interrupt() = 0;  // clears IF, as an interrupt gate does
   virtual void iret(const Trap& t, bool prev_if) = 0;
-  virtual void hlt() = 0;                        // sleep until an interrupt is deliverable
+  virtual void hlt() = 0;                              // sleep until an interrupt is deliverable
   virtual bool spin_until(sc_core::sc_event& ev) = 0;  // false: an interrupt came first
 
   virtual bool irqs_enabled() const = 0;
-  virtual void set_irqs_enabled(bool on) = 0;    // cli / sti
+  virtual void set_irqs_enabled(bool on) = 0;  // cli / sti
 
   // x86 port I/O and uncached MMIO: through the host bridge and PCI.
   virtual uint8_t inb(uint16_t port) = 0;

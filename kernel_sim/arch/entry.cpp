@@ -4,7 +4,6 @@
 
 namespace latsim::kernel {
 
-
 void Kernel::enter(const char* name, const char* parent) {
   auto& pc = pcpu_[size_t(smp_processor_id())];
   pc.last_fn = name;
@@ -66,10 +65,11 @@ void Kernel::handle_interrupt() {
   const bool was = critical(c);
   const char* interrupted = pcpu_[size_t(c)].last_fn;
   const Trap t = cpu.take_interrupt();
-  const CodeSite entry = t.nmi ? CodeSite{"do_nmi", "nmi_enter"}
-                       : t.vector == LOCAL_TIMER_VECTOR ? CodeSite{"smp_apic_timer_interrupt", "irq_enter"}
-                       : t.vector == RESCHEDULE_VECTOR ? CodeSite{"smp_reschedule_interrupt", "irq_enter"}
-                                                       : CodeSite{"do_IRQ", "irq_enter"};
+  const CodeSite entry =
+      t.nmi                            ? CodeSite{"do_nmi", "nmi_enter"}
+      : t.vector == LOCAL_TIMER_VECTOR ? CodeSite{"smp_apic_timer_interrupt", "irq_enter"}
+      : t.vector == RESCHEDULE_VECTOR  ? CodeSite{"smp_reschedule_interrupt", "irq_enter"}
+                                       : CodeSite{"do_IRQ", "irq_enter"};
   critical_check(c, was, entry);
   pcpu_[size_t(c)].irq_depth++;
   dispatch(t);
@@ -92,10 +92,11 @@ void Kernel::handle_interrupt() {
   const bool was2 = critical(c3);
   pcpu_[size_t(c3)].last_fn = interrupted;
   this_cpu().iret(t, prev_if);
-  const CodeSite exit = t.nmi ? CodeSite{"do_nmi", "nmi_exit"}
-                      : t.vector == LOCAL_TIMER_VECTOR ? CodeSite{"smp_apic_timer_interrupt", "irq_exit"}
-                      : t.vector == RESCHEDULE_VECTOR ? CodeSite{"smp_reschedule_interrupt", "irq_exit"}
-                                                      : CodeSite{"do_IRQ", "irq_exit"};
+  const CodeSite exit =
+      t.nmi                            ? CodeSite{"do_nmi", "nmi_exit"}
+      : t.vector == LOCAL_TIMER_VECTOR ? CodeSite{"smp_apic_timer_interrupt", "irq_exit"}
+      : t.vector == RESCHEDULE_VECTOR  ? CodeSite{"smp_reschedule_interrupt", "irq_exit"}
+                                       : CodeSite{"do_IRQ", "irq_exit"};
   critical_check(c3, was2, exit);
 }
 
@@ -175,8 +176,8 @@ void Kernel::setup_apic_timer() {
   CpuOps& cpu = this_cpu();
   const uint32_t count = uint32_t(p_.apic_bus_mhz * 1e6 / 16.0 / p_.hz + 0.5);
   cpu.apic_write(0xf0, 0x100 | SPURIOUS_APIC_VECTOR);
-  cpu.apic_write(0x350, 0x700);     // LINT0: ExtINT (8259A), masked by the 8259A itself
-  cpu.apic_write(0x360, 0x400);     // LINT1: NMI
+  cpu.apic_write(0x350, 0x700);  // LINT0: ExtINT (8259A), masked by the 8259A itself
+  cpu.apic_write(0x360, 0x400);  // LINT1: NMI
   wait_8254_wraparound();
   cpu.apic_write(0x3e0, 0x3);
   cpu.apic_write(0x320, LOCAL_TIMER_VECTOR | (1u << 17));

@@ -3,12 +3,12 @@
 // mm/readahead.c), the request queue limited by max_sectors_kb (drivers/block/
 // ll_rw_blk.c) and the IDE driver with bus-master DMA (drivers/ide/ide-io.c,
 // ide-dma.c). Costs are per page, per request, per port access.
-#include "kernel_sim/lib/random.h"
-#include "kernel_sim/locks/spinlock.h"
 #include <cstdint>
 #include <deque>
 #include <map>
 #include <vector>
+#include "kernel_sim/lib/random.h"
+#include "kernel_sim/locks/spinlock.h"
 
 namespace latsim::kernel {
 
@@ -59,17 +59,17 @@ class BlockLayer {
   Kernel& k_;
   Rng rng_;
   std::vector<PageState> pages_;
-  std::vector<uint64_t> frames_;          // physical frame of each cached page
-  std::deque<uint64_t> lru_;              // cached pages, oldest first
+  std::vector<uint64_t> frames_;  // physical frame of each cached page
+  std::deque<uint64_t> lru_;      // cached pages, oldest first
   std::map<uint64_t, std::vector<Task*>> waiters_;
   uint64_t capacity_pages_;
   uint64_t start_lba_ = 0;
-  uint64_t ra_next_ = 0;                  // first page not yet submitted for read-ahead
-  uint32_t max_sectors_;                  // queue limit from max_sectors_kb
+  uint64_t ra_next_ = 0;  // first page not yet submitted for read-ahead
+  uint32_t max_sectors_;  // queue limit from max_sectors_kb
   uint64_t ra_pages_;
   Spinlock ide_lock_{"ide_lock"};
   std::deque<Request> queue_;
-  bool busy_ = false;                      // hwgroup->busy
+  bool busy_ = false;  // hwgroup->busy
   Request active_;
   static constexpr uint64_t kPrdTable = 0x00100000;  // pci_alloc_consistent page
   BlockStats stats_;

@@ -1,9 +1,9 @@
 // drivers/ide/ide-io.c, ide-dma.c, ide-disk.c: start a request with bus-master
 // DMA (PRD table, task file, BM start) and complete it from IRQ 14.
-#include "kernel_sim/block/block_layer.h"
-#include "kernel_sim/kernel.h"
 #include <algorithm>
 #include <vector>
+#include "kernel_sim/block/block_layer.h"
+#include "kernel_sim/kernel.h"
 
 namespace latsim::kernel {
 namespace {
@@ -42,7 +42,8 @@ void BlockLayer::start_request(const Request& rq) {
   std::vector<std::pair<uint64_t, uint32_t>> segs;
   for (uint64_t page : rq.pages) {
     const uint64_t a = frame_of(page);
-    if (!segs.empty() && segs.back().first + segs.back().second == a && segs.back().second < 0x10000)
+    if (!segs.empty() && segs.back().first + segs.back().second == a &&
+        segs.back().second < 0x10000)
       segs.back().second += 4096;
     else
       segs.push_back({a, 4096});
@@ -90,9 +91,9 @@ void BlockLayer::ide_intr() {
   k_.fn("ide_dma_intr", "ide_intr", 40);
   k_.fn("__ide_dma_end", "ide_dma_intr", 40);
   const uint8_t dma_stat = k_.inb(BM_BASE + 2);
-  k_.outb(0x08, BM_BASE);                      // stop the engine
+  k_.outb(0x08, BM_BASE);  // stop the engine
   k_.outb(uint8_t(dma_stat | 0x06), BM_BASE + 2);
-  (void)k_.inb(IDE_STATUS);                    // reading Status acknowledges INTRQ
+  (void)k_.inb(IDE_STATUS);  // reading Status acknowledges INTRQ
   ide_end_request(active_);
   busy_ = false;
   stats_.ios_completed++;

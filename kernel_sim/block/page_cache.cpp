@@ -1,8 +1,8 @@
 // mm/filemap.c + mm/readahead.c: the pages of the file, read-ahead windows of
 // read_ahead_kb, waiting for locked pages, and the copy to user space.
+#include <algorithm>
 #include "kernel_sim/block/block_layer.h"
 #include "kernel_sim/kernel.h"
-#include <algorithm>
 
 namespace latsim::kernel {
 

@@ -1,6 +1,6 @@
 // kernel/irq/handle.c + the VP patch's IRQ threading (kernel/irq/manage.c).
-#include "kernel_sim/kernel.h"
 #include <string>
+#include "kernel_sim/kernel.h"
 
 namespace latsim::kernel {
 
@@ -11,8 +11,8 @@ void Kernel::request_irq(unsigned irq, const char* name, IrqHandler h) {
   // hardirq_preemption: every IRQ but the timer runs in its own SCHED_FIFO thread.
   d.threaded = p_.hardirq_preemption && irq != 0;
   if (d.threaded && !d.thread) {
-    d.thread = create_task("IRQ " + std::to_string(irq), [this, irq] { irq_thread(irq); },
-                           Policy::Fifo, 49);
+    d.thread = create_task(
+        "IRQ " + std::to_string(irq), [this, irq] { irq_thread(irq); }, Policy::Fifo, 49);
   }
   io_apic_modify(irq, false, "startup_edge_ioapic_irq");
 }

@@ -1,9 +1,9 @@
 #pragma once
 // include/linux/irq.h: one descriptor per IRQ line, with the VP patch's
 // per-IRQ thread (/proc/irq/N/<name>/threaded).
-#include "kernel_sim/locks/spinlock.h"
 #include <cstdint>
 #include <functional>
+#include "kernel_sim/locks/spinlock.h"
 
 namespace latsim::kernel {
 
@@ -12,14 +12,14 @@ constexpr unsigned NR_IRQS = 24;
 using IrqHandler = std::function<void()>;
 
 struct IrqDesc {
-  const char* name = nullptr;      // action->name, e.g. "timer", "ide0"
+  const char* name = nullptr;  // action->name, e.g. "timer", "ide0"
   IrqHandler handler;
   Spinlock lock{"irq_desc->lock"};
-  int depth = 0;                   // disable_irq nesting (IRQ_DISABLED while > 0)
-  bool pending = false;            // IRQ_PENDING: arrived while disabled, resend on enable
-  bool threaded = false;           // redirected to its IRQ thread
+  int depth = 0;          // disable_irq nesting (IRQ_DISABLED while > 0)
+  bool pending = false;   // IRQ_PENDING: arrived while disabled, resend on enable
+  bool threaded = false;  // redirected to its IRQ thread
   Task* thread = nullptr;
-  bool thread_pending = false;     // IRQ_INPROGRESS for the thread
+  bool thread_pending = false;  // IRQ_INPROGRESS for the thread
   uint64_t count = 0;
 };
 

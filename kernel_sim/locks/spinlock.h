@@ -8,7 +8,7 @@ namespace latsim::kernel {
 struct Spinlock {
   explicit Spinlock(const char* n = "lock") : name(n) {}
   const char* name;
-  int owner = -1;               // CPU holding it, -1 = free
+  int owner = -1;  // CPU holding it, -1 = free
   sc_core::sc_event released;
   uint64_t acquisitions = 0, contended = 0;
   sc_core::sc_time spin_total;

@@ -1,7 +1,7 @@
 // preempt_count and the interrupt flag, with the VP tracer's hooks: a critical
 // section opens when preemption or interrupts go off and closes when both are on.
-#include "kernel_sim/kernel.h"
 #include <string_view>
+#include "kernel_sim/kernel.h"
 
 namespace latsim::kernel {
 

@@ -1,9 +1,9 @@
 #pragma once
 // kernel/sched.c: per-CPU runqueue with active/expired priority arrays (O(1)).
-#include "kernel_sim/locks/spinlock.h"
-#include "kernel_sim/sched/task.h"
 #include <bitset>
 #include <deque>
+#include "kernel_sim/locks/spinlock.h"
+#include "kernel_sim/sched/task.h"
 
 namespace latsim::kernel {
 

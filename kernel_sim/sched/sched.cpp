@@ -1,6 +1,6 @@
 // kernel/sched.c (2.6.9): O(1) priority arrays, schedule(), wakeups, the tick.
-#include "kernel_sim/kernel.h"
 #include <algorithm>
+#include "kernel_sim/kernel.h"
 
 namespace latsim::kernel {
 namespace {
@@ -40,8 +40,10 @@ Task* Kernel::create_task(const std::string& comm, std::function<void()> body, P
   p->pid = next_pid_++;
   p->comm = comm;
   p->policy = policy;
-  if (policy == Policy::Normal) p->nice = prio_or_nice, p->static_prio = nice_to_prio(prio_or_nice);
-  else p->rt_priority = prio_or_nice, p->static_prio = nice_to_prio(0);
+  if (policy == Policy::Normal)
+    p->nice = prio_or_nice, p->static_prio = nice_to_prio(prio_or_nice);
+  else
+    p->rt_priority = prio_or_nice, p->static_prio = nice_to_prio(0);
   p->prio = effective_prio(p);
   p->time_slice = task_timeslice(p);
   p->cpu = cpu_hint >= 0 ? cpu_hint : 0;
@@ -102,7 +104,8 @@ void Kernel::resched_task(Task* p) {
   if (p->need_resched) return;
   p->need_resched = true;
   const int target = p->cpu;
-  if (target != smp_processor_id()) this_cpu().send_ipi(target, RESCHEDULE_VECTOR);  // smp_send_reschedule
+  if (target != smp_processor_id())
+    this_cpu().send_ipi(target, RESCHEDULE_VECTOR);  // smp_send_reschedule
 }
 
 bool Kernel::try_to_wake_up(Task* p, const char* parent) {
@@ -137,8 +140,10 @@ void Kernel::schedule(const char* parent) {
     Task* prev = &current();
     const int c = prev->cpu;
     Runqueue& rq = rq_[size_t(c)];
-    if (critical(c)) mcount("schedule", parent);
-    else enter("schedule", parent);  // the section opens here: first entry "schedule (parent)"
+    if (critical(c))
+      mcount("schedule", parent);
+    else
+      enter("schedule", parent);  // the section opens here: first entry "schedule (parent)"
     preempt_disable(kSchedLock);
     fn("sched_clock", "schedule", 40);
     spin_lock_irq(rq.lock, "schedule");
@@ -159,8 +164,10 @@ void Kernel::schedule(const char* parent) {
     }
     prev->need_resched = false;
     if (prev != next) {
-      if (prev->state == TASK_RUNNING) prev->nivcsw++;
-      else prev->nvcsw++;
+      if (prev->state == TASK_RUNNING)
+        prev->nivcsw++;
+      else
+        prev->nvcsw++;
       context_switch(rq, prev, next);  // returns when prev runs again
     } else {
       spin_unlock_irq(rq.lock, kSchedUnlock);

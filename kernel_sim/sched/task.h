@@ -9,7 +9,12 @@
 namespace latsim::kernel {
 
 enum class Policy { Normal = 0, Fifo = 1, Rr = 2 };  // SCHED_OTHER/FIFO/RR
-enum TaskStateBits : int { TASK_RUNNING = 0, TASK_INTERRUPTIBLE = 1, TASK_UNINTERRUPTIBLE = 2, TASK_DEAD = 64 };
+enum TaskStateBits : int {
+  TASK_RUNNING = 0,
+  TASK_INTERRUPTIBLE = 1,
+  TASK_UNINTERRUPTIBLE = 2,
+  TASK_DEAD = 64
+};
 
 constexpr int MAX_RT_PRIO = 100;
 constexpr int MAX_PRIO = 140;
@@ -37,20 +42,20 @@ struct Task {
   uint32_t cpus_allowed = ~0u;
   int cpu = 0;
   int state = TASK_RUNNING;
-  uint32_t preempt_count = 0;    // thread_info->preempt_count
-  bool need_resched = false;     // TIF_NEED_RESCHED
-  int time_slice = 100;          // ticks
+  uint32_t preempt_count = 0;  // thread_info->preempt_count
+  bool need_resched = false;   // TIF_NEED_RESCHED
+  int time_slice = 100;        // ticks
   bool first_time_slice = true;
-  PrioArray* array = nullptr;    // runqueue array it is queued on, if any
-  bool in_user = false;          // running user code (returns to user mode)
+  PrioArray* array = nullptr;  // runqueue array it is queued on, if any
+  bool in_user = false;        // running user code (returns to user mode)
   bool is_idle = false;
   bool started = false;
-  sc_core::sc_event resume;      // switched in
+  sc_core::sc_event resume;  // switched in
   std::function<void()> body;
   std::function<void()> on_exit;
   sc_core::sc_time sleep_start;  // when it was last deactivated
   bool slept = false;
-  sc_core::sc_time sleep_avg;    // interactivity credit, 0..MAX_SLEEP_AVG
+  sc_core::sc_time sleep_avg;  // interactivity credit, 0..MAX_SLEEP_AVG
   uint64_t nvcsw = 0, nivcsw = 0;
 
   bool rt() const { return prio < MAX_RT_PRIO; }

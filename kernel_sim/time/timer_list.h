@@ -23,14 +23,18 @@ class TimerList {
       each(fn);
     }
   }
-  bool pending_by(uint64_t jiffies) const { return !timers_.empty() && timers_.begin()->first.expires <= jiffies; }
+  bool pending_by(uint64_t jiffies) const {
+    return !timers_.empty() && timers_.begin()->first.expires <= jiffies;
+  }
   size_t size() const { return timers_.size(); }
 
  private:
   struct Key {
     uint64_t expires;
     Id id;
-    bool operator<(const Key& o) const { return expires != o.expires ? expires < o.expires : id < o.id; }
+    bool operator<(const Key& o) const {
+      return expires != o.expires ? expires < o.expires : id < o.id;
+    }
   };
   std::map<Key, std::function<void()>> timers_;
   Id next_ = 1;

@@ -2,9 +2,9 @@
 // under i8253_lock with port I/O (slow ISA cycles through the PCI bus) and
 // detects lost ticks from the TSC. The mcount points mirror the instrumented
 // kernel of seed 000 (mark-offset-tsc-mcount.patch).
-#include "kernel_sim/kernel.h"
-#include <cmath>
 #include <fmt/format.h>
+#include <cmath>
+#include "kernel_sim/kernel.h"
 
 namespace latsim::kernel {
 namespace {

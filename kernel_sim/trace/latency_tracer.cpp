@@ -1,6 +1,6 @@
 #include "kernel_sim/trace/latency_tracer.h"
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 namespace latsim::kernel {
 namespace {
@@ -59,8 +59,8 @@ void LatencyTracer::end(int cpu, sc_time now, const CodeSite& site) {
     max_trace_ = t;
     max_trace_.entries = c.buf;
     if (lat > p_.threshold_us) {
-      log_.push_back(fmt::format("({}/{}): new {} us maximum-latency critical section.", c.task.comm,
-                                 c.task.pid, lat));
+      log_.push_back(fmt::format("({}/{}): new {} us maximum-latency critical section.",
+                                 c.task.comm, c.task.pid, lat));
       log_.push_back(fmt::format(" => started at: <{}>", format_site(c.start)));
       log_.push_back(fmt::format(" => ended at:   <{}>", format_site(site)));
     }

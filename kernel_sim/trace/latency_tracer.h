@@ -3,11 +3,11 @@
 // critical section runs from the moment preemption or interrupts go off until
 // both are back on; mcount entries are recorded while it runs; a section longer
 // than /proc/sys/kernel/preempt_max_latency is kept as a trace.
-#include "kernel_sim/trace/symbols.h"
 #include <cstdint>
 #include <string>
 #include <systemc>
 #include <vector>
+#include "kernel_sim/trace/symbols.h"
 
 namespace latsim::kernel {
 
@@ -36,10 +36,10 @@ struct LatencyTrace {
 };
 
 struct LatencyTracerParams {
-  bool enabled = true;               // /proc/sys/kernel/tracing_enabled
-  uint64_t threshold_us = 500;       // /proc/sys/kernel/preempt_max_latency
-  size_t max_traces = 50;            // how many of the longest are kept
-  size_t max_entries = 4000;         // per-trace mcount buffer
+  bool enabled = true;          // /proc/sys/kernel/tracing_enabled
+  uint64_t threshold_us = 500;  // /proc/sys/kernel/preempt_max_latency
+  size_t max_traces = 50;       // how many of the longest are kept
+  size_t max_entries = 4000;    // per-trace mcount buffer
   std::string kernel_version = "2.6.9-rc1-VP-R1";
 };
 

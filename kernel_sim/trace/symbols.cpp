@@ -1,6 +1,6 @@
 #include "kernel_sim/trace/symbols.h"
-#include <cstring>
 #include <fmt/format.h>
+#include <cstring>
 #include <string_view>
 #include <unordered_map>
 #include <vector>

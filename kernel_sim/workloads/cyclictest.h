@@ -2,8 +2,8 @@
 // A cyclictest-like SCHED_FIFO thread: sleep to an absolute time, measure how
 // late it runs. On this periodic-tick kernel a sleep ends at a tick, so the
 // thread asks for tick instants and measures from the tick it asked for.
-#include "kernel_sim/kernel.h"
 #include <map>
+#include "kernel_sim/kernel.h"
 
 namespace latsim::kernel {
 

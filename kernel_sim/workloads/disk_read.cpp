@@ -9,7 +9,8 @@ constexpr uint64_t kFileStartLba = 8000000;  // assumption: the tmpfile sits ~4 
 void DiskRead::start(Kernel& k) {
   k.block().setup_file(uint64_t(file_mb_) * 256, kFileStartLba);
   k.block().init_ide();
-  k.create_task("cat", [this, &k] { run(k); }, Policy::Normal, 0);
+  k.create_task(
+      "cat", [this, &k] { run(k); }, Policy::Normal, 0);
 }
 
 void DiskRead::run(Kernel& k) {
@@ -19,7 +20,7 @@ void DiskRead::run(Kernel& k) {
   for (;;) {
     for (uint64_t p = 0; p < pages; ++p) {
       if (p % per_block == 0) {
-        k.user_exec(3000, 4);                         // cat's loop around read()
+        k.user_exec(3000, 4);  // cat's loop around read()
         k.fn("sys_read", "syscall_call", 200, 2);
         k.fn("vfs_read", "sys_read", 120, 1);
       }

@@ -7,7 +7,8 @@ namespace latsim::kernel {
 
 class DiskRead : public Workload {
  public:
-  DiskRead(std::string name, int file_mb, int block_kb) : name_(std::move(name)), file_mb_(file_mb), block_kb_(block_kb) {}
+  DiskRead(std::string name, int file_mb, int block_kb)
+      : name_(std::move(name)), file_mb_(file_mb), block_kb_(block_kb) {}
   const std::string& name() const override { return name_; }
   void start(Kernel& k) override;
   uint64_t bytes() const { return bytes_; }

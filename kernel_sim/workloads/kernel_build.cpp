@@ -4,7 +4,8 @@
 namespace latsim::kernel {
 
 void KernelBuild::start(Kernel& k) {
-  make_ = k.create_task("make", [this, &k] { make(k); }, Policy::Normal, 0);
+  make_ = k.create_task(
+      "make", [this, &k] { make(k); }, Policy::Normal, 0);
 }
 
 void KernelBuild::make(Kernel& k) {
@@ -28,7 +29,8 @@ void KernelBuild::fork_child(Kernel& k) {
   k.spin_unlock(page_table_lock_, {"copy_page_range", "unlock"});
   running_++;
   auto rng = std::make_shared<Rng>(k.params().seed, name_ + "/cc1/" + std::to_string(spawned_++));
-  k.create_task("cc1", [this, &k, rng] { cc1(k, *rng); }, Policy::Normal, 0);
+  k.create_task(
+      "cc1", [this, &k, rng] { cc1(k, *rng); }, Policy::Normal, 0);
 }
 
 void KernelBuild::exit_mmap(Kernel& k) {

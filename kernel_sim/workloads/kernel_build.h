@@ -8,8 +8,8 @@ namespace latsim::kernel {
 struct KernelBuildParams {
   int jobs = 2;
   double compile_s_min = 0.2, compile_s_max = 1.2;  // assumption: cc1 CPU time per file
-  int rss_mb = 12;                  // assumption: cc1 resident set
-  int user_misses_per_ms = 1500;    // assumption: gcc-class L2 miss rate, ~2 per 1000 instructions
+  int rss_mb = 12;                                  // assumption: cc1 resident set
+  int user_misses_per_ms = 1500;  // assumption: gcc-class L2 miss rate, ~2 per 1000 instructions
 };
 
 class KernelBuild : public Workload {

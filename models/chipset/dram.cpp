@@ -19,8 +19,10 @@ void Dram::read(uint64_t addr, void* dst, size_t len) const {
   while (len) {
     size_t off = addr & 4095, n = std::min(len, size_t(4096 - off));
     auto it = pages_.find(addr >> 12);
-    if (it == pages_.end()) std::memset(d, 0, n);
-    else std::memcpy(d, it->second.data() + off, n);
+    if (it == pages_.end())
+      std::memset(d, 0, n);
+    else
+      std::memcpy(d, it->second.data() + off, n);
     addr += n, d += n, len -= n;
   }
 }

@@ -2,13 +2,13 @@
 // North bridge: joins the front-side bus (both CPUs), DRAM and the PCI bus.
 // Its CPU-vs-bus-master policy is the 2004 hypothesis: some chipsets keep the
 // CPU off the FSB while a master's transfer is under way.
+#include <tlm_utils/simple_initiator_socket.h>
+#include <systemc>
+#include <tlm>
+#include <vector>
 #include "models/chipset/dram.h"
 #include "models/common/time.h"
 #include "models/pci/pci_bus.h"
-#include <systemc>
-#include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
-#include <vector>
 
 namespace latsim::chipset {
 

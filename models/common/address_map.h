@@ -15,7 +15,7 @@ class AddressMap {
  public:
   struct Range {
     uint64_t base, size;
-    int port;            // router output index
+    int port;  // router output index
     std::string name;
     int initial_latency_clocks;  // target's DEVSEL + initial wait states (PCI)
     uint64_t target_offset;      // where the range starts in the target's own register space

@@ -1,17 +1,17 @@
 #pragma once
 // Time helpers: clocks are given by their frequency; sc_time resolution is 1 ps.
-#include <systemc>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
+#include <systemc>
 
 namespace latsim {
 
-using sc_core::sc_time;
+using sc_core::SC_MS;
 using sc_core::SC_NS;
 using sc_core::SC_PS;
-using sc_core::SC_US;
-using sc_core::SC_MS;
 using sc_core::SC_SEC;
+using sc_core::sc_time;
+using sc_core::SC_US;
 using sc_core::SC_ZERO_TIME;
 
 // Period of a clock of `mhz` MHz, rounded to the picosecond.

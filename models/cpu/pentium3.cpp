@@ -53,8 +53,10 @@ bool Pentium3::run(Work& w) {
     if (hold != sc_core::sc_max_time() && w.misses) {
       const sc_time first_issue = now + cycles(seg);
       // Misses issuing strictly before `hold` (one issuing at `hold` is held off).
-      k = first_issue >= hold ? 0
-                              : std::min<uint64_t>(w.misses, (to_ps(hold - first_issue) + to_ps(unit) - 1) / to_ps(unit));
+      k = first_issue >= hold
+              ? 0
+              : std::min<uint64_t>(w.misses,
+                                   (to_ps(hold - first_issue) + to_ps(unit) - 1) / to_ps(unit));
     }
     if (k > 0 || w.misses == 0) {
       const bool all = k == w.misses;

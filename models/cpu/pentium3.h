@@ -3,12 +3,12 @@
 // the interrupt flag, its local APIC, and an execution engine that turns
 // "N cycles with M cache-line misses" into time, with each miss going out on
 // the front-side bus where the host bridge may hold it off.
+#include <functional>
+#include <systemc>
 #include "models/chipset/host_bridge.h"
 #include "models/common/time.h"
 #include "models/cpu/l2_residency.h"
 #include "models/cpu/local_apic.h"
-#include <functional>
-#include <systemc>
 
 namespace latsim::cpu {
 
@@ -18,11 +18,11 @@ struct Work {
 };
 
 struct CpuStats {
-  sc_time fsb_stall;    // misses held off by a bus master beyond DRAM latency
-  sc_time io_wait;      // port/MMIO accesses: waiting for host bridge and PCI GNT#
-  sc_time io_cycle;     // the accesses themselves (PCI/ISA cycle time)
-  sc_time spin;         // spinning on a lock held by the other CPU
-  sc_time halted;       // hlt
+  sc_time fsb_stall;  // misses held off by a bus master beyond DRAM latency
+  sc_time io_wait;    // port/MMIO accesses: waiting for host bridge and PCI GNT#
+  sc_time io_cycle;   // the accesses themselves (PCI/ISA cycle time)
+  sc_time spin;       // spinning on a lock held by the other CPU
+  sc_time halted;     // hlt
   uint64_t misses = 0, io_accesses = 0, interrupts = 0, nmis = 0;
 };
 
@@ -64,7 +64,9 @@ class Pentium3 : public sc_core::sc_module {
   void pci_access(tlm::tlm_generic_payload& p);
 
   // Misses when code or data of `footprint` lines, keyed by `key`, runs now.
-  uint64_t l2_misses(const void* key, uint64_t footprint) { return l2_.touch(key, footprint, stats_.misses); }
+  uint64_t l2_misses(const void* key, uint64_t footprint) {
+    return l2_.touch(key, footprint, stats_.misses);
+  }
 
   LocalApic& apic() { return apic_; }
   chipset::HostBridge& fsb() { return fsb_; }

@@ -28,36 +28,59 @@ void IdeController::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time&) 
   uint8_t* d = p.get_data_ptr();
   if (p.get_data_length() == 4) {
     uint32_t v;
-    if (p.is_write()) std::memcpy(&v, d, 4), write32(off, v);
-    else v = read32(off), std::memcpy(d, &v, 4);
+    if (p.is_write())
+      std::memcpy(&v, d, 4), write32(off, v);
+    else
+      v = read32(off), std::memcpy(d, &v, 4);
   } else {
-    if (p.is_write()) write(off, *d);
-    else *d = read(off);
+    if (p.is_write())
+      write(off, *d);
+    else
+      *d = read(off);
   }
   p.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 uint8_t IdeController::read(uint64_t off) {
   switch (off) {
-    case kTaskFile + 2: return count_;
-    case kTaskFile + 3: case kTaskFile + 4: case kTaskFile + 5: return lba_[off - kTaskFile - 3];
-    case kTaskFile + 6: return device_;
+    case kTaskFile + 2:
+      return count_;
+    case kTaskFile + 3:
+    case kTaskFile + 4:
+    case kTaskFile + 5:
+      return lba_[off - kTaskFile - 3];
+    case kTaskFile + 6:
+      return device_;
     case kTaskFile + 7:  // ATA: reading Status acknowledges INTRQ
       if (irq_pending_) irq_pending_ = false, intrq.set(false);
       return status_;
-    case kControl: return status_;  // Alternate Status: no side effect
-    case kBusMaster + 0: return bm_cmd_;
-    case kBusMaster + 2: return bm_status_;
-    default: return 0xff;
+    case kControl:
+      return status_;  // Alternate Status: no side effect
+    case kBusMaster + 0:
+      return bm_cmd_;
+    case kBusMaster + 2:
+      return bm_status_;
+    default:
+      return 0xff;
   }
 }
 
 void IdeController::write(uint64_t off, uint8_t v) {
   switch (off) {
-    case kTaskFile + 1: features_ = v; break;
-    case kTaskFile + 2: count_ = v; break;
-    case kTaskFile + 3: case kTaskFile + 4: case kTaskFile + 5: lba_[off - kTaskFile - 3] = v; break;
-    case kTaskFile + 6: device_ = v; break;
+    case kTaskFile + 1:
+      features_ = v;
+      break;
+    case kTaskFile + 2:
+      count_ = v;
+      break;
+    case kTaskFile + 3:
+    case kTaskFile + 4:
+    case kTaskFile + 5:
+      lba_[off - kTaskFile - 3] = v;
+      break;
+    case kTaskFile + 6:
+      device_ = v;
+      break;
     case kTaskFile + 7:
       if (v == kReadDma) {
         const uint64_t lba = lba_[0] | (uint64_t(lba_[1]) << 8) | (uint64_t(lba_[2]) << 16) |
@@ -86,7 +109,8 @@ void IdeController::write(uint64_t off, uint8_t v) {
     case kBusMaster + 2:  // Error and Interrupt bits are write-1-to-clear
       bm_status_ = uint8_t((bm_status_ & ~(v & (ERROR | INTERRUPT)) & ~0x60) | (v & 0x60));
       break;
-    default: break;
+    default:
+      break;
   }
 }
 
@@ -96,8 +120,10 @@ uint32_t IdeController::read32(uint64_t off) {
 }
 
 void IdeController::write32(uint64_t off, uint32_t v) {
-  if (off == kBusMaster + 4) prd_ptr_ = v & ~3u;  // dword aligned
-  else write(off, uint8_t(v));
+  if (off == kBusMaster + 4)
+    prd_ptr_ = v & ~3u;  // dword aligned
+  else
+    write(off, uint8_t(v));
 }
 
 void IdeController::start_dma() {
@@ -120,7 +146,8 @@ void IdeController::dma_step() {
   // The entry moves as the drive delivers: no faster than UDMA, no earlier than
   // the media, after the PRD fetch from DRAM.
   const sc_time start = std::max(now + p_.prd_fetch, plan_.ready(first));
-  const sc_time end = std::max(start + transfer_time(bytes, rate), plan_.ready(last) + transfer_time(512, rate));
+  const sc_time end =
+      std::max(start + transfer_time(bytes, rate), plan_.ready(last) + transfer_time(512, rate));
   pci::BurstTrain tr;
   tr.master = master_;
   tr.start = start;

@@ -4,15 +4,15 @@
 // its PRD table walk, and INTRQ (IRQ 14). The engine fetches one PRD entry at
 // a time (an event per entry) and describes its transfer analytically as one
 // burst train, so what happens on the bus meanwhile can shape the next entry.
+#include <tlm_utils/simple_target_socket.h>
+#include <systemc>
+#include <tlm>
 #include "models/chipset/dram.h"
 #include "models/common/time.h"
 #include "models/ide/ide_disk.h"
 #include "models/ide/prd_table.h"
 #include "models/irq/irq_line.h"
 #include "models/pci/pci_bus.h"
-#include <systemc>
-#include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 namespace latsim::ide {
 
@@ -26,16 +26,16 @@ double udma_mb_s(int mode);  // ATA/ATAPI-5 table: 16.7, 25, 33.3, 44.4, 66.7, 1
 
 struct IdeStats {
   uint64_t commands = 0, bytes = 0, prd_entries = 0, prd_64k_violations = 0;
-  sc_time busy;               // drive command start to INTRQ
-  sc_time longest_entry;      // longest single PRD entry transfer
+  sc_time busy;           // drive command start to INTRQ
+  sc_time longest_entry;  // longest single PRD entry transfer
 };
 
 class IdeController : public sc_core::sc_module {
  public:
   // Register windows as offsets within the three I/O ranges the platform maps.
-  static constexpr uint64_t kTaskFile = 0x000;  // 0x1f0-0x1f7
-  static constexpr uint64_t kControl = 0x100;   // 0x3f6
-  static constexpr uint64_t kBusMaster = 0x200; // BAR4, 8 bytes
+  static constexpr uint64_t kTaskFile = 0x000;   // 0x1f0-0x1f7
+  static constexpr uint64_t kControl = 0x100;    // 0x3f6
+  static constexpr uint64_t kBusMaster = 0x200;  // BAR4, 8 bytes
   enum AtaStatus : uint8_t { ERR = 0x01, DRQ = 0x08, DRDY = 0x40, BSY = 0x80 };
   enum BmCommand : uint8_t { START = 0x01, WRITE_TO_MEMORY = 0x08 };
   enum BmStatus : uint8_t { ACTIVE = 0x01, ERROR = 0x02, INTERRUPT = 0x04, DRV0_DMA = 0x20 };
@@ -76,8 +76,8 @@ class IdeController : public sc_core::sc_module {
   uint8_t bm_cmd_ = 0, bm_status_ = DRV0_DMA;
   uint32_t prd_ptr_ = 0;
   sc_core::sc_event step_ev_, done_ev_;
-  int dma_index_ = 0;      // next PRD entry
-  uint64_t dma_off_ = 0;   // bytes of the command moved so far
+  int dma_index_ = 0;     // next PRD entry
+  uint64_t dma_off_ = 0;  // bytes of the command moved so far
   IdeStats stats_;
 };
 

@@ -2,8 +2,8 @@
 // ATA disk mechanics (a 2002 7200 rpm IBM Deskstar 120GXP class drive):
 // distance-dependent seek, rotational position, zoned media rate, command
 // overhead, and a read cache that keeps streaming ahead of sequential reads.
-#include "models/common/time.h"
 #include <cstdint>
+#include "models/common/time.h"
 
 namespace latsim::ide {
 
@@ -15,8 +15,8 @@ struct IdeDiskParams {
   double inner_mb_s = 22.0;
   sc_time command_overhead = sc_time(300, SC_US);  // cache miss
   sc_time cache_hit_overhead = sc_time(100, SC_US);
-  uint32_t cache_sectors = 4096;                   // 2 MiB read cache
-  uint64_t capacity = 58168ull * 16 * 63;          // logical CHS 58168/16/63 (seed 000)
+  uint32_t cache_sectors = 4096;           // 2 MiB read cache
+  uint64_t capacity = 58168ull * 16 * 63;  // logical CHS 58168/16/63 (seed 000)
   uint32_t heads = 16, sectors_per_track = 63;
 };
 
@@ -24,9 +24,9 @@ struct IdeDiskParams {
 struct ReadPlan {
   uint64_t lba = 0;
   uint32_t sectors = 0;
-  sc_time not_before;    // command overhead done
-  sc_time arrive0;       // sector 0 reaches the buffer (from media or read-ahead)
-  sc_time sector_time;   // media pace of the following sectors
+  sc_time not_before;   // command overhead done
+  sc_time arrive0;      // sector 0 reaches the buffer (from media or read-ahead)
+  sc_time sector_time;  // media pace of the following sectors
   bool cache_hit = false;
   sc_time ready(uint32_t i) const {
     const sc_time a = arrive0 + sector_time * double(i);
@@ -50,7 +50,9 @@ class IdeDisk {
   uint64_t cache_hits() const { return hits_; }
 
  private:
-  uint64_t cylinder(uint64_t lba) const { return lba / (uint64_t(p_.heads) * p_.sectors_per_track); }
+  uint64_t cylinder(uint64_t lba) const {
+    return lba / (uint64_t(p_.heads) * p_.sectors_per_track);
+  }
   IdeDiskParams p_;
   uint64_t head_lba_ = 0;
   // Read-ahead stream: sector `stream_lba_` arrives at `stream_t0_`, one per stream_st_.

@@ -21,7 +21,10 @@ class IrqLine {
     level_ = level;
     for (auto& t : taps_) t.sink->irq_set(t.pin, level);
   }
-  void pulse() { set(true); set(false); }  // one edge, as PIT mode 2 gives per period
+  void pulse() {
+    set(true);
+    set(false);
+  }  // one edge, as PIT mode 2 gives per period
   bool level() const { return level_; }
 
  private:
@@ -34,7 +37,14 @@ class IrqLine {
 };
 
 // Delivery mode field of IO-APIC redirection entries / local APIC LVTs (82093AA 3.2.4).
-enum class DeliveryMode : unsigned { Fixed = 0, LowestPriority = 1, Smi = 2, Nmi = 4, Init = 5, ExtInt = 7 };
+enum class DeliveryMode : unsigned {
+  Fixed = 0,
+  LowestPriority = 1,
+  Smi = 2,
+  Nmi = 4,
+  Init = 5,
+  ExtInt = 7
+};
 
 // The APIC bus between the IO-APIC and the CPUs' local APICs (a 3-wire serial
 // bus on the P6 family, not PCI: delivery is not held off by PCI masters).

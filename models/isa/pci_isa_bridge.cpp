@@ -17,8 +17,10 @@ void PciIsaBridge::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& de
   delay += io_cycle_ * double(p.get_data_length());
   cycles_ += p.get_data_length();
   if (port == 0x80) {  // POST diagnostic port: the classic outb_p delay target
-    if (p.is_write()) post_ = *p.get_data_ptr();
-    else *p.get_data_ptr() = post_;
+    if (p.is_write())
+      post_ = *p.get_data_ptr();
+    else
+      *p.get_data_ptr() = post_;
     p.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }

@@ -2,12 +2,12 @@
 // PCI-to-ISA bridge (VT82C686B south bridge function 0): claims the legacy I/O
 // ports and runs each access as an ISA cycle (~1 us at 8.33 MHz), holding the
 // PCI transaction until the ISA cycle is done.
-#include "models/common/address_map.h"
-#include "models/common/time.h"
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
+#include <systemc>
+#include <tlm>
+#include "models/common/address_map.h"
+#include "models/common/time.h"
 
 namespace latsim::isa {
 

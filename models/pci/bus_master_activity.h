@@ -3,19 +3,19 @@
 // event per 32-byte burst, a master announces a train of equally spaced
 // bursts (one PRD entry's transfer, say) and the bus and host bridge answer
 // "when can the CPU get through at time t?" arithmetically.
-#include "models/common/time.h"
 #include <string>
+#include "models/common/time.h"
 
 namespace latsim::pci {
 
 struct BurstTrain {
-  int master = 0;          // PCI master number (REQ#/GNT# pair)
-  sc_time start;           // first burst's FRAME#
-  sc_time end;             // last data phase done
-  sc_time period;          // FRAME# to FRAME# of consecutive bursts
-  sc_time tenure;          // bus occupancy of one burst (arbitration to idle)
-  uint64_t bytes = 0;      // payload moved by the whole train
-  bool to_memory = true;   // master writes DRAM (disk read) vs reads it
+  int master = 0;         // PCI master number (REQ#/GNT# pair)
+  sc_time start;          // first burst's FRAME#
+  sc_time end;            // last data phase done
+  sc_time period;         // FRAME# to FRAME# of consecutive bursts
+  sc_time tenure;         // bus occupancy of one burst (arbitration to idle)
+  uint64_t bytes = 0;     // payload moved by the whole train
+  bool to_memory = true;  // master writes DRAM (disk read) vs reads it
 
   bool covers(const sc_time& t) const { return t >= start && t < end; }
   // End of the burst in progress at t (t itself if the bus is idle then).

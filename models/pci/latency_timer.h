@@ -18,7 +18,8 @@ class LatencyTimer {
   sc_time tenure_end(sc_time frame, sc_time natural_end, sc_time gnt_removed,
                      int mwi_finish_clocks = 0) const {
     sc_time expiry = frame + clk_ * double(clocks_);
-    sc_time release = (gnt_removed > expiry ? gnt_removed : expiry) + clk_ * double(1 + mwi_finish_clocks);
+    sc_time release =
+        (gnt_removed > expiry ? gnt_removed : expiry) + clk_ * double(1 + mwi_finish_clocks);
     return release < natural_end ? release : natural_end;
   }
 

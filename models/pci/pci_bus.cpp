@@ -1,7 +1,7 @@
 #include "models/pci/pci_bus.h"
+#include <fmt/format.h>
 #include <algorithm>
 #include <stdexcept>
-#include <fmt/format.h>
 
 namespace latsim::pci {
 
@@ -74,7 +74,8 @@ sc_time PciBus::host_grant_time(sc_time t) const {
       req[0] = true;
       req[size_t(tr.master)] = release < tr.end;
       sc_time next = release + clk_ * 2.0;  // 2 clocks arbitration latency
-      if (arb.grant(req) != 0) next = std::max(next, tr.burst_end_at(next));  // the master goes again
+      if (arb.grant(req) != 0)
+        next = std::max(next, tr.burst_end_at(next));  // the master goes again
       grant = next;
       moved = true;
     }

@@ -1,17 +1,17 @@
 #pragma once
 // 33 MHz, 32-bit PCI bus: address decode to targets, the central arbiter, and
 // the analytic burst trains of bus masters. The host bridge is master 0.
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include <map>
+#include <systemc>
+#include <tlm>
+#include <vector>
 #include "models/common/address_map.h"
 #include "models/common/time.h"
 #include "models/pci/bus_master_activity.h"
 #include "models/pci/latency_timer.h"
 #include "models/pci/pci_arbiter.h"
-#include <map>
-#include <systemc>
-#include <tlm>
-#include <tlm_utils/multi_passthrough_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
-#include <vector>
 
 namespace latsim::pci {
 
@@ -23,7 +23,7 @@ class MasterTrafficListener {
 };
 
 struct PciStats {
-  sc_time busy;                  // sum of all tenures
+  sc_time busy;  // sum of all tenures
   std::map<int, sc_time> master_busy;
   sc_time longest_cpu_wait;
   uint64_t cpu_transactions = 0;
@@ -32,8 +32,8 @@ struct PciStats {
 
 class PciBus : public sc_core::sc_module {
  public:
-  tlm_utils::simple_target_socket<PciBus> host_socket;                 // from the host bridge
-  tlm_utils::multi_passthrough_initiator_socket<PciBus> target_socket; // to PCI targets
+  tlm_utils::simple_target_socket<PciBus> host_socket;                  // from the host bridge
+  tlm_utils::multi_passthrough_initiator_socket<PciBus> target_socket;  // to PCI targets
 
   PciBus(sc_core::sc_module_name name, double mhz, int latency_timer_clocks,
          ArbitrationPolicy policy);

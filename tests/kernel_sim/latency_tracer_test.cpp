@@ -2,8 +2,8 @@
 // explicit times: section bookkeeping, the kernel log messages and the v1.0.5
 // /proc/latency_trace layout (checked byte-for-byte against a hand-written golden).
 #include "kernel_sim/trace/latency_tracer.h"
-#include <fstream>
 #include <gtest/gtest.h>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -23,7 +23,8 @@ TaskInfo task(const std::string& comm, int pid, int nice = 0) {
   return t;
 }
 
-LatencyTracerParams params(uint64_t threshold_us, size_t max_traces = 50, size_t max_entries = 4000) {
+LatencyTracerParams params(uint64_t threshold_us, size_t max_traces = 50,
+                           size_t max_entries = 4000) {
   LatencyTracerParams p;
   p.threshold_us = threshold_us;
   p.max_traces = max_traces;
@@ -103,13 +104,13 @@ TEST(LatencyTracerTest, UnderThresholdNotKeptButCountsForMax) {
 
 TEST(LatencyTracerTest, KeepsOnlyTheLongestOverThreshold) {
   LatencyTracer tr(2, params(100, /*max_traces=*/2));
-  section(tr, 0, 50, task("a", 1));      // A: under, first max
-  section(tr, 100, 130, task("b", 2));   // B: under
-  section(tr, 200, 350, task("c", 3));   // C: 150, new max
-  section(tr, 400, 520, task("d", 4));   // D: 120
-  section(tr, 600, 720, task("e", 5));   // E: 120, ties D, later: not kept
+  section(tr, 0, 50, task("a", 1));                 // A: under, first max
+  section(tr, 100, 130, task("b", 2));              // B: under
+  section(tr, 200, 350, task("c", 3));              // C: 150, new max
+  section(tr, 400, 520, task("d", 4));              // D: 120
+  section(tr, 600, 720, task("e", 5));              // E: 120, ties D, later: not kept
   section(tr, 800, 1000, task("f", 6), /*cpu=*/1);  // F: 200, new max, evicts D
-  section(tr, 1100, 1250, task("g", 7)); // G: 150, ties C, later: not kept
+  section(tr, 1100, 1250, task("g", 7));            // G: 150, ties C, later: not kept
   EXPECT_EQ(tr.sections(), 7u);
   EXPECT_EQ(tr.over_threshold(), 5u);
   EXPECT_EQ(tr.max_us(), 200u);

@@ -1,9 +1,9 @@
 // preempt_count layout (kernel_sim/sched/task.h) against include/asm-i386/hardirq.h
 // and thread_info.h of 2.6.9: preempt depth bits 0-7, softirq 8-15, hardirq
 // 16-23, PREEMPT_ACTIVE 0x4000000 (bit 26). The VP tracer prints it "%08x".
-#include "kernel_sim/sched/task.h"
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include "kernel_sim/sched/task.h"
 
 namespace latsim::kernel {
 namespace {

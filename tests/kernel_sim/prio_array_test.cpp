@@ -1,8 +1,8 @@
 // The O(1) scheduler's priority array (kernel_sim/sched/runqueue.*).
-#include "kernel_sim/sched/runqueue.h"
 #include <gtest/gtest.h>
 #include <memory>
 #include <vector>
+#include "kernel_sim/sched/runqueue.h"
 
 namespace latsim::kernel {
 namespace {
@@ -33,11 +33,11 @@ TEST(PrioArrayTest, EmptyFirstIsMaxPrio) {
 TEST(PrioArrayTest, FirstIsHighestPriorityAcrossRtAndNormal) {
   auto a = std::make_unique<PrioArray>();
   Tasks ts;
-  Task* normal = ts.make(1, nice_to_prio(0));    // 120
-  Task* niced = ts.make(2, nice_to_prio(-10));   // 110
-  Task* rt50 = ts.make(3, 49);                   // SCHED_FIFO rt_priority 50
-  Task* rt99 = ts.make(4, 0);                    // rt_priority 99
-  Task* low = ts.make(5, MAX_PRIO - 1);          // nice 19
+  Task* normal = ts.make(1, nice_to_prio(0));   // 120
+  Task* niced = ts.make(2, nice_to_prio(-10));  // 110
+  Task* rt50 = ts.make(3, 49);                  // SCHED_FIFO rt_priority 50
+  Task* rt99 = ts.make(4, 0);                   // rt_priority 99
+  Task* low = ts.make(5, MAX_PRIO - 1);         // nice 19
   a->enqueue(normal);
   EXPECT_EQ(a->first(), 120);
   a->enqueue(low);

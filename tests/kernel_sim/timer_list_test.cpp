@@ -13,7 +13,9 @@ void run(TimerList& tl, uint64_t jiffies) {
 TEST(TimerListTest, RunExpiredInExpiryThenInsertionOrder) {
   TimerList tl;
   std::vector<int> ran;
-  auto add = [&](uint64_t exp, int tag) { return tl.add(exp, [&ran, tag] { ran.push_back(tag); }); };
+  auto add = [&](uint64_t exp, int tag) {
+    return tl.add(exp, [&ran, tag] { ran.push_back(tag); });
+  };
   const auto id1 = add(5, 1);
   const auto id2 = add(3, 2);
   add(5, 3);

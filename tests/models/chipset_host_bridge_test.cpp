@@ -126,7 +126,7 @@ TEST(HostBridgeHoldoff, RotateHoldsCpuOnlyForTheCurrentBurst) {
     EXPECT_EQ(r.hb->cpu_ready(r.in_burst(k, 0)), r.in_burst(k, kTenure)) << "burst " << k;
     EXPECT_EQ(r.hb->cpu_ready(r.in_burst(k, 7)), r.in_burst(k, kTenure)) << "burst " << k;
   }
-  EXPECT_EQ(r.hb->cpu_ready(r.in_burst(3, 8)), r.in_burst(3, 8));   // gap
+  EXPECT_EQ(r.hb->cpu_ready(r.in_burst(3, 8)), r.in_burst(3, 8));  // gap
   EXPECT_EQ(r.hb->cpu_ready(r.in_burst(3, 11)), r.in_burst(3, 11));
 }
 
@@ -192,10 +192,10 @@ TEST(HostBridgePciAccess, IoCycleBehindTrainPaysHoldoffGrantAndCycle) {
   });
   sc_core::sc_start();
 
-  const sc_time fsb = r.tr.end;                                      // SgEntry holdoff
-  const sc_time req = fsb + r.hb->params().cpu_to_pci;               // REQ# on PCI
-  ASSERT_TRUE(tx.covers(req) && req < tx.start + tx.tenure);         // inside the NIC's burst 0
-  const sc_time grant = tx.start + tx.tenure + clocks(2);            // burst end + arbitration
+  const sc_time fsb = r.tr.end;                               // SgEntry holdoff
+  const sc_time req = fsb + r.hb->params().cpu_to_pci;        // REQ# on PCI
+  ASSERT_TRUE(tx.covers(req) && req < tx.start + tx.tenure);  // inside the NIC's burst 0
+  const sc_time grant = tx.start + tx.tenure + clocks(2);     // burst end + arbitration
   EXPECT_EQ(r.pci.host_grant_time(req), grant);
   ASSERT_EQ(dev.seen_at.size(), 1u);
   EXPECT_EQ(dev.seen_at[0], grant);

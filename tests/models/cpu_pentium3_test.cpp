@@ -14,15 +14,17 @@ namespace {
 
 using latsim::testing::fresh_simulation;
 
-constexpr uint64_t kCorePs = 1155;     // 866 MHz: round(1e6 / 866) ps
-constexpr uint64_t kDramPs = 174000;   // 174 ns main-memory latency (lmbench)
+constexpr uint64_t kCorePs = 1155;    // 866 MHz: round(1e6 / 866) ps
+constexpr uint64_t kDramPs = 174000;  // 174 ns main-memory latency (lmbench)
 
 struct NullTarget : sc_core::sc_module {
   tlm_utils::simple_target_socket<NullTarget> socket;
   explicit NullTarget(sc_core::sc_module_name n) : sc_module(n), socket("socket") {
     socket.register_b_transport(this, &NullTarget::b_transport);
   }
-  void b_transport(tlm::tlm_generic_payload& p, sc_time&) { p.set_response_status(tlm::TLM_OK_RESPONSE); }
+  void b_transport(tlm::tlm_generic_payload& p, sc_time&) {
+    p.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
 };
 
 struct Script : sc_core::sc_module {

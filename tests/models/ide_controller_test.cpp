@@ -94,8 +94,8 @@ struct Rig {
   // Linux ide_dma_setup + __ide_do_rw_disk + ide_dma_start, as register accesses.
   // Returns the times of the command write and of the START write.
   std::pair<sc_time, sc_time> linux_read_dma_direct(uint64_t lba, uint8_t nsect) {
-    ide.write32(IC::kBusMaster + 4, kPrdTable);                    // outl(dmatable_dma, BM+4)
-    ide.write(IC::kBusMaster + 0, IC::WRITE_TO_MEMORY);            // reading = 1 << 3
+    ide.write32(IC::kBusMaster + 4, kPrdTable);          // outl(dmatable_dma, BM+4)
+    ide.write(IC::kBusMaster + 0, IC::WRITE_TO_MEMORY);  // reading = 1 << 3
     ide.write(IC::kBusMaster + 2, ide.read(IC::kBusMaster + 2) | IC::ERROR | IC::INTERRUPT);
     ide.write(IC::kTaskFile + 2, nsect);
     ide.write(IC::kTaskFile + 3, uint8_t(lba));
@@ -150,14 +150,16 @@ struct ExpectedEntry {
 // than its last sector from the media plus that sector at the UDMA rate. The next
 // PRD is fetched after the entry ends.
 std::vector<ExpectedEntry> expected_entries(const ReadPlan& plan, sc_time dma_start,
-                                            const std::vector<Prd>& prds, double udma, sc_time fetch) {
+                                            const std::vector<Prd>& prds, double udma,
+                                            sc_time fetch) {
   std::vector<ExpectedEntry> out;
   sc_time t = dma_start + fetch;
   uint64_t off = 0;
   for (const auto& e : prds) {
     const uint32_t first = uint32_t(off / 512), last = uint32_t((off + e.bytes - 1) / 512);
     const sc_time start = std::max(t, plan.ready(first));
-    const sc_time end = std::max(start + transfer_time(e.bytes, udma), plan.ready(last) + transfer_time(512, udma));
+    const sc_time end =
+        std::max(start + transfer_time(e.bytes, udma), plan.ready(last) + transfer_time(512, udma));
     out.push_back({start, end, e.bytes});
     off += e.bytes;
     t = end + fetch;
@@ -166,7 +168,8 @@ std::vector<ExpectedEntry> expected_entries(const ReadPlan& plan, sc_time dma_st
 }
 
 // The drive's plan for a cache miss: overhead, seek from LBA 0, rotation, media pace.
-ReadPlan miss_plan(const IdeDisk& disk, const IdeDiskParams& p, uint64_t lba, uint32_t n, sc_time at) {
+ReadPlan miss_plan(const IdeDisk& disk, const IdeDiskParams& p, uint64_t lba, uint32_t n,
+                   sc_time at) {
   ReadPlan plan;
   plan.lba = lba;
   plan.sectors = n;
@@ -178,7 +181,7 @@ ReadPlan miss_plan(const IdeDisk& disk, const IdeDiskParams& p, uint64_t lba, ui
 
 const std::vector<Prd> kThreeEntries = {
     {0x200000, 4096, false}, {0x201000, 8192, false}, {0x203000, 4096, true}};  // 16 KiB
-constexpr uint64_t kLba = 5000;  // cylinder 4
+constexpr uint64_t kLba = 5000;                                                 // cylinder 4
 constexpr uint8_t kSectors = 32;
 
 TEST(IdeBusMasterDma, ReadDmaAnnouncesOneTrainPerPrdEntryAtUdma2Pace) {
@@ -211,7 +214,8 @@ TEST(IdeBusMasterDma, ReadDmaAnnouncesOneTrainPerPrdEntryAtUdma2Pace) {
     EXPECT_EQ(tr.end, exp[i].end);
     EXPECT_EQ(tr.bytes, exp[i].bytes);
     EXPECT_TRUE(tr.to_memory);
-    EXPECT_EQ(tr.period, (exp[i].end - exp[i].start) / double(exp[i].bytes / 16));  // 16-byte bursts
+    EXPECT_EQ(tr.period,
+              (exp[i].end - exp[i].start) / double(exp[i].bytes / 16));  // 16-byte bursts
     EXPECT_EQ(tr.tenure, tenure);
     // One PRD entry is fetched at START, each next one when the previous is done.
     EXPECT_EQ(r.log.announced_at[i], i == 0 ? t0 : r.log.trains[i - 1].end);
@@ -262,7 +266,7 @@ TEST(IdeBusMasterDma, DriverEndSequenceAndStatusReadDropIntrq) {
     r.linux_read_dma_direct(kLba, kSectors);
     while (!r.ide.intrq.level()) sc_core::wait(sc_time(1, SC_US));
     irq_seen = sc_core::sc_time_stamp();
-    sc_core::wait(sc_time(3, SC_US));  // interrupt entry, then ide_dma_end:
+    sc_core::wait(sc_time(3, SC_US));                      // interrupt entry, then ide_dma_end:
     r.ide.write(IC::kBusMaster + 0, IC::WRITE_TO_MEMORY);  // stop: clear START
     const uint8_t stat = r.ide.read(IC::kBusMaster + 2);
     r.ide.write(IC::kBusMaster + 2, stat | IC::ERROR | IC::INTERRUPT);  // write 1 to clear
@@ -343,7 +347,8 @@ TEST(IdeBusMasterDma, PrdEntryCrossing64KiBIsCounted) {
   // aligned base does not.
   const std::vector<Prd> prds = {{0x20f000, 8192, false}, {0x220000, 0x10000, true}};
   r.write_prd_table(prds);
-  EXPECT_EQ(PrdEntry::decode(r.dram.read32(kPrdTable + 8), r.dram.read32(kPrdTable + 12)).bytes, 0x10000u)
+  EXPECT_EQ(PrdEntry::decode(r.dram.read32(kPrdTable + 8), r.dram.read32(kPrdTable + 12)).bytes,
+            0x10000u)
       << "count field 0 means 64 KiB";
   Script s("s", [&] {
     sc_core::wait(sc_time(20, SC_US));

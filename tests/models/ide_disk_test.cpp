@@ -69,7 +69,8 @@ TEST(IdeDiskSeek, ReferenceDriveAverageAtOneThirdOf58168Cylinders) {
   const IdeDiskParams p;  // 58168/16/63 geometry of seed 000
   IdeDisk disk(p);
   const uint64_t third = 58168 / 3;  // 19389 of 19389.33
-  EXPECT_NEAR(double(to_ps(disk.seek_time(0, cyl(third)))), seek_rule_ps(p, double(third), 58168), 1.0);
+  EXPECT_NEAR(double(to_ps(disk.seek_time(0, cyl(third)))), seek_rule_ps(p, double(third), 58168),
+              1.0);
   EXPECT_NEAR(disk.seek_time(0, cyl(third)).to_seconds() * 1e3, 8.5, 0.001);
 }
 
@@ -123,7 +124,8 @@ TEST(IdeDiskMedia, ZonedRateFallsFromOuterToInner) {
   IdeDisk disk(p);
   EXPECT_DOUBLE_EQ(disk.media_rate_mb_s(0), 44.0);
   EXPECT_DOUBLE_EQ(disk.media_rate_mb_s(p.capacity), 22.0);
-  EXPECT_DOUBLE_EQ(disk.media_rate_mb_s(p.capacity / 2), 44.0 - 22.0 * double(p.capacity / 2) / double(p.capacity));
+  EXPECT_DOUBLE_EQ(disk.media_rate_mb_s(p.capacity / 2),
+                   44.0 - 22.0 * double(p.capacity / 2) / double(p.capacity));
   EXPECT_NEAR(disk.media_rate_mb_s(p.capacity / 2), 33.0, 1e-6);
   EXPECT_DOUBLE_EQ(disk.media_rate_mb_s(p.capacity * 2), 22.0);  // clamped past the end
   EXPECT_GT(disk.media_rate_mb_s(1000), disk.media_rate_mb_s(2000));

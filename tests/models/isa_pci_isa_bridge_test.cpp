@@ -25,8 +25,10 @@ struct IsaDevice : sc_core::sc_module {
   }
   void b_transport(tlm::tlm_generic_payload& p, sc_time&) {
     offsets.push_back(p.get_address());
-    if (p.is_read()) *p.get_data_ptr() = regs[p.get_address() & 3];
-    else written.push_back(*p.get_data_ptr());
+    if (p.is_read())
+      *p.get_data_ptr() = regs[p.get_address() & 3];
+    else
+      written.push_back(*p.get_data_ptr());
     p.set_response_status(tlm::TLM_OK_RESPONSE);
   }
 };
@@ -107,10 +109,10 @@ TEST(PciIsaBridge, DecodesToMappedDeviceWithOffset) {
   uint32_t written = 0xcafe0003;
   Script s("s", [&] {
     sc_time d = SC_ZERO_TIME;
-    ch2 = host.read8(0x42, d);              // PIT channel 2: offset 2
-    host.write8(0x43, 0xb6, d);             // PIT mode register: offset 3
-    imr = host.read8(0xa1, d);              // slave 8259A IMR: offset 1
-    unclaimed = host.read8(0x2f8, d);       // nothing there (no COM2)
+    ch2 = host.read8(0x42, d);         // PIT channel 2: offset 2
+    host.write8(0x43, 0xb6, d);        // PIT mode register: offset 3
+    imr = host.read8(0xa1, d);         // slave 8259A IMR: offset 1
+    unclaimed = host.read8(0x2f8, d);  // nothing there (no COM2)
     host.access(tlm::TLM_WRITE_COMMAND, 0x2f8, &written, 1, d);
   });
   sc_core::sc_start();

@@ -83,7 +83,8 @@ TEST(PciBusGrant, InsideABurstHostWaitsForBurstEndPlusArbitration) {
   // First clock of the train (FRAME# of burst 0).
   EXPECT_EQ(pci.host_grant_time(start), start + clocks(8 + kArbitrationClocks));
   // Last burst: its end is the train's end.
-  EXPECT_EQ(pci.host_grant_time(start + clocks(9 * 12 + 7)), start + clocks(9 * 12 + 8 + kArbitrationClocks));
+  EXPECT_EQ(pci.host_grant_time(start + clocks(9 * 12 + 7)),
+            start + clocks(9 * 12 + 8 + kArbitrationClocks));
 }
 
 TEST(PciBusGrant, BetweenBurstsAndOutsideTheTrainNoWait) {
@@ -107,7 +108,7 @@ TEST(PciBusGrant, LatencyTimerBoundsWaitForALongTenure) {
   const int m = pci.add_master("greedy");
   const sc_time start = sc_time(10, SC_US);
   pci.announce(train(m, start, 4, 300, 256));  // 256-clock tenures (1 KiB bursts)
-  const sc_time frame = start + clocks(300);    // burst 1
+  const sc_time frame = start + clocks(300);   // burst 1
   // REQ# (GNT# removed from the master) 10 clocks into the burst: the master keeps
   // the bus until its 64-clock timer expires, then one data phase (PCI 2.1 3.5.4).
   EXPECT_EQ(pci.host_grant_time(frame + clocks(10)), frame + clocks(64 + 1 + kArbitrationClocks));

@@ -29,7 +29,7 @@ class PciLatencyTimer : public ::testing::Test {
 TEST_F(PciLatencyTimer, BusClockIs30NsAt33MHz) { EXPECT_EQ(to_ps(clk), kClkPs); }
 
 TEST_F(PciLatencyTimer, GntRemovedBeforeExpiryMasterKeepsBusUntilExpiryPlusOneDataPhase) {
-  const LatencyTimer lt(64, clk);  // Linux pcibios_set_master default
+  const LatencyTimer lt(64, clk);               // Linux pcibios_set_master default
   const sc_time natural = frame + clocks(512);  // a long burst (2 KiB)
   const sc_time gnt_removed = frame + clocks(10);
   // Timer expires at FRAME# + 64 clocks; the next data phase ends the tenure.
@@ -64,7 +64,8 @@ TEST_F(PciLatencyTimer, NaturalEndBeforeTimerEndsTheTenure) {
 TEST_F(PciLatencyTimer, MemoryWriteAndInvalidateFinishesItsCacheLine) {
   const LatencyTimer lt(64, clk);
   // MWI: after expiry + one data phase the master completes the line (here 7 more clocks).
-  EXPECT_EQ(lt.tenure_end(frame, frame + clocks(512), frame + clocks(5), 7), frame + clocks(64 + 1 + 7));
+  EXPECT_EQ(lt.tenure_end(frame, frame + clocks(512), frame + clocks(5), 7),
+            frame + clocks(64 + 1 + 7));
 }
 
 TEST_F(PciLatencyTimer, TimerValueBoundsWorstCaseTenure) {

@@ -30,15 +30,20 @@ std::string read_text(const fs::path& p) {
 
 // Runs latsim on the reference scenario with `args`; returns the output directory.
 fs::path run(const std::string& tag, const std::string& args) {
-  const fs::path out = fs::temp_directory_path() / ("latsim-seed000-" + tag + "-" + std::to_string(::getpid()));
-  const std::string cmd = std::string(LATSIM_BINARY) + " run " + kScenario + " -q --out " + out.string() + " " + args;
+  const fs::path out =
+      fs::temp_directory_path() / ("latsim-seed000-" + tag + "-" + std::to_string(::getpid()));
+  const std::string cmd =
+      std::string(LATSIM_BINARY) + " run " + kScenario + " -q --out " + out.string() + " " + args;
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
   return out;
 }
 
-nlohmann::json metrics(const fs::path& out) { return nlohmann::json::parse(read_text(out / "metrics.json")); }
+nlohmann::json metrics(const fs::path& out) {
+  return nlohmann::json::parse(read_text(out / "metrics.json"));
+}
 
-const char* kSmall = "--set /sys/block/hda/queue/max_sectors_kb=32 --set /sys/block/hda/queue/read_ahead_kb=32";
+const char* kSmall =
+    "--set /sys/block/hda/queue/max_sectors_kb=32 --set /sys/block/hda/queue/read_ahead_kb=32";
 
 TEST(Seed000, SmallerRequestsCutTheWorstLatencyByMoreThanHalf) {
   const auto big = run("128", "--duration 10s");
@@ -56,9 +61,10 @@ TEST(Seed000, SmallerRequestsCutTheWorstLatencyByMoreThanHalf) {
 TEST(Seed000, TheLongestTraceCrawlsThroughTrivialCode) {
   const auto out = run("trace", "--duration 10s");
   const std::string trace = read_text(out / "traces" / "max.txt");
-  const std::set<std::string> trivial = {"spin_lock", "mark_offset_tsc", "schedule", "__switch_to",
-                                         "sched_clock", "do_IRQ", "do_nmi", "profile_tick",
-                                         "find_busiest_group", "load_balance_newidle", "move_tasks"};
+  const std::set<std::string> trivial = {
+      "spin_lock", "mark_offset_tsc", "schedule",     "__switch_to",        "sched_clock",
+      "do_IRQ",    "do_nmi",          "profile_tick", "find_busiest_group", "load_balance_newidle",
+      "move_tasks"};
   const std::regex line(R"(^[0-9a-f]{8} \d+\.\d{3}ms \(\+(\d+)\.(\d{3})ms\): (\S+) \()");
   int slow_steps = 0;
   std::istringstream in(trace);
@@ -89,14 +95,16 @@ TEST(Seed000, GoldenTwoSecondRun) {
   const auto out = run("golden", "--duration 2s");
   const fs::path golden = fs::path(kSource) / "tests/tools/data/golden";
   for (const char* f : {"metrics.json", "traces/max.txt", "cyclictest.txt"}) {
-    const fs::path want = golden / (std::string("disk-dma-kernel-build-2s.") + fs::path(f).filename().string());
+    const fs::path want =
+        golden / (std::string("disk-dma-kernel-build-2s.") + fs::path(f).filename().string());
     const std::string got = read_text(out / f);
     if (std::getenv("LATSIM_UPDATE_GOLDEN")) {
       std::ofstream(want, std::ios::binary) << got;
       continue;
     }
-    EXPECT_EQ(got, read_text(want)) << "output " << f << " differs from " << want
-                                    << " (LATSIM_UPDATE_GOLDEN=1 regenerates it when the change is intended)";
+    EXPECT_EQ(got, read_text(want))
+        << "output " << f << " differs from " << want
+        << " (LATSIM_UPDATE_GOLDEN=1 regenerates it when the change is intended)";
   }
   fs::remove_all(out);
 }

@@ -1,13 +1,13 @@
 // latsim: run and check latency scenarios of a 2004 dual Pentium III box.
-#include "platform/run.h"
-#include "platform/scenario_loader.h"
-#include "platform/scenario_schema.h"
+#include <fmt/format.h>
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
-#include <fmt/format.h>
 #include <iostream>
 #include <systemc>
+#include "platform/run.h"
+#include "platform/scenario_loader.h"
+#include "platform/scenario_schema.h"
 
 namespace {
 
@@ -30,8 +30,10 @@ std::vector<std::string> overrides(const RunArgs& a) {
 void print_summary(const Scenario& s, const latsim::platform::RunResult& r) {
   const auto& m = r.metrics;
   const auto& ri = r.run_info;
-  fmt::print("{}: {:.1f} simulated s, seed {}\n", s.name, ri["simulated_seconds"].get<double>(), s.seed);
-  fmt::print("  latency tracer   max {} us, {} traces over {} us\n", m["latency_tracer"]["max_us"].get<uint64_t>(),
+  fmt::print("{}: {:.1f} simulated s, seed {}\n", s.name, ri["simulated_seconds"].get<double>(),
+             s.seed);
+  fmt::print("  latency tracer   max {} us, {} traces over {} us\n",
+             m["latency_tracer"]["max_us"].get<uint64_t>(),
              m["latency_tracer"]["traces_over_threshold"].get<uint64_t>(),
              m["latency_tracer"]["threshold_us"].get<uint64_t>());
   for (auto it = m["workloads"].begin(); it != m["workloads"].end(); ++it) {
@@ -40,13 +42,14 @@ void print_summary(const Scenario& s, const latsim::platform::RunResult& r) {
                it.value()["min_us"].get<int64_t>(), it.value()["avg_us"].get<double>(),
                it.value()["max_us"].get<int64_t>(), it.value()["count"].get<uint64_t>());
   }
-  fmt::print("  disk             {:.1f} MB/s read, largest request {} KB\n", m["disk"]["read_mb_s"].get<double>(),
-             m["disk"]["max_request_kb"].get<uint64_t>());
+  fmt::print("  disk             {:.1f} MB/s read, largest request {} KB\n",
+             m["disk"]["read_mb_s"].get<double>(), m["disk"]["max_request_kb"].get<uint64_t>());
   fmt::print("  ticks            {} handled, {} lost\n", m["ticks"]["handled"].get<uint64_t>(),
              m["ticks"]["lost"].get<uint64_t>());
-  fmt::print("  speed            {:.1f}x real time ({:.2f} s wall)\n", ri["x_real_time"].get<double>(),
-             ri["wall_seconds"].get<double>());
-  fmt::print("  outputs          {}/ (metrics.json, traces/, cyclictest.txt, dmesg.txt)\n", r.out_dir);
+  fmt::print("  speed            {:.1f}x real time ({:.2f} s wall)\n",
+             ri["x_real_time"].get<double>(), ri["wall_seconds"].get<double>());
+  fmt::print("  outputs          {}/ (metrics.json, traces/, cyclictest.txt, dmesg.txt)\n",
+             r.out_dir);
 }
 
 int cmd_run(const RunArgs& a) {
@@ -62,7 +65,8 @@ int cmd_run(const RunArgs& a) {
 
 int cmd_validate(const RunArgs& a) {
   Scenario s = latsim::platform::load_scenario(a.scenario, overrides(a));
-  fmt::print("{}: ok ({}, {} workload(s), {} s)\n", a.scenario, s.name, s.workload.size(), s.duration_s);
+  fmt::print("{}: ok ({}, {} workload(s), {} s)\n", a.scenario, s.name, s.workload.size(),
+             s.duration_s);
   return 0;
 }
 
@@ -77,20 +81,25 @@ int sc_main(int argc, char* argv[]) {
   RunArgs a;
   auto add_common = [&](CLI::App* c) {
     c->add_option("scenario", a.scenario, "Scenario YAML file (schema_version: 1)")->required();
-    c->add_option("--set", a.sets,
-                  "Override a value: a dotted path (platform.pci.latency_timer=32) or a kernel tunable\n"
-                  "by its real path (/sys/block/hda/queue/max_sectors_kb=32); repeatable");
-    c->add_option("--seed", a.seed, "Seed of every component's random generator (same as --set seed=N)");
-    c->add_option("--duration", a.duration, "Simulated time, e.g. 30s, 500ms (same as --set duration=T)");
+    c->add_option(
+        "--set", a.sets,
+        "Override a value: a dotted path (platform.pci.latency_timer=32) or a kernel tunable\n"
+        "by its real path (/sys/block/hda/queue/max_sectors_kb=32); repeatable");
+    c->add_option("--seed", a.seed,
+                  "Seed of every component's random generator (same as --set seed=N)");
+    c->add_option("--duration", a.duration,
+                  "Simulated time, e.g. 30s, 500ms (same as --set duration=T)");
   };
   auto* run = app.add_subcommand("run", "Run one scenario and write its outputs");
   add_common(run);
   run->add_option("--out", a.out, "Output directory (default: out/<scenario-name>/)");
   run->add_flag("-q,--quiet", a.quiet, "Print nothing on success");
-  auto* val = app.add_subcommand("validate", "Check a scenario (and --set overrides) without running it");
+  auto* val =
+      app.add_subcommand("validate", "Check a scenario (and --set overrides) without running it");
   add_common(val);
   bool list_keys = false;
-  auto* keys = app.add_subcommand("keys", "List every scenario key with its type, range and default");
+  auto* keys =
+      app.add_subcommand("keys", "List every scenario key with its type, range and default");
   keys->callback([&] { list_keys = true; });
 
   try {
