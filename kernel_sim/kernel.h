@@ -141,6 +141,11 @@ class Kernel {
   void preempt_schedule(const char* parent);
   void preempt_schedule_irq();
   void cond_resched(const char* parent);
+  // The VP patch turns might_sleep() into a preemption point when
+  // voluntary_preemption is on (might_resched).
+  void might_sleep(const char* parent) {
+    if (p_.voluntary_preemption) cond_resched(parent);
+  }
   void scheduler_tick(bool user);
   void resched_task(Task* p);
   void sched_yield();

@@ -140,11 +140,18 @@ void write_outputs(const Scenario& s, Machine&, kernel::Kernel& k, const RunResu
                  tr.format(t));
     if (tr.sections()) write_file(tmp / "traces" / "max.txt", tr.format(tr.max_trace()));
 
+    // cyclictest -q: the summary lines, or with -h the histogram block instead.
+    std::vector<const kernel::Cyclictest*> threads;
+    bool hist = false;
+    for (const auto& w : k.workloads()) {
+      if (auto* c = dynamic_cast<kernel::Cyclictest*>(w.get())) {
+        threads.push_back(c);
+        hist = hist || c->histogram_us() > 0;
+      }
+    }
     std::string ct;
-    int thread = 0;
-    for (const auto& w : k.workloads())
-      if (auto* c = dynamic_cast<kernel::Cyclictest*>(w.get()))
-        ct += c->summary_line(thread++) + "\n";
+    if (hist) ct = kernel::Cyclictest::histogram_block(threads);
+    for (size_t i = 0; i < threads.size() && !hist; ++i) ct += threads[i]->summary_line(int(i)) + "\n";
     write_file(tmp / "cyclictest.txt", ct);
 
     std::string dmesg;

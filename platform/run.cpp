@@ -46,7 +46,7 @@ std::unique_ptr<kernel::Workload> make_workload(const WorkloadConfig& w) {
     return std::make_unique<kernel::KernelBuild>(name, p);
   }
   if (w.kind == "disk_read") return std::make_unique<kernel::DiskRead>(name, w.file_mb, w.block_kb);
-  return std::make_unique<kernel::Cyclictest>(name, w.priority, w.interval_us);
+  return std::make_unique<kernel::Cyclictest>(name, w.priority, w.interval_us, w.histogram_us);
 }
 
 }  // namespace

@@ -433,6 +433,10 @@ class Loader {
       error(location_of("platform.disk.track_to_track_ms"), "platform.disk.track_to_track_ms",
             fmt::format("{} exceeds avg_seek_ms {}", disk.track_to_track_ms, disk.avg_seek_ms));
     }
+    if (!s_.kernel.hdparm.dma) {
+      error(location_of("kernel.hdparm.dma"), "kernel.hdparm.dma",
+            "off (PIO transfers) is not implemented yet (implemented: on)");
+    }
     std::map<std::string, size_t> first_use;
     for (size_t i = 0; i < s_.workload.size(); ++i) {
       const std::string& name = s_.workload[i].name;

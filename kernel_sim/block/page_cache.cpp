@@ -106,6 +106,7 @@ void BlockLayer::read_page(uint64_t index, const char* parent) {
   }
   wait_on_page_locked(index);
   k_.fn("file_read_actor", parent, 40);
+  k_.might_sleep("__copy_to_user_ll");
   // 4 KiB copied with rep movsl; the source lines were just written by DMA.
   k_.fn("__copy_to_user_ll", "file_read_actor", 1100, 4, 128);
   k_.fn("mark_page_accessed", parent, 30, 1);

@@ -62,6 +62,7 @@ void KernelBuild::cc1(Kernel& k, Rng& rng) {
     if (i % 4 == 0) {  // a page fault on fresh heap: clear_page
       k.fn("do_page_fault", "error_code", 300, 3);
       k.fn("do_anonymous_page", "handle_mm_fault", 200, 2);
+      k.might_sleep("clear_user_highpage");
       k.fn("clear_page", "do_anonymous_page", 1100, 2, 128);
     }
     if (i % 16 == 0) {  // read a header from the page cache

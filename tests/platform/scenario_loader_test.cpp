@@ -135,7 +135,7 @@ kernel:
   softirq_preemption: 0
   hardirq_preemption: on
   nmi_watchdog: off
-  hdparm: {dma: off, unmaskirq: 1}
+  hdparm: {dma: on, unmaskirq: 1}
 )",
                                         "s.yaml");
   EXPECT_EQ(s.kernel.voluntary_preemption, 0);
@@ -143,8 +143,21 @@ kernel:
   EXPECT_EQ(s.kernel.softirq_preemption, 0);
   EXPECT_EQ(s.kernel.hardirq_preemption, 1);
   EXPECT_FALSE(s.kernel.nmi_watchdog);
-  EXPECT_FALSE(s.kernel.hdparm.dma);
+  EXPECT_TRUE(s.kernel.hdparm.dma);
   EXPECT_TRUE(s.kernel.hdparm.unmaskirq);
+}
+
+// PIO transfers are not modelled yet: saying dma off must not silently run DMA.
+TEST(ScenarioErrors, PioNotImplementedYet) {
+  try {
+    load_scenario_text(kHead + "kernel:\n  hdparm: {dma: off}\n", "p.yaml");
+    FAIL() << "dma: off was accepted";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("p.yaml:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("kernel.hdparm.dma: off (PIO transfers) is not implemented yet"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 // ---- --set overrides -------------------------------------------------------------
