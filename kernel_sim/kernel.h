@@ -44,6 +44,7 @@ struct PerCpu {
   const char* last_fn = "cpu_idle";  // the function running: parent of interrupt entries
   const char* last_parent = "rest_init";
   int irq_depth = 0;
+  bool irq_from_user = false;          // the interrupt being handled came from user mode
   uint64_t local_ticks = 0;  // per-CPU timer base jiffies
   sc_core::sc_time tick_epoch, tick_period;
 };

@@ -433,6 +433,24 @@ class Loader {
       error(location_of("platform.disk.track_to_track_ms"), "platform.disk.track_to_track_ms",
             fmt::format("{} exceeds avg_seek_ms {}", disk.track_to_track_ms, disk.avg_seek_ms));
     }
+    if (s_.kernel.flavour == "2.6.9") {
+      // Vanilla 2.6.9 has no voluntary-preempt switches: softirqs run on irq_exit
+      // (ksoftirqd only under load), handlers run in hardirq context, might_sleep()
+      // is no preemption point. kernel_preemption stands for CONFIG_PREEMPT.
+      for (const char* key : {"kernel.voluntary_preemption", "kernel.softirq_preemption",
+                              "kernel.hardirq_preemption"}) {
+        const auto& k = s_.kernel;
+        const int v = std::string(key) == "kernel.voluntary_preemption" ? k.voluntary_preemption
+                      : std::string(key) == "kernel.softirq_preemption" ? k.softirq_preemption
+                                                                         : k.hardirq_preemption;
+        if (present_.count(key) && v != 0)
+          error(location_of(key), key,
+                "is a voluntary-preempt switch; kernel.flavour 2.6.9 (vanilla) has none "
+                "(use 2.6.9-vp, or kernel_preemption for CONFIG_PREEMPT)");
+      }
+      s_.kernel.voluntary_preemption = s_.kernel.softirq_preemption = s_.kernel.hardirq_preemption = 0;
+      if (!present_.count("kernel.version")) s_.kernel.version = "2.6.9";
+    }
     if (!s_.kernel.hdparm.dma) {
       error(location_of("kernel.hdparm.dma"), "kernel.hdparm.dma",
             "off (PIO transfers) is not implemented yet (implemented: on)");

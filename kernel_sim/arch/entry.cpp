@@ -71,23 +71,28 @@ void Kernel::handle_interrupt() {
       : t.vector == RESCHEDULE_VECTOR  ? CodeSite{"smp_reschedule_interrupt", "irq_enter"}
                                        : CodeSite{"do_IRQ", "irq_enter"};
   critical_check(c, was, entry);
-  pcpu_[size_t(c)].irq_depth++;
-  dispatch(t);
-  // ret_from_intr: preempt the interrupted context if it allows it.
+  // Entering the kernel: a nested interrupt returns to kernel mode, not to user.
   Task& cur = current();
-  const int c2 = cur.cpu;
-  pcpu_[size_t(c2)].irq_depth--;
+  const bool from_user = cur.in_user;
+  cur.in_user = false;
+  auto& pc = pcpu_[size_t(c)];
+  const bool outer_from_user = pc.irq_from_user;
+  pc.irq_from_user = from_user;
+  pc.irq_depth++;
+  dispatch(t);
+  pc.irq_depth--;
+  pc.irq_from_user = outer_from_user;
+  // ret_from_intr: preempt the interrupted context if it allows it.
   if (!t.nmi && cur.need_resched && prev_if) {
-    if (cur.in_user) {
-      cur.in_user = false;  // resume_userspace -> work_resched
-      this_cpu().set_irqs_enabled(true);
+    if (from_user) {
+      this_cpu().set_irqs_enabled(true);  // resume_userspace -> work_resched
       schedule("work_resched");
       this_cpu().set_irqs_enabled(false);
-      cur.in_user = true;
     } else if (p_.kernel_preemption && cur.preempt_count == 0) {
       preempt_schedule_irq();
     }
   }
+  cur.in_user = from_user;
   const int c3 = current().cpu;
   const bool was2 = critical(c3);
   pcpu_[size_t(c3)].last_fn = interrupted;
@@ -146,7 +151,7 @@ void Kernel::smp_apic_timer_interrupt() {
   fn("read_lock", "profile_hook", 30, 1);
   fn("notifier_call_chain", "profile_hook", 40);
   fn("profile_hit", "smp_apic_timer_interrupt", 60, 1);
-  update_process_times(current().in_user, "smp_apic_timer_interrupt");
+  update_process_times(pcpu_[size_t(smp_processor_id())].irq_from_user, "smp_apic_timer_interrupt");
   irq_exit({"smp_apic_timer_interrupt", "irq_exit"});
 }
 

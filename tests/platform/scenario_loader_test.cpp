@@ -338,7 +338,7 @@ TEST(ScenarioErrors, BadEnumValue) {
 TEST(ScenarioErrors, FlavourNotImplementedYet) {
   EXPECT_EQ(errors_of(kHead + "kernel:\n  flavour: 2.4.20-lowlatency\n"),
             "bad.yaml:4:12: error: kernel.flavour: `2.4.20-lowlatency` is not implemented yet "
-            "(implemented: 2.6.9-vp)");
+            "(implemented: 2.6.9-vp, 2.6.9)");
 }
 
 TEST(ScenarioErrors, UnknownTunablePath) {
@@ -420,6 +420,25 @@ TEST(ScenarioErrors, DiagnosticsAreStructured) {
     EXPECT_EQ(e.diagnostics()[0].location, "bad.yaml:3:33");
     EXPECT_EQ(e.diagnostics()[0].key, "platform.pci.latency_timer");
     EXPECT_EQ(e.diagnostics()[0].message, "300 is out of range (accepted: 0..255)");
+  }
+}
+
+
+// Vanilla 2.6.9: the VP switches do not exist; kernel_preemption is CONFIG_PREEMPT.
+TEST(ScenarioLoader, VanillaFlavourHasNoVoluntaryPreemptSwitches) {
+  const Scenario s = load_scenario_text(kHead + "kernel:\n  flavour: \"2.6.9\"\n  kernel_preemption: 1\n", "v.yaml");
+  EXPECT_EQ(s.kernel.voluntary_preemption, 0);
+  EXPECT_EQ(s.kernel.softirq_preemption, 0);
+  EXPECT_EQ(s.kernel.hardirq_preemption, 0);
+  EXPECT_EQ(s.kernel.kernel_preemption, 1);
+  EXPECT_EQ(s.kernel.version, "2.6.9");
+  try {
+    load_scenario_text(kHead + "kernel:\n  flavour: \"2.6.9\"\n  softirq_preemption: 1\n", "w.yaml");
+    FAIL() << "a VP switch was accepted on vanilla 2.6.9";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("w.yaml:5:23: error: kernel.softirq_preemption: is a voluntary-preempt switch"),
+              std::string::npos)
+        << e.what();
   }
 }
 
