@@ -1,0 +1,360 @@
+#include "models/net/rtl8139.h"
+#include <algorithm>
+#include <cstring>
+#include <vector>
+#include "models/net/ethernet.h"
+
+namespace latsim::net {
+
+namespace {
+constexpr std::array<uint8_t, 6> kPeerMac = {0x02, 0x00, 0x00, 0x00, 0x00, 0x01};  // the far end
+uint32_t align4(uint32_t v) { return (v + 3) & ~3u; }
+uint32_t div_up(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+}  // namespace
+
+Rtl8139::Rtl8139(sc_core::sc_module_name name, const Rtl8139Params& p, chipset::Dram& dram,
+                 pci::PciBus& pci)
+    : sc_module(name),
+      socket("socket"),
+      p_(p),
+      dram_(dram),
+      pci_(pci),
+      master_(pci.add_master(std::string(basename()))),
+      source_(p.rx, p.wire_mbit_s, std::string(this->name()) + ".rx") {
+  socket.register_b_transport(this, &Rtl8139::b_transport);
+  reset();
+  SC_HAS_PROCESS(Rtl8139);
+  SC_METHOD(rx_step);  // runs once at start to fetch the first arrival
+  sensitive << rx_ev_;
+  SC_METHOD(tx_step);
+  sensitive << tx_ev_;
+  dont_initialize();
+}
+
+void Rtl8139::reset() {
+  const sc_time now = sc_core::sc_time_stamp();
+  regs_.fill(0);
+  std::copy(p_.mac.begin(), p_.mac.end(), regs_.begin() + IDR0);
+  put(BMCR, 2, 0x3100);    // 100 Mbit/s, autonegotiation on, full duplex
+  put(BMSR, 2, 0x782d);    // 10/100 capable, autonegotiation complete, link up
+  put(ANAR, 2, 0x01e1);    // advertise 10/100, half and full
+  put(ANLPAR, 2, 0x45e1);  // link partner: the same, acknowledged
+  put(ANER, 2, 0x0001);
+  cr_ = 0;
+  isr_ = 0;
+  capr_ = kCaprReset;
+  cbr_ = 0;
+  mpc_ = 0;
+  tctr_base_ = now;
+  rx_dma_.reset();  // a transfer cut short by reset never completes
+  for (auto& s : tx_) s = TxSlot{TSD_OWN, SC_ZERO_TIME, sc_core::sc_max_time()};
+  tx_pending_.clear();
+  prev_tx_bytes_ = 0;
+  update_irq();
+}
+
+uint32_t Rtl8139::get(unsigned off, unsigned len) const {
+  uint32_t v = 0;
+  for (unsigned i = 0; i < len && off + i < regs_.size(); ++i)
+    v |= uint32_t(regs_[off + i]) << (8 * i);
+  return v;
+}
+
+void Rtl8139::put(unsigned off, unsigned len, uint32_t v) {
+  for (unsigned i = 0; i < len && off + i < regs_.size(); ++i)
+    regs_[off + i] = uint8_t(v >> (8 * i));
+}
+
+void Rtl8139::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time&) {
+  const unsigned len = std::min(4u, p.get_data_length());
+  uint32_t v = 0;
+  if (p.is_write()) {
+    std::memcpy(&v, p.get_data_ptr(), len);
+    write(p.get_address(), len, v);
+  } else {
+    v = read(p.get_address(), len);
+    std::memcpy(p.get_data_ptr(), &v, len);
+  }
+  p.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+uint32_t Rtl8139::ring_used() const {
+  const uint32_t ring = ring_bytes();
+  const uint32_t rd = uint32_t(capr_ + 16) % ring;  // CAPR trails the read point by 16
+  return (cbr_ + ring - rd) % ring;
+}
+
+uint32_t Rtl8139::read(uint64_t offset, unsigned len) {
+  const auto off = unsigned(offset & 0xff);
+  const sc_time now = sc_core::sc_time_stamp();
+  if (off >= TSD0 && off < TSAD0 && off % 4 == 0) return tsd_value((off - TSD0) / 4);
+  switch (off) {
+    case CR:
+      return cr_ | (now < rst_until_ ? uint32_t(RST) : 0u) |
+             (ring_used() == 0 ? uint32_t(BUFE) : 0u);
+    case CAPR:
+      return capr_;
+    case CBR:
+      return cbr_;
+    case ISR:
+      return isr_;
+    case TCR:  // the hardware version bits are read-only
+      return (get(TCR, 4) & ~0x7cc00000u) | kHwVerId8139C;
+    case TCTR:
+      return uint32_t(to_ps(now - tctr_base_) / to_ps(pci_.clock()));
+    case MPC:
+      return mpc_;
+    case MSR:  // LINKB = 0 (link up), SPEED_10 from the wire rate
+      return p_.wire_mbit_s < 100.0 ? 0x08 : 0x00;
+    case TSAD: {
+      uint32_t v = 0;
+      for (unsigned n = 0; n < 4; ++n) {
+        const uint32_t t = tsd_value(n);
+        v |= (t & TSD_TOK ? 1u << (12 + n) : 0) | (t & TSD_OWN ? 1u << n : 0);
+      }
+      return v;
+    }
+    default:
+      return get(off, len);
+  }
+}
+
+void Rtl8139::write(uint64_t offset, unsigned len, uint32_t v) {
+  const auto off = unsigned(offset & 0xff);
+  const sc_time now = sc_core::sc_time_stamp();
+  if (off >= TSD0 && off < TSAD0 && off % 4 == 0) return start_tx((off - TSD0) / 4, v);
+  switch (off) {
+    case CR:
+      if (v & RST) {  // software reset: registers to defaults, RST clears when done
+        reset();
+        rst_until_ = now + p_.reset_time;
+      } else {
+        cr_ = uint8_t(v & (TE | RE));
+      }
+      break;
+    case CAPR:
+      capr_ = uint16_t(v);
+      break;
+    case ISR:  // write 1 to clear
+    case ISR + 1:
+      isr_ &= uint16_t(~(v << (8 * (off - ISR))));
+      update_irq();
+      break;
+    case IMR:
+    case IMR + 1:
+      put(off, len, v);
+      update_irq();
+      break;
+    case MPC:  // any write clears the missed-packet counter
+      mpc_ = 0;
+      break;
+    case TCTR:  // any write restarts the timer
+      tctr_base_ = now;
+      break;
+    case CBR:
+    case MSR:
+    case TSAD:
+    case BMSR:
+      break;  // read-only
+    default:
+      put(off, len, v);
+  }
+}
+
+void Rtl8139::update_irq() {
+  const bool level = (isr_ & imr()) != 0;
+  if (level && !inta.level()) stats_.irqs++;
+  inta.set(level);  // INTA# is level-triggered: up while any unmasked cause is pending
+}
+
+sc_time Rtl8139::burst_tenure(uint32_t bytes) const {
+  return pci_.clock() * double(p_.burst_overhead_clocks + div_up(bytes, 4));
+}
+
+namespace {
+pci::BurstTrain make_train(int master, sc_time start, sc_time end, uint32_t bursts, sc_time tenure,
+                           uint64_t bytes, bool to_memory) {
+  pci::BurstTrain t;
+  t.master = master;
+  t.start = start;
+  t.end = end;
+  t.period = ps(to_ps(end - start) / std::max(1u, bursts));
+  t.tenure = std::min(tenure, t.period);
+  t.bytes = bytes;
+  t.to_memory = to_memory;
+  return t;
+}
+}  // namespace
+
+// ---- receive ----
+
+uint32_t Rtl8139::rx_threshold(uint32_t frame) const {
+  const uint32_t f = (rcr() >> kRxfthShift) & 7;
+  return f == 7 ? frame : std::min(frame, 16u << f);  // 7: DMA only once the whole frame is in
+}
+
+uint32_t Rtl8139::rx_burst(uint32_t frame) const {
+  const uint32_t m = (rcr() >> kMxdmaShift) & 7;
+  const uint32_t mx = m == 7 ? frame : 16u << m;  // 7: unlimited
+  return std::max(1u, std::min(mx, rx_threshold(frame)));
+}
+
+void Rtl8139::rx_step() {
+  const sc_time now = sc_core::sc_time_stamp();
+  if (!started_) {
+    started_ = true;
+    pull_frame();
+  }
+  if (rx_dma_ && now >= rx_dma_->done) complete_rx();
+  if (next_ && !next_armed_ && now >= next_ready_) {
+    // The first bit is here: the FIFO threshold in force now decides when DMA may
+    // start, and not before the previous frame's DMA is done.
+    next_armed_ = true;
+    next_ready_ =
+        std::max(next_->first_bit +
+                     wire_time(kPreambleBytes + rx_threshold(next_->frame_bytes), p_.wire_mbit_s),
+                 rx_dma_free_);
+  }
+  if (next_ && next_armed_ && now >= next_ready_) {
+    const Arrival a = *next_;
+    next_.reset();
+    receive(a);
+    pull_frame();
+  }
+  sc_time wake = sc_core::sc_max_time();
+  if (rx_dma_) wake = rx_dma_->done;
+  if (next_) wake = std::min(wake, next_ready_);
+  if (wake != sc_core::sc_max_time()) rx_ev_.notify(wake - now);
+}
+
+void Rtl8139::pull_frame() {
+  if (!source_.has_next()) return;
+  next_ = source_.next();
+  next_ready_ = next_->first_bit;
+  next_armed_ = false;
+}
+
+void Rtl8139::receive(const Arrival& a) {
+  const uint32_t len = a.frame_bytes;
+  if (!(cr_ & RE) || !accepts_unicast()) {
+    stats_.frames_dropped_disabled++;
+    return;
+  }
+  const uint32_t need = align4(4 + len);     // header + frame, next packet dword aligned
+  if (ring_used() + need >= ring_bytes()) {  // never fill it exactly: full would read as empty
+    isr_ |= RXOVW;
+    mpc_ = (mpc_ + 1) & 0xffffff;
+    stats_.frames_dropped_overflow++;
+    update_irq();
+    return;
+  }
+  // Bursts of `b` bytes, each no earlier than its last byte is off the wire and no
+  // earlier than the previous burst has left the bus.
+  const sc_time now = sc_core::sc_time_stamp();
+  const uint32_t b = rx_burst(len), n = div_up(len, b);
+  sc_time s = now;
+  for (uint32_t k = 1; k < n; ++k) {
+    const sc_time ready =
+        a.first_bit + wire_time(kPreambleBytes + std::min((k + 1) * b, len), p_.wire_mbit_s);
+    s = std::max(s + burst_tenure(b), ready);
+  }
+  const sc_time data_end = s + burst_tenure(len - (n - 1) * b);
+  pci_.announce(make_train(master_, now, data_end, n, burst_tenure(b), len, true));
+  // Status and length are known only at the end: the header is written last.
+  const sc_time done = data_end + burst_tenure(4);
+  pci_.announce(make_train(master_, data_end, done, 1, burst_tenure(4), 4, true));
+  rx_dma_ = RxDma{cbr_, len, done};
+  rx_dma_free_ = done;
+}
+
+void Rtl8139::ring_write(uint32_t offset, const uint8_t* data, uint32_t len) {
+  const uint64_t base = get(RBSTART, 4);
+  const uint32_t ring = ring_bytes();
+  if (rcr() & WRAP) {  // continue past the end into the driver's overflow area
+    dram_.write(base + offset, data, len);
+    return;
+  }
+  const uint32_t first = std::min(len, ring - offset);
+  dram_.write(base + offset, data, first);
+  if (first < len) dram_.write(base, data + first, len - first);
+}
+
+void Rtl8139::complete_rx() {
+  const RxDma d = *rx_dma_;
+  rx_dma_.reset();
+  std::vector<uint8_t> buf(4 + d.frame_bytes, 0);
+  const uint32_t header = uint32_t(RX_ROK | RX_PAM) | (d.frame_bytes << 16);
+  std::memcpy(buf.data(), &header, 4);  // little endian, as the driver reads it
+  std::copy(regs_.begin() + IDR0, regs_.begin() + IDR0 + 6, buf.begin() + 4);
+  std::copy(kPeerMac.begin(), kPeerMac.end(), buf.begin() + 10);
+  buf[16] = 0x08;  // IPv4
+  for (uint32_t i = 14; i + kFcsBytes < d.frame_bytes; ++i) buf[4 + i] = uint8_t(i);
+  ring_write(d.offset, buf.data(), uint32_t(buf.size()));
+  cbr_ = uint16_t((d.offset + align4(4 + d.frame_bytes)) % ring_bytes());
+  stats_.frames_received++;
+  stats_.bytes_received += d.frame_bytes;
+  stats_.ring_high_water = std::max(stats_.ring_high_water, ring_used());
+  isr_ |= ROK;
+  update_irq();
+}
+
+// ---- transmit ----
+
+uint32_t Rtl8139::tsd_value(unsigned n) const {
+  const sc_time now = sc_core::sc_time_stamp();
+  const TxSlot& s = tx_[n];
+  return s.tsd | (now >= s.own_at ? uint32_t(TSD_OWN) : 0u) |
+         (now >= s.tok_at ? uint32_t(TSD_TOK) : 0u);
+}
+
+void Rtl8139::start_tx(unsigned n, uint32_t v) {
+  const sc_time now = sc_core::sc_time_stamp();
+  TxSlot& s = tx_[n];
+  s.tsd = v & (TSD_SIZE | TSD_ERTXTH);  // writing the size with OWN = 0 hands it to the chip
+  s.own_at = s.tok_at = sc_core::sc_max_time();
+  if (!(cr_ & TE)) return;  // transmitter off: the descriptor waits forever
+  const uint32_t size = v & TSD_SIZE;
+  const uint32_t m = (tcr() >> kMxdmaShift) & 7;
+  const uint32_t b = 16u << m;  // TCR MXDMA: 16 .. 2048 bytes
+  const uint32_t nb = std::max(1u, div_up(size, b));
+  // The FIFO must have room: the previous frame drains onto the wire as it is sent.
+  sc_time start = std::max(now, tx_dma_free_);
+  if (prev_tx_bytes_ + size > p_.tx_fifo_bytes)
+    start = std::max(start, prev_wire_start_ +
+                                wire_time(kPreambleBytes + prev_tx_bytes_ + size - p_.tx_fifo_bytes,
+                                          p_.wire_mbit_s));
+  auto after_bursts = [&](uint32_t k) {  // end of burst k (1-based) of this descriptor
+    return start + burst_tenure(b) * double(k - 1) + burst_tenure(std::min(b, size - (k - 1) * b));
+  };
+  const sc_time dma_end = after_bursts(nb);
+  // Transmission starts once the early-Tx threshold is in the FIFO (ERTXTH 0 = 8 bytes).
+  const uint32_t ertxth = (v & TSD_ERTXTH) >> 16;
+  const uint32_t thresh = std::max(1u, std::min(size, ertxth ? 32 * ertxth : 8u));
+  const sc_time wire_start = std::max(after_bursts(div_up(thresh, b)), tx_wire_free_);
+  const uint32_t frame = std::max(size, kMinPayloadBytes) + kFcsBytes;  // the chip appends FCS
+  const sc_time wire_end = wire_start + frame_on_wire(frame, p_.wire_mbit_s);
+  pci_.announce(
+      make_train(master_, start, dma_end, nb, burst_tenure(std::min(b, size)), size, false));
+  s.own_at = dma_end;
+  s.tok_at = wire_end;
+  tx_dma_free_ = dma_end;
+  tx_wire_free_ = wire_end + wire_time(kIfgBytes, p_.wire_mbit_s);
+  prev_wire_start_ = wire_start;
+  prev_tx_bytes_ = size;
+  tx_pending_.push_back({wire_end, size});
+  tx_ev_.notify(tx_pending_.front().first - now);
+}
+
+void Rtl8139::tx_step() {
+  const sc_time now = sc_core::sc_time_stamp();
+  while (!tx_pending_.empty() && tx_pending_.front().first <= now) {
+    stats_.frames_sent++;
+    stats_.bytes_sent += tx_pending_.front().second;
+    tx_pending_.pop_front();
+    isr_ |= TOK;
+  }
+  update_irq();
+  if (!tx_pending_.empty()) tx_ev_.notify(tx_pending_.front().first - now);
+}
+
+}  // namespace latsim::net
