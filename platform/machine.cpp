@@ -52,7 +52,9 @@ Machine::Machine(const Scenario& s)
       pic_slave("pic_slave"),
       ioapic("ioapic"),
       disk(disk_params(s.platform.disk)),
-      ide("ide", ide_params(s.platform.ide), disk, dram, pci) {
+      ide("ide", ide_params(s.platform.ide), disk, dram, pci),
+      nic("nic", net::Rtl8139Params{}, dram, pci),
+      sound("sound", sound::Es1371Params{}, pci) {
   pci.set_latency_timer_enabled(s.mechanisms.pci_latency_timer);
 
   // PCI targets (order = target_socket index). IDE legacy ports first: they sit
@@ -60,11 +62,15 @@ Machine::Machine(const Scenario& s)
   pci.target_socket.bind(ide.socket);             // 0
   pci.target_socket.bind(isa_bridge.pci_socket);  // 1
   pci.target_socket.bind(ioapic.socket);          // 2
+  pci.target_socket.bind(nic.socket);             // 3
+  pci.target_socket.bind(sound.socket);           // 4
   pci.map(io_addr(0x1f0), 8, 0, "ide-taskfile", 2, ide::IdeController::kTaskFile);
   pci.map(io_addr(0x3f6), 1, 0, "ide-control", 2, ide::IdeController::kControl);
   pci.map(io_addr(kBusMasterIdeBase), 8, 0, "ide-busmaster", 2, ide::IdeController::kBusMaster);
   pci.map(io_addr(0), 0x400, 1, "isa", 2);
   pci.map(kIoApicBase, 0x20, 2, "ioapic", 2);
+  pci.map(io_addr(kNicIoBase), 0x100, 3, "rtl8139", 2);
+  pci.map(io_addr(kSoundIoBase), 0x40, 4, "es1371", 2);
 
   // ISA devices behind the south bridge.
   isa_bridge.isa_socket.bind(pit.socket);         // 0
@@ -83,6 +89,12 @@ Machine::Machine(const Scenario& s)
   pic_master.set_slave(2, pic_slave);
   ide.intrq.connect(pic_slave, 6);
   ide.intrq.connect(ioapic, 14);
+  // PCI INTA# of the NIC and the sound card, steered by the 686B to ISA IRQ 11 and
+  // 10 (seed 000: "/proc/irq/10/Ensoniq AudioPCI"); IRQ 11 for the NIC is an assumption.
+  nic.inta.connect(pic_slave, 3);
+  nic.inta.connect(ioapic, 11);
+  sound.inta.connect(pic_slave, 2);
+  sound.inta.connect(ioapic, 10);
   ioapic.connect(apic_bus);
 
   const double mhz = s.platform.cpu.mhz;

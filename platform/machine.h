@@ -4,11 +4,11 @@
 //
 //   CPU0 CPU1 --FSB-- host bridge (VT82C694X) --DRAM
 //                         |
-//   ===================== PCI 33 MHz =====================
-//        |                 |                  |
-//   IDE (686B fn1)    PCI-ISA (686B fn0)   IO-APIC
-//     |  disk hda        |  8254 PIT, 8259A x2, port 0x80
-//     INTRQ -> IRQ14      OUT0 -> IRQ0
+//   ========================== PCI 33 MHz ==========================
+//        |                 |                  |         |          |
+//   IDE (686B fn1)    PCI-ISA (686B fn0)   IO-APIC   RTL8139    ES1371
+//     |  disk hda        |  8254 PIT, 8259A x2,       IRQ11      IRQ10
+//     INTRQ -> IRQ14     |  port 0x80; OUT0 -> IRQ0
 //
 #include <memory>
 #include <vector>
@@ -22,7 +22,9 @@
 #include "models/irq/i8259a.h"
 #include "models/irq/ioapic.h"
 #include "models/isa/pci_isa_bridge.h"
+#include "models/net/rtl8139.h"
 #include "models/pci/pci_bus.h"
+#include "models/sound/es1371.h"
 #include "models/timer/i8254.h"
 #include "platform/cpu_port.h"
 #include "platform/scenario.h"
@@ -44,6 +46,8 @@ class Machine {
   irq::ApicBusHub apic_bus;
   ide::IdeDisk disk;
   ide::IdeController ide;
+  net::Rtl8139 nic;       // idle until a network workload drives it
+  sound::Es1371 sound;    // idle until an audio workload programs it
   std::vector<std::unique_ptr<cpu::LocalApic>> lapics;
   std::vector<std::unique_ptr<cpu::Pentium3>> cpus;
   std::vector<std::unique_ptr<CpuPort>> ports;
@@ -52,5 +56,7 @@ class Machine {
 // Port and address map of the board (what the BIOS set up).
 constexpr uint64_t kIoApicBase = 0xfec00000;
 constexpr uint16_t kBusMasterIdeBase = 0xd000;
+constexpr uint16_t kNicIoBase = 0xe000;    // RTL8139 I/O BAR (256 bytes)
+constexpr uint16_t kSoundIoBase = 0xe400;  // ES1371 I/O BAR (64 bytes)
 
 }  // namespace latsim::platform
