@@ -18,13 +18,14 @@ int Kernel::task_timeslice(const Task* p) const {
 }
 
 // MAX_SLEEP_AVG = DEF_TIMESLICE * MAX_BONUS: a second of sleep buys the full bonus.
-static const sc_core::sc_time MAX_SLEEP_AVG(1, sc_core::SC_SEC);
+// A function, not a static sc_time: those would fix the time resolution at load time.
+static sc_core::sc_time max_sleep_avg() { return sc_core::sc_time(1, sc_core::SC_SEC); }
 constexpr int MAX_BONUS = 10;
 
 int Kernel::effective_prio(const Task* p) const {
   if (p->policy != Policy::Normal) return MAX_RT_PRIO - 1 - p->rt_priority;
   // CURRENT_BONUS - MAX_BONUS/2: sleepers gain up to 5 levels, hogs lose up to 5.
-  const int bonus = int(p->sleep_avg / MAX_SLEEP_AVG * MAX_BONUS) - MAX_BONUS / 2;
+  const int bonus = int(p->sleep_avg / max_sleep_avg() * MAX_BONUS) - MAX_BONUS / 2;
   return std::clamp(p->static_prio - bonus, MAX_RT_PRIO, MAX_PRIO - 1);
 }
 
@@ -84,7 +85,7 @@ void Kernel::activate_task(Task* p, Runqueue& rq, const char* parent) {
   fn("sched_clock", "activate_task", 30);
   fn("recalc_task_prio", "activate_task", 40);
   if (p->slept) {  // recalc_task_prio: credit the time slept
-    p->sleep_avg = std::min(p->sleep_avg + (now() - p->sleep_start), MAX_SLEEP_AVG);
+    p->sleep_avg = std::min(p->sleep_avg + (now() - p->sleep_start), max_sleep_avg());
     p->slept = false;
   }
   fn("effective_prio", "recalc_task_prio", 20);
