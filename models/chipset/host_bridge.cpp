@@ -1,5 +1,7 @@
 #include "models/chipset/host_bridge.h"
 #include <algorithm>
+#include <cstring>
+#include "models/common/address_map.h"
 
 namespace latsim::chipset {
 
@@ -8,11 +10,20 @@ HostBridge::HostBridge(sc_core::sc_module_name name, const HostBridgeParams& p, 
     : sc_module(name), pci_socket("pci_socket"), p_(p), pci_(pci), dram_(dram) {
   pci_socket.bind(pci_.host_socket);
   pci_.add_listener(*this);
+  SC_HAS_PROCESS(HostBridge);
+  SC_THREAD(drain);
 }
 
 void HostBridge::master_traffic(const pci::BurstTrain& train) {
   prune(sc_core::sc_time_stamp());
   trains_.push_back(train);
+  changed_.notify(SC_ZERO_TIME);
+}
+
+void HostBridge::master_traffic_deferred(const pci::BurstTrain& before,
+                                         const pci::BurstTrain& after) {
+  for (auto& tr : trains_)
+    if (tr.master == before.master && tr.start == before.start && tr.end == before.end) tr = after;
   changed_.notify(SC_ZERO_TIME);
 }
 
@@ -67,13 +78,82 @@ sc_time HostBridge::next_holdoff(sc_time t) const {
 }
 
 void HostBridge::cpu_pci_access(tlm::tlm_generic_payload& p) {
+  // PCI 2.2 3.2.5: a bridge may post memory writes, never I/O writes.
+  if (p.is_write() && p.get_address() < kIoSpace && p_.posted_write_entries > 0) return post(p);
   const sc_time now = sc_core::sc_time_stamp();
   const sc_time fsb = cpu_ready(now);
-  const sc_time grant = pci_.host_grant_time(fsb + p_.cpu_to_pci);
-  if (grant > now) sc_core::wait(grant - now);
-  sc_time delay = SC_ZERO_TIME;
-  pci_socket->b_transport(p, delay);
-  if (delay > SC_ZERO_TIME) sc_core::wait(delay);
+  const uint64_t ticket = next_ticket_++;
+  wait_turn(ticket);
+  stats_.ordering_wait += sc_core::sc_time_stamp() - now;
+  pci_cycle(p, std::max(sc_core::sc_time_stamp(), fsb + p_.cpu_to_pci));
+  next_turn();
+}
+
+void HostBridge::post(tlm::tlm_generic_payload& p) {
+  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time accepted = cpu_ready(now) + p_.cpu_to_pci;  // the FSB write, into the bridge
+  if (accepted > now) sc_core::wait(accepted - now);
+  // No free entry: the store cannot retire, so the core is stuck mid-instruction.
+  const sc_time full = sc_core::sc_time_stamp();
+  while (int(posted_.size()) >= p_.posted_write_entries) sc_core::wait(turn_ev_);
+  stats_.buffer_full_stall += sc_core::sc_time_stamp() - full;
+  PostedWrite w{p.get_address(),
+                {},
+                std::min(p.get_data_length(), 8u),
+                sc_core::sc_time_stamp(),
+                next_ticket_++};
+  std::memcpy(w.data, p.get_data_ptr(), w.len);
+  posted_.push_back(w);
+  stats_.posted_writes++;
+  stats_.max_posted = std::max(stats_.max_posted, int(posted_.size()));
+  posted_ev_.notify(SC_ZERO_TIME);
+  p.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void HostBridge::drain() {
+  for (;;) {
+    while (posted_.empty()) sc_core::wait(posted_ev_);
+    PostedWrite w = posted_.front();
+    wait_turn(w.ticket);
+    tlm::tlm_generic_payload p;
+    p.set_command(tlm::TLM_WRITE_COMMAND);
+    p.set_address(w.addr);
+    p.set_data_ptr(w.data);
+    p.set_data_length(w.len);
+    p.set_streaming_width(w.len);
+    p.set_byte_enable_ptr(nullptr);
+    pci_cycle(p, std::max(sc_core::sc_time_stamp(), w.ready));
+    posted_.pop_front();  // the entry is free once the target has taken the data
+    next_turn();
+  }
+}
+
+void HostBridge::wait_turn(uint64_t ticket) {
+  while (serving_ != ticket) sc_core::wait(turn_ev_);
+}
+
+void HostBridge::next_turn() {
+  serving_++;
+  turn_ev_.notify(SC_ZERO_TIME);
+}
+
+void HostBridge::pci_cycle(tlm::tlm_generic_payload& p, sc_time req) {
+  const uint64_t addr = p.get_address();  // the bus rewrites it to the target's offset
+  sc_time grant = pci_.host_grant_time(req);
+  for (;;) {
+    const sc_time now = sc_core::sc_time_stamp();
+    if (grant > now) sc_core::wait(grant - now);
+    sc_time delay = SC_ZERO_TIME;
+    p.set_address(addr);
+    p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    pci_socket->b_transport(p, delay);
+    if (delay > SC_ZERO_TIME) sc_core::wait(delay);
+    if (!pci::is_retry(p)) return;
+    // Retry: the master releases REQ#, the bus is free meanwhile, then it re-arbitrates.
+    stats_.retries++;
+    grant = pci_.host_grant_time(sc_core::sc_time_stamp() +
+                                 pci_.clock() * double(p_.retry_backoff_clocks));
+  }
 }
 
 }  // namespace latsim::chipset

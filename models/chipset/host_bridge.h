@@ -1,14 +1,17 @@
 #pragma once
 // North bridge: joins the front-side bus (both CPUs), DRAM and the PCI bus.
 // Its CPU-vs-bus-master policy is the 2004 hypothesis: some chipsets keep the
-// CPU off the FSB while a master's transfer is under way.
+// CPU off the FSB while a master's transfer is under way. Its CPU-to-PCI side is
+// one in-order queue: memory writes are posted, reads and I/O cycles wait for them.
 #include <tlm_utils/simple_initiator_socket.h>
+#include <deque>
 #include <systemc>
 #include <tlm>
 #include <vector>
 #include "models/chipset/dram.h"
 #include "models/common/time.h"
 #include "models/pci/pci_bus.h"
+#include "models/pci/target_termination.h"
 
 namespace latsim::chipset {
 
@@ -24,6 +27,18 @@ struct HostBridgeParams {
   sc_time cpu_to_pci = sc_time(30, SC_NS);     // assumption: one PCI clock to post the cycle
   CpuHoldoff holdoff = CpuHoldoff::SgEntry;
   int holdoff_grants = 3;
+  // CPU-to-PCI posted-write buffer in dword entries; 0 = writes are not posted.
+  // Assumption: VIA 694X-class north bridges post a few dwords (4-8); no datasheet at hand.
+  int posted_write_entries = 4;
+  int retry_backoff_clocks = pci::kRetryReqReleaseClocks;  // REQ# released after a Retry
+};
+
+struct HostBridgeStats {
+  uint64_t posted_writes = 0;  // CPU memory writes accepted into the posted-write buffer
+  uint64_t retries = 0;        // PCI attempts a target ended with Retry
+  int max_posted = 0;          // deepest the buffer got
+  sc_time buffer_full_stall;   // CPUs stuck on a store because the buffer was full
+  sc_time ordering_wait;       // reads and I/O cycles waiting for earlier PCI cycles
 };
 
 class HostBridge : public sc_core::sc_module, public pci::MasterTrafficListener {
@@ -43,11 +58,18 @@ class HostBridge : public sc_core::sc_module, public pci::MasterTrafficListener 
   sc_core::sc_event& traffic_changed() { return changed_; }
 
   // An uncached CPU access to I/O or memory-mapped space on PCI; must be called
-  // from a thread. Waits for the host bridge, then for PCI GNT#, then the cycle.
+  // from a thread. A memory write is posted: the CPU goes on once the bridge has
+  // it, and stalls only while the buffer is full. A read or an I/O cycle waits for
+  // the FSB, then for every earlier PCI cycle (PCI ordering: a read pushes posted
+  // writes ahead of it), then for PCI GNT#, then the cycle; Retry is repeated.
   void cpu_pci_access(tlm::tlm_generic_payload& p);
+  int posted() const { return int(posted_.size()); }
+  const HostBridgeStats& stats() const { return stats_; }
 
   // --- PCI side ---
   void master_traffic(const pci::BurstTrain& train) override;
+  void master_traffic_deferred(const pci::BurstTrain& before,
+                               const pci::BurstTrain& after) override;
 
   Dram& dram() { return dram_; }
   const HostBridgeParams& params() const { return p_; }
@@ -58,14 +80,30 @@ class HostBridge : public sc_core::sc_module, public pci::MasterTrafficListener 
     sc_time start, end;
     const pci::BurstTrain* train;  // index into trains_ for grant-level policies
   };
+  struct PostedWrite {
+    uint64_t addr;
+    uint8_t data[8];
+    unsigned len;
+    sc_time ready;  // in the buffer from then on
+    uint64_t ticket;
+  };
   sc_time ready_in(const pci::BurstTrain& tr, sc_time t) const;
   void prune(sc_time now);
+  void post(tlm::tlm_generic_payload& p);
+  void drain();                                              // thread: posted writes onto PCI
+  void wait_turn(uint64_t ticket);                           // in-order CPU-to-PCI queue
+  void pci_cycle(tlm::tlm_generic_payload& p, sc_time req);  // GNT#, the cycle, retries
+  void next_turn();
 
   HostBridgeParams p_;
   pci::PciBus& pci_;
   Dram& dram_;
   std::vector<pci::BurstTrain> trains_;
   sc_core::sc_event changed_;
+  std::deque<PostedWrite> posted_;
+  uint64_t next_ticket_ = 0, serving_ = 0;  // CPU-to-PCI cycles run in ticket order
+  sc_core::sc_event posted_ev_, turn_ev_;
+  HostBridgeStats stats_;
 };
 
 }  // namespace latsim::chipset

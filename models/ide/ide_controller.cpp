@@ -13,7 +13,19 @@ IdeController::IdeController(sc_core::sc_module_name name, const IdeControllerPa
                              IdeDisk& disk, chipset::Dram& dram, pci::PciBus& pci)
     : sc_module(name), socket("socket"), p_(p), disk_(disk), dram_(dram), pci_(pci) {
   socket.register_b_transport(this, &IdeController::b_transport);
-  master_ = pci_.add_master(std::string(basename()));
+  // An entry announced but not started when a held transaction took the bus starts
+  // when the bus is free again: move the end-of-entry event with it.
+  master_ = pci_.add_master(
+      std::string(basename()), [this](const pci::BurstTrain& before, const pci::BurstTrain& after) {
+        const sc_time now = sc_core::sc_time_stamp();
+        const uint32_t base = prd_ptr_ + uint32_t(dma_index_ - 1) * 8;
+        const bool last = PrdEntry::decode(dram_.read32(base), dram_.read32(base + 4)).eot ||
+                          dma_off_ >= uint64_t(plan_.sectors) * 512 || dma_index_ >= kMaxPrdEntries;
+        sc_core::sc_event& ev = last ? done_ev_ : step_ev_;
+        ev.cancel();
+        ev.notify(after.end - now);
+        if (last) stats_.busy += after.end - before.end;
+      });
   SC_HAS_PROCESS(IdeController);
   SC_METHOD(dma_step);
   sensitive << step_ev_;
@@ -144,8 +156,10 @@ void IdeController::dma_step() {
   const uint64_t bytes = std::min<uint64_t>(e.bytes, total - dma_off_);
   const uint32_t first = uint32_t(dma_off_ / 512), last = uint32_t((dma_off_ + bytes - 1) / 512);
   // The entry moves as the drive delivers: no faster than UDMA, no earlier than
-  // the media, after the PRD fetch from DRAM.
-  const sc_time start = std::max(now + p_.prd_fetch, plan_.ready(first));
+  // the media, after the PRD fetch from DRAM; both need GNT#, which a transaction
+  // holding the bus (a pre-2.1 target's wait states) keeps away until it ends.
+  const sc_time fetched = pci_.free_at(now) + p_.prd_fetch;
+  const sc_time start = pci_.free_at(std::max(fetched, plan_.ready(first)));
   const sc_time end =
       std::max(start + transfer_time(bytes, rate), plan_.ready(last) + transfer_time(512, rate));
   pci::BurstTrain tr;

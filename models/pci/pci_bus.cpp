@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <stdexcept>
+#include "models/pci/target_termination.h"
 
 namespace latsim::pci {
 
@@ -21,8 +22,9 @@ void PciBus::map(uint64_t base, uint64_t size, int port, const std::string& name
   map_.add(base, size, port, name, initial_latency_clocks, target_offset);
 }
 
-int PciBus::add_master(const std::string& name) {
+int PciBus::add_master(const std::string& name, DeferHandler on_defer) {
   masters_.push_back(name);
+  on_defer_.push_back(std::move(on_defer));
   return int(masters_.size()) - 1;
 }
 
@@ -57,6 +59,8 @@ sc_time PciBus::host_grant_time(sc_time t) const {
   std::vector<std::pair<const BurstTrain*, uint64_t>> waited;
   for (bool moved = true; moved;) {
     moved = false;
+    const sc_time idle = free_at(grant);  // another CPU's transaction still on the bus
+    if (idle > grant) grant = idle, moved = true;
     for (const auto& tr : trains_) {
       if (!tr.covers(grant)) continue;
       const sc_time natural = tr.burst_end_at(grant);
@@ -83,13 +87,49 @@ sc_time PciBus::host_grant_time(sc_time t) const {
   return grant;
 }
 
+sc_time PciBus::free_at(sc_time t) const {
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (const auto& h : holds_)
+      if (t >= h.first && t < h.second) t = h.second, moved = true;
+  }
+  return t;
+}
+
+void PciBus::hold(sc_time from, sc_time to) {
+  const sc_time now = sc_core::sc_time_stamp();
+  holds_.erase(
+      std::remove_if(holds_.begin(), holds_.end(), [&](const auto& h) { return h.second <= now; }),
+      holds_.end());
+  if (to <= from) return;
+  holds_.emplace_back(from, to);
+  stats_.host_busy += to - from;
+  stats_.longest_transaction = std::max(stats_.longest_transaction, to - from);
+  // A master whose first REQ# comes while the bus is held gets GNT# when it ends.
+  std::vector<std::pair<BurstTrain, BurstTrain>> moved;
+  for (auto& tr : trains_) {
+    if (tr.start < from || tr.start >= to) continue;
+    const BurstTrain before = tr;
+    tr.end += to - tr.start;
+    tr.start = to;
+    moved.emplace_back(before, tr);
+  }
+  for (const auto& [before, after] : moved) {
+    for (auto* l : listeners_) l->master_traffic_deferred(before, after);
+    const size_t m = size_t(after.master);
+    if (m < on_defer_.size() && on_defer_[m]) on_defer_[m](before, after);
+  }
+}
+
 void PciBus::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
+  const sc_time frame = sc_core::sc_time_stamp() + delay;
   auto hit = map_.decode(p.get_address());
   if (!hit) {
     // Master abort: reads float high, as on a real bus; write data is dropped.
     if (p.is_read()) std::fill_n(p.get_data_ptr(), p.get_data_length(), 0xff);
     p.set_response_status(tlm::TLM_OK_RESPONSE);
     delay += clk_ * 6.0;  // subtractive decode timeout
+    hold(frame, sc_core::sc_time_stamp() + delay);
     return;
   }
   // Address phase, DEVSEL/initial wait states, one data phase, turnaround.
@@ -97,6 +137,10 @@ void PciBus::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
   stats_.cpu_transactions++;
   p.set_address(hit->offset);
   target_socket[hit->range->port]->b_transport(p, delay);
+  // The bus is the transaction's until the target ends it: TRDY#, wait states
+  // without bound (pre-2.1 target) or STOP# with Retry.
+  hold(frame, sc_core::sc_time_stamp() + delay);
+  if (is_retry(p)) stats_.retries++;
 }
 
 double PciBus::utilization(sc_time over) const {

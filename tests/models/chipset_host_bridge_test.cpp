@@ -2,10 +2,14 @@
 // None (CPU never held), SgEntry (held until the scatter-gather entry is done),
 // Grants (held for N consecutive master grants: VIA 8363/8371 + 686B) and
 // Rotate (master priority rotates on every grant: held for the current burst only).
+// Then the CPU-to-PCI side: posted memory writes, PCI ordering of reads and I/O
+// behind them, and Retry with re-arbitration after the REQ# release.
 #include "models/chipset/host_bridge.h"
+#include "models/pci/target_termination.h"
 #include "tests/models/irq_timer_test_util.h"
 
 #include <gtest/gtest.h>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -176,6 +180,13 @@ TEST(HostBridgePciAccess, IoCycleBehindTrainPaysHoldoffGrantAndCycle) {
   tx.to_memory = false;
   r.pci.announce(tx);
 
+  const sc_time fsb = r.tr.end;                               // SgEntry holdoff
+  const sc_time req = fsb + r.hb->params().cpu_to_pci;        // REQ# on PCI
+  ASSERT_TRUE(tx.covers(req) && req < tx.start + tx.tenure);  // inside the NIC's burst 0
+  const sc_time grant = tx.start + tx.tenure + clocks(2);     // burst end + arbitration
+  // Asked before the run: afterwards the bus also remembers this very cycle's hold.
+  EXPECT_EQ(r.pci.host_grant_time(req), grant);
+
   const sc_time t0 = r.in_burst(4, 2);
   sc_time done;
   uint8_t v = 0;
@@ -192,11 +203,6 @@ TEST(HostBridgePciAccess, IoCycleBehindTrainPaysHoldoffGrantAndCycle) {
   });
   sc_core::sc_start();
 
-  const sc_time fsb = r.tr.end;                               // SgEntry holdoff
-  const sc_time req = fsb + r.hb->params().cpu_to_pci;        // REQ# on PCI
-  ASSERT_TRUE(tx.covers(req) && req < tx.start + tx.tenure);  // inside the NIC's burst 0
-  const sc_time grant = tx.start + tx.tenure + clocks(2);     // burst end + arbitration
-  EXPECT_EQ(r.pci.host_grant_time(req), grant);
   ASSERT_EQ(dev.seen_at.size(), 1u);
   EXPECT_EQ(dev.seen_at[0], grant);
   EXPECT_EQ(done, grant + clocks(3 + 2));
@@ -249,6 +255,232 @@ TEST(HostBridgePciAccess, NoHoldoffPolicyStillWaitsForPciGrant) {
   sc_core::sc_start();
   // REQ# at t0 + 30 ns (still burst 6): GNT# at burst end + 2 clocks, then 5 clocks.
   EXPECT_EQ(done, r.in_burst(6, kTenure + 2) + clocks(3 + 2));
+}
+
+// --- CPU-to-PCI posting, ordering and Retry ---
+
+// A memory/I-O target that adds `own` wait states to each data phase and answers
+// the first `retries` attempts with Retry at the 16-clock initial-latency limit.
+struct SlowTarget : sc_core::sc_module {
+  tlm_utils::simple_target_socket<SlowTarget> socket;
+  sc_time own;
+  int retries = 0;
+  std::vector<sc_time> seen_at;
+  std::vector<uint32_t> written;
+  explicit SlowTarget(sc_core::sc_module_name n) : sc_module(n), socket("socket") {
+    socket.register_b_transport(this, &SlowTarget::b_transport);
+  }
+  void b_transport(tlm::tlm_generic_payload& p, sc_time& delay) {
+    seen_at.push_back(sc_core::sc_time_stamp());
+    if (retries > 0) {
+      --retries;
+      delay += clocks(pci::kInitialLatencyLimitClocks - 2);  // 2 = its decode clocks
+      return pci::signal_retry(p);
+    }
+    uint32_t v = 0x42;
+    if (p.is_write())
+      std::memcpy(&v, p.get_data_ptr(), 4), written.push_back(v);
+    else
+      std::memcpy(p.get_data_ptr(), &v, 4);
+    delay += own;
+    p.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+};
+
+constexpr uint64_t kMmio = 0xe0000000;
+constexpr uint16_t kPort = 0x60;
+
+struct PostRig {
+  pci::PciBus pci{"pci", 33.33, 64, pci::ArbitrationPolicy::Rotate};
+  Dram dram{64ull << 20};
+  std::unique_ptr<HostBridge> hb;
+  SlowTarget dev{"dev"};
+
+  explicit PostRig(int entries, sc_time own = SC_ZERO_TIME) {
+    HostBridgeParams p;
+    p.holdoff = CpuHoldoff::None;
+    p.posted_write_entries = entries;
+    hb = std::make_unique<HostBridge>("hb", p, pci, dram);
+    dev.own = own;
+    pci.target_socket.bind(dev.socket);
+    pci.map(kMmio, 0x100, 0, "dev-mmio", 2);
+    pci.map(io_addr(kPort), 4, 0, "dev-io", 2);
+  }
+  // One CPU access as CpuPort issues it; returns when the CPU may go on.
+  uint32_t access(uint64_t addr, bool write, uint32_t v = 0) {
+    tlm::tlm_generic_payload p;
+    p.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    p.set_address(addr);
+    p.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
+    p.set_data_length(4);
+    p.set_streaming_width(4);
+    hb->cpu_pci_access(p);
+    return v;
+  }
+  sc_time cpu_to_pci() const { return hb->params().cpu_to_pci; }
+};
+
+sc_time cycle() { return clocks(3 + 2); }  // idle-bus cycle to a 2-clock-decode target
+
+TEST(HostBridgePostedWrites, MemoryWriteIsPostedIoWriteIsNot) {
+  fresh_simulation();
+  PostRig r(4);
+  const sc_time t0 = sc_time(1, SC_US);
+  sc_time posted_done, io_done;
+  Script s("s", [&] {
+    sc_core::wait(t0);
+    r.access(kMmio, true, 7);
+    posted_done = sc_core::sc_time_stamp();
+    r.access(io_addr(kPort), true, 8);  // PCI 2.2 3.2.5: I/O writes are never posted
+    io_done = sc_core::sc_time_stamp();
+  });
+  sc_core::sc_start();
+  // The CPU goes on once the bridge has the write; the bridge runs it on PCI.
+  EXPECT_EQ(posted_done, t0 + r.cpu_to_pci());
+  ASSERT_EQ(r.dev.seen_at.size(), 2u);
+  EXPECT_EQ(r.dev.seen_at[0], t0 + r.cpu_to_pci());
+  // The I/O write waits for the posted one (one in-order queue), then its own cycle.
+  EXPECT_EQ(r.dev.seen_at[1], t0 + r.cpu_to_pci() + cycle());
+  EXPECT_EQ(io_done, t0 + r.cpu_to_pci() + cycle() * 2.0);
+  EXPECT_EQ(r.dev.written, (std::vector<uint32_t>{7, 8}));
+  EXPECT_EQ(r.hb->stats().posted_writes, 1u);
+  EXPECT_EQ(r.hb->stats().ordering_wait, cycle());
+}
+
+TEST(HostBridgePostedWrites, WithoutPostingAMemoryWriteWaitsForItsCycle) {
+  fresh_simulation();
+  PostRig r(0);
+  const sc_time t0 = sc_time(1, SC_US);
+  sc_time done;
+  Script s("s", [&] {
+    sc_core::wait(t0);
+    r.access(kMmio, true, 7);
+    done = sc_core::sc_time_stamp();
+  });
+  sc_core::sc_start();
+  EXPECT_EQ(done, t0 + r.cpu_to_pci() + cycle());
+  EXPECT_EQ(r.hb->stats().posted_writes, 0u);
+}
+
+// Two entries in front of a target that holds each write 1 us with wait states:
+// the CPU runs on for two stores, then each store waits for the oldest to drain.
+TEST(HostBridgePostedWrites, CpuRunsOnUntilTheBufferIsFull) {
+  fresh_simulation();
+  PostRig r(2, sc_time(1, SC_US));
+  const sc_time t0 = sc_time(1, SC_US);
+  std::vector<sc_time> done;
+  Script s("s", [&] {
+    sc_core::wait(t0);
+    for (uint32_t i = 1; i <= 4; ++i) {
+      r.access(kMmio, true, i);
+      done.push_back(sc_core::sc_time_stamp());
+    }
+  });
+  sc_core::sc_start();
+  const sc_time post = r.cpu_to_pci(), write = cycle() + sc_time(1, SC_US);
+  const sc_time d1 = t0 + post + write;  // first write leaves the buffer
+  const sc_time d2 = d1 + write;         // the bus is free at once for the next
+  ASSERT_EQ(done.size(), 4u);
+  EXPECT_EQ(done[0], t0 + post);
+  EXPECT_EQ(done[1], t0 + post * 2.0);
+  EXPECT_EQ(done[2], d1);  // the third store is stuck until an entry frees
+  EXPECT_EQ(done[3], d2);
+  EXPECT_EQ(r.dev.seen_at, (std::vector<sc_time>{t0 + post, d1, d2, d2 + write}));
+  EXPECT_EQ(r.dev.written, (std::vector<uint32_t>{1, 2, 3, 4}));
+  const auto& st = r.hb->stats();
+  EXPECT_EQ(st.posted_writes, 4u);
+  EXPECT_EQ(st.max_posted, 2);
+  EXPECT_EQ(st.buffer_full_stall, (d1 - (t0 + post * 3.0)) + (d2 - (d1 + post)));
+}
+
+TEST(HostBridgePostedWrites, ReadsAndIoFromEitherCpuWaitForEarlierPostedWrites) {
+  fresh_simulation();
+  PostRig r(4);
+  const sc_time t0 = sc_time(1, SC_US);
+  sc_time read_done, io_done;
+  uint32_t v = 0;
+  Script cpu0("cpu0", [&] {
+    sc_core::wait(t0);
+    for (uint32_t i = 1; i <= 3; ++i) r.access(kMmio, true, i);
+    v = r.access(kMmio, false);
+    read_done = sc_core::sc_time_stamp();
+  });
+  Script cpu1("cpu1", [&] {
+    sc_core::wait(t0 + sc_time(100, SC_NS));  // after cpu0's read reached the bridge
+    r.access(io_addr(kPort), false);
+    io_done = sc_core::sc_time_stamp();
+  });
+  sc_core::sc_start();
+  const sc_time post = r.cpu_to_pci();
+  const sc_time w3_done = t0 + post + cycle() * 3.0;  // the writes run back to back
+  EXPECT_EQ(v, 0x42u);
+  EXPECT_EQ(read_done, w3_done + cycle());
+  EXPECT_EQ(io_done, w3_done + cycle() * 2.0);
+  ASSERT_EQ(r.dev.seen_at.size(), 5u);
+  EXPECT_EQ(r.dev.seen_at[3], w3_done);
+  EXPECT_EQ(r.hb->stats().ordering_wait,
+            (w3_done - (t0 + post * 3.0)) + (w3_done + cycle() - (t0 + sc_time(100, SC_NS))));
+}
+
+// PCI 2.1 Retry: each attempt lasts until STOP# at 16 clocks (+3: address, turnaround,
+// idle); the bridge releases REQ# for 2 clocks and re-arbitrates. The bus is free
+// between attempts: a master's burst in the gap runs, one announced to start inside
+// an attempt starts when the attempt ends.
+TEST(HostBridgeRetry, ReArbitratesAfterTwoClocksAndMastersRunBetweenAttempts) {
+  fresh_simulation();
+  PostRig r(4);
+  r.dev.retries = 2;
+  const sc_time t0 = sc_time(1, SC_US);
+  const sc_time attempt = clocks(3 + pci::kInitialLatencyLimitClocks);
+  const sc_time g1 = t0 + r.cpu_to_pci();
+  const int ide = r.pci.add_master("ide");
+  auto burst = [&](sc_time start) {  // one 8-clock burst
+    pci::BurstTrain t;
+    t.master = ide;
+    t.start = start;
+    t.period = t.tenure = clocks(8);
+    t.end = start + clocks(8);
+    t.bytes = 16;
+    return t;
+  };
+  r.pci.announce(burst(g1 + attempt + clocks(1)));      // in the back-off gap after attempt 1
+  const sc_time g2 = g1 + attempt + clocks(1 + 8 + 2);  // waits for that burst + arbitration
+  r.pci.announce(burst(g2 + clocks(5)));                // would start inside attempt 2
+  const sc_time b2 = g2 + attempt;                      // ... so it starts when it ends
+  const sc_time g3 = b2 + clocks(8 + 2);
+  sc_time done, free_in_attempt, free_in_gap;
+  std::vector<pci::BurstTrain> deferred;
+  struct Log : pci::MasterTrafficListener {
+    std::vector<pci::BurstTrain>* out;
+    void master_traffic(const pci::BurstTrain&) override {}
+    void master_traffic_deferred(const pci::BurstTrain&, const pci::BurstTrain& a) override {
+      out->push_back(a);
+    }
+  } log;
+  log.out = &deferred;
+  r.pci.add_listener(log);
+  Script s("s", [&] {
+    sc_core::wait(t0);
+    r.access(kMmio, false);
+    done = sc_core::sc_time_stamp();
+  });
+  Script probe("probe", [&] {
+    sc_core::wait(g1 + clocks(10));
+    free_in_attempt = r.pci.free_at(sc_core::sc_time_stamp());
+    sc_core::wait(clocks(9) + ps(1));  // 1 ps into the gap after attempt 1
+    free_in_gap = r.pci.free_at(sc_core::sc_time_stamp());
+  });
+  sc_core::sc_start();
+  EXPECT_EQ(free_in_attempt, g1 + attempt);
+  EXPECT_EQ(free_in_gap, g1 + attempt + ps(1));
+  EXPECT_EQ(r.dev.seen_at, (std::vector<sc_time>{g1, g2, g3}));
+  EXPECT_EQ(done, g3 + cycle());
+  ASSERT_EQ(deferred.size(), 1u);
+  EXPECT_EQ(deferred[0].start, b2);
+  EXPECT_EQ(deferred[0].end, b2 + clocks(8));
+  EXPECT_EQ(r.hb->stats().retries, 2u);
+  EXPECT_EQ(r.pci.stats().retries, 2u);
+  EXPECT_EQ(r.pci.stats().host_busy, attempt * 2.0 + cycle());
 }
 
 }  // namespace

@@ -26,11 +26,30 @@ constexpr uint32_t kPrdTable = 0x00100000;
 struct TrainLog : pci::MasterTrafficListener {
   std::vector<pci::BurstTrain> trains;
   std::vector<sc_time> announced_at;
+  std::vector<pci::BurstTrain> deferred;  // trains pushed back by a held bus, as moved
   void master_traffic(const pci::BurstTrain& t) override {
     trains.push_back(t);
     announced_at.push_back(sc_core::sc_time_stamp());
   }
+  void master_traffic_deferred(const pci::BurstTrain&, const pci::BurstTrain& after) override {
+    deferred.push_back(after);
+  }
 };
+
+// A PCI memory target that holds every write with wait states for `hold` (a
+// pre-2.1 target whose FIFO is full, say).
+struct HoldingTarget : sc_core::sc_module {
+  tlm_utils::simple_target_socket<HoldingTarget> socket;
+  sc_time hold;
+  HoldingTarget(sc_core::sc_module_name n, sc_time h) : sc_module(n), socket("socket"), hold(h) {
+    socket.register_b_transport(this, &HoldingTarget::b_transport);
+  }
+  void b_transport(tlm::tlm_generic_payload& p, sc_time& delay) {
+    delay += hold;
+    p.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+};
+constexpr uint64_t kHeldMmio = 0xe0000000;
 
 struct IrqRecorder : irq::IrqSink {
   struct Edge {
@@ -433,6 +452,79 @@ TEST(IdeBusMasterDma, NienMasksIntrqButBusMasterStatusStillReportsCompletion) {
   EXPECT_TRUE(r.irq.edges.empty());
   EXPECT_EQ(r.ide.read(IC::kBusMaster + 2), IC::DRV0_DMA | IC::INTERRUPT);
   EXPECT_EQ(r.ide.stats().bytes, 16384u);
+}
+
+// The bus is held by a host write (wait states for 30 ms) when the engine fetches
+// its PRD entry, as if the previous entry had ended then: the fetch and the entry
+// need GNT#, so the entry starts a PRD fetch after the hold ends.
+TEST(IdeBusMasterDma, EntryAnnouncedWhileTheBusIsHeldStartsAPrdFetchAfterTheHold) {
+  fresh_simulation();
+  Rig r;
+  HoldingTarget held("held", sc_time(30, SC_MS));
+  r.pci.target_socket.bind(held.socket);  // port 1
+  r.pci.map(kHeldMmio, 0x100, 1, "held", 2);
+  r.write_prd_table(kThreeEntries);
+  const sc_time t0 = sc_time(20, SC_US);
+  sc_time hold_end, t1;
+  Script s("s", [&] {
+    sc_core::wait(t0);
+    sc_time d = SC_ZERO_TIME;
+    r.host.write32(kHeldMmio, 1, d);  // the bus is the host's until t0 + d
+    hold_end = t0 + d;
+    sc_core::wait(sc_time(1, SC_US));
+    t1 = sc_core::sc_time_stamp();
+    r.linux_read_dma_direct(kLba, kSectors);
+  });
+  sc_core::sc_start();
+  EXPECT_EQ(hold_end, t0 + ps(kClkPs * 5) + sc_time(30, SC_MS));
+  const ReadPlan plan = miss_plan(r.disk, r.disk_params, kLba, kSectors, t1);
+  ASSERT_LT(plan.ready(0), hold_end);  // the drive had the data long before
+  const auto exp = expected_entries(plan, hold_end, kThreeEntries, 33.3, r.params.prd_fetch);
+  ASSERT_EQ(r.log.trains.size(), 3u);
+  EXPECT_EQ(r.log.trains[0].start, hold_end + r.params.prd_fetch);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(r.log.trains[i].start, exp[i].start) << i;
+    EXPECT_EQ(r.log.trains[i].end, exp[i].end) << i;
+  }
+  EXPECT_TRUE(r.log.deferred.empty());
+  EXPECT_EQ(r.pci.stats().longest_transaction, hold_end - t0);
+}
+
+// An entry announced while the drive is still seeking, and a held write that takes
+// the bus before the entry starts and keeps it past that: the entry starts when the
+// hold ends (same length), the next PRD fetch and INTRQ move with it.
+TEST(IdeBusMasterDma, EntryWaitingForTheDriveIsDeferredByAHoldCoveringItsStart) {
+  fresh_simulation();
+  Rig r;
+  HoldingTarget held("held", sc_time(2, SC_MS));
+  r.pci.target_socket.bind(held.socket);
+  r.pci.map(kHeldMmio, 0x100, 1, "held", 2);
+  r.write_prd_table(kThreeEntries);
+  const sc_time t0 = sc_time(20, SC_US);
+  pci::BurstTrain first;  // entry 0 as first announced
+  sc_time t1, hold_end;
+  Script s("s", [&] {
+    sc_core::wait(t0);
+    r.linux_read_dma_direct(kLba, kSectors);
+    first = r.log.trains.at(0);
+    t1 = first.start - sc_time(1, SC_MS);  // the drive delivers in ms: still seeking
+    sc_core::wait(t1 - sc_core::sc_time_stamp());
+    sc_time d = SC_ZERO_TIME;
+    r.host.write32(kHeldMmio, 1, d);
+    hold_end = t1 + d;
+  });
+  sc_core::sc_start();
+  ASSERT_GT(hold_end, first.start);
+  ASSERT_EQ(r.log.deferred.size(), 1u);
+  const pci::BurstTrain& moved = r.log.deferred[0];
+  EXPECT_EQ(moved.start, hold_end);
+  EXPECT_EQ(moved.end, first.end + (hold_end - first.start));
+  ASSERT_EQ(r.log.trains.size(), 3u);
+  EXPECT_EQ(r.log.announced_at[1], moved.end);  // the next PRD is fetched when it is done
+  EXPECT_EQ(r.log.trains[1].start, moved.end + r.params.prd_fetch);
+  ASSERT_EQ(r.irq.edges.size(), 1u);
+  EXPECT_EQ(r.irq.edges[0].at, r.log.trains[2].end);
+  EXPECT_EQ(r.ide.stats().busy, r.log.trains[2].end - t0);
 }
 
 }  // namespace

@@ -1,7 +1,10 @@
 // 33 MHz PCI bus: when the host bridge gets GNT# while a bus master's burst
 // train is active (burst end + 2 clocks arbitration, bounded by the master's
-// latency timer), address decode to targets, per-access cycle time, master abort.
+// latency timer), address decode to targets, per-access cycle time, master abort;
+// a host transaction holds the bus until its target ends it (free_at), and a
+// master's train not yet started then is deferred to the hold's end.
 #include "models/pci/pci_bus.h"
+#include "models/pci/target_termination.h"
 #include "tests/models/irq_timer_test_util.h"
 
 #include <gtest/gtest.h>
@@ -232,6 +235,91 @@ TEST(PciBusTransport, MasterAbortReadsAllOnesAfterSubtractiveTimeout) {
   EXPECT_EQ(written, 0x12345678u);
   EXPECT_TRUE(t.addresses.empty());
   EXPECT_EQ(pci.stats().cpu_transactions, 0u);
+}
+
+TEST(PciBusHold, HeldTransactionKeepsTheBusAndDefersATrainThatWouldStartInside) {
+  fresh_simulation();
+  PciBus pci("pci", 33.33, 64, ArbitrationPolicy::Rotate);
+  TinyTarget slow("slow", sc_time(10, SC_US));  // wait states until a FIFO entry drains
+  TestInitiator host("host");
+  host.socket.bind(pci.host_socket);
+  pci.target_socket.bind(slow.socket);
+  pci.map(0xe0000000, 0x100, 0, "video", 2);
+  std::vector<std::pair<BurstTrain, BurstTrain>> told;  // what the master heard
+  const int ide = pci.add_master(
+      "ide", [&](const BurstTrain& b, const BurstTrain& a) { told.emplace_back(b, a); });
+  struct Log : MasterTrafficListener {
+    int deferred = 0;
+    void master_traffic(const BurstTrain&) override {}
+    void master_traffic_deferred(const BurstTrain&, const BurstTrain&) override { deferred++; }
+  } log;
+  pci.add_listener(log);
+  const sc_time t0 = sc_time(5, SC_US);
+  const sc_time hold_end = t0 + clocks(3 + 2) + sc_time(10, SC_US);
+  const BurstTrain inside = train(ide, t0 + sc_time(2, SC_US), 4, 12, 8);
+  const BurstTrain after = train(ide, hold_end + sc_time(1, SC_US), 4, 12, 8);
+  pci.announce(inside);
+  pci.announce(after);
+  sc_time free_inside, grant_inside, free_at_end;
+  Script s("s", [&] {
+    sc_core::wait(t0);
+    sc_time d = SC_ZERO_TIME;
+    host.write8(0xe0000000, 1, d);
+    sc_core::wait(sc_time(1, SC_US));
+    free_inside = pci.free_at(sc_core::sc_time_stamp());
+    grant_inside = pci.host_grant_time(sc_core::sc_time_stamp());
+    free_at_end = pci.free_at(hold_end);
+  });
+  sc_core::sc_start();
+  EXPECT_EQ(free_inside, hold_end);
+  EXPECT_EQ(free_at_end, hold_end);  // [start, end): free again at the end
+  // The master whose REQ# waited through the hold goes first, then arbitration.
+  EXPECT_EQ(grant_inside, hold_end + clocks(8 + kArbitrationClocks));
+  ASSERT_EQ(told.size(), 1u);
+  EXPECT_EQ(told[0].first.start, inside.start);
+  EXPECT_EQ(told[0].second.start, hold_end);
+  EXPECT_EQ(told[0].second.end, inside.end + (hold_end - inside.start));
+  EXPECT_EQ(told[0].second.period, inside.period);
+  EXPECT_EQ(log.deferred, 1);
+  EXPECT_EQ(pci.stats().host_busy, hold_end - t0);
+  EXPECT_EQ(pci.stats().longest_transaction, hold_end - t0);
+  EXPECT_EQ(pci.stats().retries, 0u);
+}
+
+// A Retry ends the attempt at the 16-clock limit: the bus is held only that long.
+TEST(PciBusHold, RetriedAttemptHoldsTheBusOnlyUntilStop) {
+  fresh_simulation();
+  struct Retrier : sc_core::sc_module {
+    tlm_utils::simple_target_socket<Retrier> socket;
+    explicit Retrier(sc_core::sc_module_name n) : sc_module(n), socket("socket") {
+      socket.register_b_transport(this, &Retrier::b_transport);
+    }
+    void b_transport(tlm::tlm_generic_payload& p, sc_time& delay) {
+      delay += clocks(kInitialLatencyLimitClocks - 2);
+      signal_retry(p);
+    }
+  } target("target");
+  PciBus pci("pci", 33.33, 64, ArbitrationPolicy::Rotate);
+  TestInitiator host("host");
+  host.socket.bind(pci.host_socket);
+  pci.target_socket.bind(target.socket);
+  pci.map(0xe0000000, 0x100, 0, "video", 2);
+  tlm::tlm_response_status st = tlm::TLM_OK_RESPONSE;
+  sc_time d, free_in, free_after;
+  Script s("s", [&] {
+    uint32_t v = 1;
+    d = SC_ZERO_TIME;
+    st = host.access(tlm::TLM_WRITE_COMMAND, 0xe0000000, &v, 4, d);
+    free_in = pci.free_at(clocks(18));
+    free_after = pci.free_at(clocks(19));
+  });
+  sc_core::sc_start();
+  EXPECT_TRUE(st == tlm::TLM_INCOMPLETE_RESPONSE);
+  EXPECT_EQ(d, clocks(3 + kInitialLatencyLimitClocks));
+  EXPECT_EQ(free_in, clocks(19));
+  EXPECT_EQ(free_after, clocks(19));
+  EXPECT_EQ(pci.stats().retries, 1u);
+  EXPECT_EQ(pci.stats().host_busy, clocks(19));
 }
 
 }  // namespace

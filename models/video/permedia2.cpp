@@ -1,0 +1,140 @@
+#include "models/video/permedia2.h"
+#include <algorithm>
+#include <cstring>
+#include "models/pci/target_termination.h"
+
+namespace latsim::video {
+
+Permedia2::Permedia2(sc_core::sc_module_name name, const Permedia2Params& p)
+    : sc_module(name), socket("socket"), p_(p), mode_(p.full_write) {
+  socket.register_b_transport(this, &Permedia2::b_transport);
+  SC_HAS_PROCESS(Permedia2);
+  SC_METHOD(drain);
+  sensitive << head_ev_;
+  dont_initialize();
+}
+
+void Permedia2::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
+  if (p.get_data_length() != 4 || p.get_byte_enable_ptr()) {
+    p.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);  // registers are dword-accessed
+    return;
+  }
+  const uint64_t off = p.get_address();
+  const sc_time at = sc_core::sc_time_stamp() + delay;  // the data phase, unless held
+  uint32_t v = 0;
+  if (p.is_write()) {
+    std::memcpy(&v, p.get_data_ptr(), 4);
+    p.set_response_status(tlm::TLM_OK_RESPONSE);
+    write(off, v, at, delay, p);
+    return;
+  }
+  if (off == kInFifoSpace) {
+    v = free_entries(at);
+    stats_.status_reads++;
+  } else if (off == kFifoDiscon) {
+    v = mode_ == FullFifoWrite::Pci21Retry;
+  }  // ResetStatus reads 0 (never in reset); other registers are not modelled
+  std::memcpy(p.get_data_ptr(), &v, 4);
+  p.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void Permedia2::write(uint64_t off, uint32_t v, sc_time at, sc_time& delay,
+                      tlm::tlm_generic_payload& p) {
+  if (off < kCoreBase || off >= kCoreEnd) {  // control registers bypass the FIFO
+    if (off == kFifoDiscon) mode_ = (v & 1) ? FullFifoWrite::Pci21Retry : FullFifoWrite::Pci20Hold;
+    return;
+  }
+  retire(at);
+  if (taken_at_.size() < p_.fifo_entries) return accept(off, v, at);
+  stats_.full_writes++;
+  const sc_time free_at = taken_at_.front();  // the core takes the head entry then
+  if (mode_ == FullFifoWrite::Pci21Retry) {
+    // PCI 2.1: TRDY# within 16 clocks of FRAME# (the bus charged 3 + decode of them
+    // as address, data phase and turnaround), else STOP# with Retry at the limit.
+    const sc_time limit =
+        at + p_.pci_clock * double(pci::kInitialLatencyLimitClocks - p_.decode_clocks);
+    if (free_at > limit) {
+      delay += limit - at;
+      stats_.retries++;
+      pci::signal_retry(p);
+      return;
+    }
+  }
+  // Wait states until an entry drains: the transaction, and so the bus, is held.
+  delay += free_at - at;
+  stats_.hold_total += free_at - at;
+  stats_.longest_hold = std::max(stats_.longest_hold, free_at - at);
+  retire(free_at);
+  accept(off, v, free_at);
+}
+
+void Permedia2::accept(uint64_t off, uint32_t v, sc_time at) {
+  stats_.fifo_writes++;
+  const sc_time take = std::max(at, core_free_);
+  core_free_ = take + cost(off, v);
+  if (take > at) {  // the core is busy: the entry waits in the FIFO
+    taken_at_.push_back(take);
+    set_level(at, unsigned(taken_at_.size()));
+    schedule();
+  }
+}
+
+sc_time Permedia2::cost(uint64_t off, uint32_t v) {
+  // Register state is read in FIFO order, so what was written before a Render
+  // is what the core sees when it runs it.
+  if (off == kRectangleSize) rect_size_ = v;
+  if (off == kConfig) config_ = v;
+  if (off != kRender) return p_.drain.register_load;
+  stats_.renders++;
+  if ((v & kRenderPrimitiveMask) != kRenderRectangle) return p_.drain.render_setup;
+  const uint64_t px = uint64_t(rect_size_ & 0xffff) * (rect_size_ >> 16);
+  stats_.pixels += px;
+  const sc_time per =
+      (config_ & kConfigReadSource) ? p_.drain.copy_per_pixel : p_.drain.fill_per_pixel;
+  return p_.drain.render_setup + per * double(px);
+}
+
+unsigned Permedia2::free_entries(sc_time at) {
+  retire(at);
+  return p_.fifo_entries - unsigned(taken_at_.size());
+}
+
+void Permedia2::retire(sc_time t) {
+  while (!taken_at_.empty() && taken_at_.front() <= t) {
+    const sc_time when = taken_at_.front();
+    taken_at_.pop_front();
+    set_level(when, unsigned(taken_at_.size()));
+  }
+}
+
+void Permedia2::set_level(sc_time t, unsigned n) {
+  t = std::max(t, level_since_);  // accesses annotated ahead keep the record monotonic
+  const sc_time dt = t - level_since_;
+  stats_.level_integral += dt * double(level_);
+  if (level_ == p_.fifo_entries) stats_.time_full += dt;
+  level_since_ = t;
+  if (n == level_) return;
+  level_ = n;
+  stats_.max_level = std::max(stats_.max_level, n);
+  if (observer_) observer_(t, n);
+}
+
+const Permedia2Stats& Permedia2::stats() {
+  retire(sc_core::sc_time_stamp());
+  set_level(sc_core::sc_time_stamp(), level_);  // level x time up to now
+  return stats_;
+}
+
+void Permedia2::drain() {
+  retire(sc_core::sc_time_stamp());
+  schedule();
+}
+
+void Permedia2::schedule() {
+  if (taken_at_.empty()) return;
+  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time head = taken_at_.front();
+  head_ev_.notify(head > now ? head - now : SC_ZERO_TIME);
+}
+
+}  // namespace latsim::video

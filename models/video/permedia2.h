@@ -1,0 +1,104 @@
+#pragma once
+// 3Dlabs Permedia 2-class graphics controller as a 32-bit PCI memory target:
+// control registers (InFIFOSpace, FIFODiscon) and the graphics core's input FIFO,
+// which every write to a core register (0x8000 up) goes through. The core takes
+// one entry at a time and spends a time on it that depends on what it is: a
+// register load, or a Render whose cost grows with the rectangle's pixels. The
+// FIFO drains event-driven: one event when the core takes the next entry.
+// A write into a full FIFO either holds the bus with wait states until the core
+// takes an entry (targets before PCI 2.1) or is ended with Retry at the 16-clock
+// initial-latency limit (PCI 2.1; the Permedia 2's FIFODiscon register).
+#include <tlm_utils/simple_target_socket.h>
+#include <deque>
+#include <functional>
+#include <systemc>
+#include <tlm>
+#include "models/common/time.h"
+
+namespace latsim::video {
+
+enum class FullFifoWrite { Pci20Hold, Pci21Retry };
+
+// Core time per FIFO entry, by kind. All figures are assumptions (no Permedia 2
+// timing datasheet at hand): about one clock of an ~83 MHz core per register load
+// and per filled pixel. A 32-bpp screen-to-screen copy moves 8 bytes per pixel
+// over a ~800 MB/s SGRAM bus that display refresh shares; 40 ns/pixel assumes ~35 %
+// of the rest. O12 (25-30 ms for most of 1024x768) is the check, not the source.
+struct DrainTable {
+  sc_time register_load = sc_time(12, SC_NS);
+  sc_time render_setup = sc_time(120, SC_NS);  // rasteriser start-up per Render
+  sc_time fill_per_pixel = sc_time(12, SC_NS);
+  sc_time copy_per_pixel = sc_time(40, SC_NS);
+};
+
+struct Permedia2Params {
+  unsigned fifo_entries = 256;  // assumption; pm2fb waits for up to 53 free, so >= 53
+  DrainTable drain;
+  FullFifoWrite full_write = FullFifoWrite::Pci20Hold;  // reset value of FIFODiscon
+  sc_time pci_clock = sc_time(30003, SC_PS);            // 33.33 MHz
+  int decode_clocks = 2;  // DEVSEL + initial wait states the bus charges (its map entry)
+};
+
+struct Permedia2Stats {
+  uint64_t fifo_writes = 0;   // entries the FIFO accepted
+  uint64_t renders = 0;       // Render commands
+  uint64_t pixels = 0;        // pixels those Renders touch
+  uint64_t status_reads = 0;  // InFIFOSpace reads
+  uint64_t full_writes = 0;   // writes that found no free entry
+  uint64_t retries = 0;       // of those, ended with Retry
+  sc_time hold_total;         // wait states inserted into writes (bus held)
+  sc_time longest_hold;
+  unsigned max_level = 0;
+  sc_time time_full;       // with no free entry
+  sc_time level_integral;  // level x time: mean level = level_integral / elapsed
+};
+
+class Permedia2 : public sc_core::sc_module {
+ public:
+  // Control-space offsets (Linux pm2fb.h names).
+  static constexpr uint64_t kResetStatus = 0x0000;
+  static constexpr uint64_t kInFifoSpace = 0x0018;
+  static constexpr uint64_t kFifoDiscon = 0x0068;
+  static constexpr uint64_t kCoreBase = 0x8000, kCoreEnd = 0xa000;  // FIFO'd registers
+  static constexpr uint64_t kRender = 0x8038;
+  static constexpr uint64_t kRectangleSize = 0x80d8;  // height << 16 | width
+  static constexpr uint64_t kConfig = 0x8d90;
+  static constexpr uint32_t kRenderPrimitiveMask = 3u << 6, kRenderRectangle = 3u << 6;
+  static constexpr uint32_t kConfigReadSource = 1u << 0;  // copy: the source is read
+
+  tlm_utils::simple_target_socket<Permedia2> socket;
+
+  Permedia2(sc_core::sc_module_name name, const Permedia2Params& p);
+
+  unsigned level() const { return level_; }  // entries waiting for the core
+  unsigned free_entries(sc_time at);         // what InFIFOSpace reads at `at`
+  FullFifoWrite full_write() const { return mode_; }
+  sc_time core_busy_until() const { return core_free_; }
+  // Told every level change (time, level): the FIFO level as a timeline counter.
+  void on_level(std::function<void(sc_time, unsigned)> f) { observer_ = std::move(f); }
+  const Permedia2Stats& stats();  // level statistics brought up to now
+  const Permedia2Params& params() const { return p_; }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+  void write(uint64_t off, uint32_t v, sc_time at, sc_time& delay, tlm::tlm_generic_payload& p);
+  void accept(uint64_t off, uint32_t v, sc_time at);  // into the FIFO (or straight to the core)
+  sc_time cost(uint64_t off, uint32_t v);
+  void retire(sc_time t);  // entries the core has taken by t leave the FIFO
+  void set_level(sc_time t, unsigned n);
+  void drain();  // method: the core takes the head entry
+  void schedule();
+
+  Permedia2Params p_;
+  FullFifoWrite mode_;
+  std::deque<sc_time> taken_at_;  // when the core takes each waiting entry
+  sc_time core_free_;             // the core is done with the last accepted entry
+  uint32_t rect_size_ = 0, config_ = 0;
+  unsigned level_ = 0;
+  sc_time level_since_;
+  sc_core::sc_event head_ev_;
+  std::function<void(sc_time, unsigned)> observer_;
+  Permedia2Stats stats_;
+};
+
+}  // namespace latsim::video
