@@ -45,6 +45,10 @@ Task* Kernel::create_task(const std::string& comm, std::function<void()> body, P
     p->nice = prio_or_nice, p->static_prio = nice_to_prio(prio_or_nice);
   else
     p->rt_priority = prio_or_nice, p->static_prio = nice_to_prio(0);
+  // sched_fork: the child inherits CHILD_PENALTY (95 %) of its parent's sleep
+  // credit; the idle task that starts boot-time threads counts as a sleeper.
+  const Task& parent = current();
+  p->sleep_avg = (parent.is_idle ? max_sleep_avg() : parent.sleep_avg) * 0.95;
   p->prio = effective_prio(p);
   p->time_slice = task_timeslice(p);
   p->cpu = cpu_hint >= 0 ? cpu_hint : 0;
@@ -167,7 +171,12 @@ void Kernel::schedule(const char* parent) {
       next = rq.active->queue[idx].front();
     }
     prev->need_resched = false;
+    // schedule(): the time prev ran comes off its sleep credit.
+    const sc_time ran = now() - prev->last_ran;
+    prev->sleep_avg = prev->sleep_avg > ran ? prev->sleep_avg - ran : sc_core::SC_ZERO_TIME;
+    prev->last_ran = now();
     if (prev != next) {
+      next->last_ran = now();
       if (prev->state == TASK_RUNNING)
         prev->nivcsw++;
       else
@@ -224,8 +233,6 @@ void Kernel::scheduler_tick(bool) {
       p->need_resched = true;
     }
   } else if (p->policy == Policy::Normal) {
-    const sc_time tick = tick_period();
-    p->sleep_avg = p->sleep_avg > tick ? p->sleep_avg - tick : sc_core::SC_ZERO_TIME;
     if (--p->time_slice <= 0) {
       rq.active->dequeue(p);
       p->need_resched = true;

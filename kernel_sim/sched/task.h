@@ -56,6 +56,7 @@ struct Task {
   sc_core::sc_time sleep_start;  // when it was last deactivated
   bool slept = false;
   sc_core::sc_time sleep_avg;  // interactivity credit, 0..MAX_SLEEP_AVG
+  sc_core::sc_time last_ran;   // when it was last switched in or charged (p->timestamp)
   uint64_t nvcsw = 0, nivcsw = 0;
 
   bool rt() const { return prio < MAX_RT_PRIO; }
