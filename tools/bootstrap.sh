@@ -24,6 +24,7 @@ LATSIM_PACKAGES=(
   cmake g++ make ninja-build pkg-config
   libsystemc-dev libyaml-cpp-dev libspdlog-dev libfmt-dev libcli11-dev
   nlohmann-json3-dev libgtest-dev googletest libbenchmark-dev
+  parallel
 )
 
 LATSIM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

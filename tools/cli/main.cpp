@@ -8,6 +8,7 @@
 #include "platform/run.h"
 #include "platform/scenario_loader.h"
 #include "platform/scenario_schema.h"
+#include "tools/sweep/cli.h"
 
 namespace {
 
@@ -54,6 +55,15 @@ void print_summary(const Scenario& s, const latsim::platform::RunResult& r) {
 
 int cmd_run(const RunArgs& a) {
   Scenario s = latsim::platform::load_scenario(a.scenario, overrides(a));
+  // Test hook (tests/tools/sweep_*): die the way a crashing model would when one of the
+  // --set overrides is exactly $LATSIM_DEBUG_CRASH_ON_SET.
+  if (const char* crash = std::getenv("LATSIM_DEBUG_CRASH_ON_SET")) {
+    for (const auto& kv : a.sets) {
+      if (kv != crash) continue;
+      std::cerr << "latsim: LATSIM_DEBUG_CRASH_ON_SET=" << crash << ": crashing on purpose\n";
+      std::abort();
+    }
+  }
   latsim::platform::RunOptions o;
   o.quiet = a.quiet;
   o.out_dir = !a.out.empty() ? a.out : !s.outputs.dir.empty() ? s.outputs.dir : "out/" + s.name;
@@ -101,18 +111,20 @@ int sc_main(int argc, char* argv[]) {
   auto* keys =
       app.add_subcommand("keys", "List every scenario key with its type, range and default");
   keys->callback([&] { list_keys = true; });
+  const latsim::sweep::Commands sweeps(app);  // sweep, sweep-merge
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);  // prints help or the usage error
-    return rc == 0 ? 0 : 2;
+    return rc == 0 ? 0 : sweeps.selected() ? latsim::sweep::kErrorStatus : 2;
   }
   try {
     if (list_keys) {
       std::cout << latsim::platform::schema_reference();
       return 0;
     }
+    if (sweeps.selected()) return sweeps.run();
     if (*run) return cmd_run(a);
     return cmd_validate(a);
   } catch (const latsim::platform::ScenarioError& e) {

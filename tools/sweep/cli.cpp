@@ -1,0 +1,78 @@
+#include "tools/sweep/cli.h"
+
+#include <iostream>
+
+#include "platform/scenario_loader.h"
+#include "tools/sweep/grid.h"
+
+namespace latsim::sweep {
+
+Commands::Commands(CLI::App& app) {
+  auto& o = so_;
+  sweep_ = app.add_subcommand(
+      "sweep",
+      "Run a scenario over a grid of values (one `latsim run` process per point, -j at a time)\n"
+      "and write results.csv/.json/.md and SVG plots. Exit status: the number of failed\n"
+      "points (101: more than 100), 255 on an error before any point ran.");
+  sweep_->add_option("scenario", o.scenario, "Scenario YAML file (schema_version: 1)")->required();
+  sweep_
+      ->add_option(
+          "--param", o.params,
+          "Swept key and its values: KEY=V1,V2,... where KEY is as for --set and a value may be\n"
+          "a range: 8..128*2 (8,16,32,64,128), 0..248+8 (0,8,...,248), 1..4; repeatable, the\n"
+          "grid is the product (first --param slowest)")
+      ->allow_extra_args(false);
+  sweep_
+      ->add_option("--seeds", o.seeds,
+                   "Seeds per point: the scenario's seed (or --seed) and the next K-1")
+      ->check(CLI::PositiveNumber);
+  sweep_->add_option("-j,--jobs", o.jobs, "Points run at a time (default: the CPUs available)")
+      ->check(CLI::PositiveNumber);
+  sweep_->add_option("--out", o.out, "Output directory (default: out/<scenario-name>-sweep/)");
+  sweep_->add_flag("--resume", o.resume,
+                   "Continue the sweep in --out: skip finished points, rerun failed ones");
+  sweep_->add_option("--shard", o.shard,
+                     "Run only slice K of N of the grid (points whose index % N == K, K from\n"
+                     "0); join the slices with `latsim sweep-merge`");
+  sweep_->add_option("--metrics", o.metrics,
+                     "Comma-separated dotted paths into metrics.json for the tables and plots\n"
+                     "(default: latency_tracer.max_us,workloads.cyclictest.max_us,\n"
+                     "disk.read_mb_s,ticks.lost)");
+  sweep_
+      ->add_option("--point-timeout", o.point_timeout,
+                   "Wall-clock seconds a point may take before it is killed and counted failed")
+      ->check(CLI::NonNegativeNumber);
+  sweep_->add_option("--set", o.sets, "Fixed override of every point, as for `latsim run`")
+      ->allow_extra_args(false);
+  sweep_->add_option("--seed", o.seed, "First seed (default: the scenario's)");
+  sweep_->add_option("--duration", o.duration, "Simulated time of every point, e.g. 10s");
+  sweep_->add_flag("--dry-run", o.dry_run,
+                   "Print the points (index, id, overrides) and run nothing");
+  sweep_->add_flag("-q,--quiet", o.quiet, "No progress line and no summary");
+
+  merge_ = app.add_subcommand(
+      "sweep-merge",
+      "Join the output directories of the shards of one sweep (--shard K/N) into one, and\n"
+      "regenerate its results and plots; refuses directories of different sweeps");
+  merge_->add_option("dirs", mo_.dirs, "Sweep output directories (shards)")->required();
+  merge_->add_option("--out", mo_.out, "The merged sweep directory")->required();
+  merge_->add_option("--metrics", mo_.metrics, "As for sweep (default: the shards')");
+  merge_->add_flag("-q,--quiet", mo_.quiet, "No summary");
+}
+
+bool Commands::selected() const { return sweep_->parsed() || merge_->parsed(); }
+
+int Commands::run() const {
+  const char* what = sweep_->parsed() ? "sweep" : "sweep-merge";
+  try {
+    return sweep_->parsed() ? run_sweep(so_) : run_merge(mo_);
+  } catch (const platform::ScenarioError& e) {
+    const std::string msg = e.what();
+    std::cerr << msg << (!msg.empty() && msg.back() == '\n' ? "" : "\n");
+  } catch (const std::exception& e) {
+    std::cerr << "latsim " << what << ": error: " << e.what() << "\n";
+  }
+  return kErrorStatus;
+}
+
+}  // namespace latsim::sweep

@@ -1,0 +1,155 @@
+#include "tools/sweep/merge.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+#include <iostream>
+#include <set>
+#include <stdexcept>
+
+#include "tools/sweep/results.h"
+#include "tools/sweep/sweep.h"
+#include "tools/sweep/sweep_dir.h"
+
+namespace latsim::sweep {
+namespace {
+
+// Copy a finished point's directory, hard-linking its files where the file system allows
+// (point outputs are never modified in place), into place through a temporary name.
+void copy_point(const fs::path& from, const fs::path& to) {
+  const fs::path tmp =
+      to.parent_path() / fmt::format(".{}.tmp-{}", to.filename().string(), ::getpid());
+  fs::remove_all(tmp);
+  fs::create_directories(tmp);
+  for (const auto& e : fs::recursive_directory_iterator(from)) {
+    const fs::path dst = tmp / fs::relative(e.path(), from);
+    if (e.is_directory()) {
+      fs::create_directories(dst);
+      continue;
+    }
+    std::error_code ec;
+    fs::create_hard_link(e.path(), dst, ec);
+    if (ec) fs::copy_file(e.path(), dst, fs::copy_options::overwrite_existing);
+  }
+  fs::rename(tmp, to);
+}
+
+void copy_file_atomic(const fs::path& from, const fs::path& to) {
+  write_atomic(to, read_text(from));
+}
+
+}  // namespace
+
+int run_merge(const MergeOptions& o) {
+  if (o.dirs.empty()) throw std::runtime_error("sweep-merge needs at least one sweep directory");
+  std::vector<fs::path> dirs;
+  std::vector<Manifest> ms;
+  for (const auto& d : o.dirs) {
+    const fs::path p = fs::absolute(d).lexically_normal();
+    if (!fs::is_regular_file(p / "sweep.json"))
+      throw std::runtime_error(fmt::format("{} is not a sweep directory (no sweep.json)", d));
+    dirs.push_back(p);
+    ms.push_back(Manifest::read(p));
+  }
+  for (size_t i = 1; i < ms.size(); ++i) {
+    const auto diff = ms[0].differences(ms[i]);
+    if (!diff.empty())
+      throw std::runtime_error(fmt::format("refusing to merge {} and {}: not the same sweep: {}",
+                                           o.dirs[0], o.dirs[i], fmt::join(diff, "; ")));
+  }
+
+  Manifest m = ms[0];
+  m.shard = Shard{};
+  if (!o.metrics.empty()) m.metrics = parse_metrics(o.metrics);
+
+  const fs::path out = checked_sweep_dir(o.out);
+  for (const auto& d : dirs)
+    if (fs::exists(out) && fs::equivalent(out, d))
+      throw std::runtime_error(
+          fmt::format("--out {} is one of the directories to merge; merge into a new one", o.out));
+  // Into a new directory, or one holding (part of) the same sweep.
+  auto check_out = [&] {
+    if (fs::exists(out / "sweep.json")) {
+      const auto diff = m.differences(Manifest::read(out));
+      if (!diff.empty())
+        throw std::runtime_error(
+            fmt::format("{} holds a different sweep: {}", o.out, fmt::join(diff, "; ")));
+      return;
+    }
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(out, ec))
+      if (e.path().filename() != ".lock")
+        throw std::runtime_error(fmt::format(
+            "refusing to merge into {}: it is not empty and holds no sweep.json", o.out));
+  };
+  check_out();  // before touching anything
+  fs::create_directories(out);
+  const DirLock lock(out);
+  check_out();  // again, now that nothing else writes here
+  fs::create_directories(out / "points");
+  remove_stale_temporaries(out);
+  remove_stale_temporaries(out / "points");
+  write_atomic(out / "sweep.json", m.to_json().dump(2) + "\n");
+
+  // Each point from the first directory that finished it, else the first that recorded
+  // its failure.
+  const auto all = m.indices();
+  for (size_t i : all) {
+    const Point p = m.grid.point(i);
+    if (fs::is_regular_file(point_dir(out, p) / "metrics.json")) continue;
+    bool found = false;
+    for (const auto& d : dirs) {
+      if (fs::is_regular_file(point_dir(d, p) / "metrics.json")) {
+        fs::remove_all(point_dir(out, p));
+        copy_point(point_dir(d, p), point_dir(out, p));
+        std::error_code ec;
+        fs::remove(point_failure(out, p), ec);
+        fs::remove(point_stderr(out, p), ec);
+        found = true;
+        break;
+      }
+    }
+    if (found) continue;
+    for (const auto& d : dirs) {
+      if (fs::is_regular_file(point_failure(d, p))) {
+        copy_file_atomic(point_failure(d, p), point_failure(out, p));
+        if (fs::is_regular_file(point_stderr(d, p)))
+          copy_file_atomic(point_stderr(d, p), point_stderr(out, p));
+        break;
+      }
+    }
+  }
+
+  const auto results = collect(out, m, all);
+  const auto files = write_results(out, m, results);
+  size_t failed = 0;
+  std::set<std::string> missing_shards;
+  size_t missing = 0;
+  for (const auto& r : results) {
+    failed += r.status == Status::Failed;
+    if (r.status != Status::Missing) continue;
+    ++missing;
+    for (const auto& s : ms)
+      if (!s.shard.whole())
+        missing_shards.insert(fmt::format("{}/{}", r.point.index % s.shard.count, s.shard.count));
+  }
+  if (!o.quiet) {
+    std::cout << markdown(m, results);
+    std::cout << fmt::format("\nmerged {} director{} into {}/: {}\n", dirs.size(),
+                             dirs.size() == 1 ? "y" : "ies", out.string(), fmt::join(files, ", "));
+  }
+  if (missing)
+    std::cerr << fmt::format(
+        "sweep-merge: {} of {} points are in none of the directories{}; run the sweep with "
+        "--out {} --resume to fill them in\n",
+        missing, all.size(),
+        missing_shards.empty()
+            ? ""
+            : fmt::format(" (shards {} not given?)", fmt::join(missing_shards, ", ")),
+        o.out);
+  if (failed)
+    std::cerr << fmt::format("sweep-merge: {} of {} points failed (see {}/results.md)\n", failed,
+                             all.size(), out.string());
+  return failed_status(failed + missing);
+}
+
+}  // namespace latsim::sweep

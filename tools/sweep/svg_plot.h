@@ -1,0 +1,46 @@
+#pragma once
+// Standalone SVG plots of sweep results, written by our own code (no plotting tool): a line
+// plot for a sweep over one key, a heat map for two. With several seeds a line carries a
+// min..max band around the median and a heat-map cell shows "median" over "min–max".
+// Output is deterministic (fixed number formatting, no timestamps).
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace latsim::sweep {
+
+// One value of a plot at one x (or in one cell): the median and the range across seeds.
+struct Spread {
+  std::optional<double> lo, mid, hi;  // empty: no value (failed or missing point)
+};
+
+struct Series {
+  std::string name;
+  std::vector<Spread> points;  // one per x value
+  int color = 0;               // palette index
+  bool dashed = false;
+};
+
+struct LinePlot {
+  std::string title, subtitle, x_label, y_label;
+  std::vector<std::string> x_values;  // as swept; numeric ones are placed by value
+  std::vector<Series> series;
+  bool band = false;  // draw min..max bands (several seeds)
+};
+
+struct HeatMap {
+  std::string title, subtitle, row_label, col_label, unit;
+  std::vector<std::string> rows, cols;
+  std::vector<Spread> cells;       // rows.size() * cols.size(), row-major
+  std::vector<std::string> notes;  // per cell, shown when it has no value ("failed")
+  bool ranges = false;             // show min–max under the median (several seeds)
+};
+
+std::string line_plot_svg(const LinePlot& p);
+std::string heat_map_svg(const HeatMap& h);
+
+// A number as tables and plots print it: integers without decimals, others with at most
+// three (trailing zeros dropped).
+std::string format_number(double v);
+
+}  // namespace latsim::sweep

@@ -1,0 +1,244 @@
+#include "tools/sweep/sweep.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "platform/scenario_loader.h"
+#include "tools/sweep/grid.h"
+#include "tools/sweep/results.h"
+#include "tools/sweep/runner.h"
+#include "tools/sweep/sweep_dir.h"
+
+namespace latsim::sweep {
+namespace {
+
+using nlohmann::json;
+
+std::string point_text(const Point& p) {
+  std::string s;
+  for (const auto& [k, v] : p.values) s += k + "=" + v + " ";
+  return s + "seed=" + std::to_string(p.seed);
+}
+
+// The manifest this command line describes (loads the scenario once, to check it and to
+// learn its name, seed and duration).
+Manifest manifest_of(const SweepOptions& o) {
+  Manifest m;
+  for (const auto& p : o.params) m.grid.params.push_back(parse_param(p));
+  if (!o.shard.empty()) m.shard = parse_shard(o.shard);
+  m.metrics = o.metrics.empty() ? default_metrics() : parse_metrics(o.metrics);
+  if (o.seeds < 1) throw GridError("--seeds must be at least 1");
+
+  std::vector<std::string> sets = o.sets;
+  if (!o.duration.empty()) sets.push_back("duration=" + o.duration);
+  std::vector<std::string> load_sets = sets;
+  if (!o.seed.empty()) load_sets.push_back("seed=" + o.seed);
+  const auto s = platform::load_scenario(o.scenario, load_sets);  // throws ScenarioError
+
+  // The seed is per point (--seeds); every other fixed override goes to every point.
+  for (const auto& kv : sets)
+    if (kv.substr(0, kv.find('=')) != "seed") m.grid.sets.push_back(kv);
+  for (size_t i = 0; i < o.seeds; ++i) m.grid.seeds.push_back(s.seed + i);
+  m.grid.check();
+
+  m.scenario_path = o.scenario;
+  m.scenario_name = s.name;
+  m.scenario_hash = fnv1a_hex(read_text(o.scenario));
+  m.duration_s = s.duration_s;
+  return m;
+}
+
+void dry_run(const Manifest& m) {
+  const auto& g = m.grid;
+  std::vector<std::string> dims;
+  for (const auto& p : g.params) dims.push_back(fmt::format("{} ({})", p.key, p.values.size()));
+  dims.push_back(fmt::format("seeds ({})", g.seeds.size()));
+  const auto idx = m.indices();
+  std::cout << fmt::format("# {}: {} points = {}", m.scenario_name, g.size(),
+                           fmt::join(dims, " x "));
+  if (!m.shard.whole())
+    std::cout << fmt::format("; shard {}/{} holds {}", m.shard.index, m.shard.count, idx.size());
+  std::cout << "\n";
+  for (size_t i : idx) {
+    const Point p = g.point(i);
+    std::cout << fmt::format("{}\t{}\t{}\n", i, p.id, point_text(p));
+  }
+}
+
+std::string shard_text(const Shard& s) { return fmt::format("{}/{}", s.index, s.count); }
+
+// Prepare DIR for this sweep: a new one, or (--resume) the same sweep's.
+void prepare_dir(const fs::path& dir, const Manifest& m, bool resume) {
+  const bool has_manifest = fs::exists(dir / "sweep.json");
+  bool empty = true;
+  std::error_code ec;
+  if (fs::exists(dir))
+    for (const auto& e : fs::directory_iterator(dir, ec)) empty &= e.path().filename() == ".lock";
+  if (!has_manifest && !empty)
+    throw std::runtime_error(
+        fmt::format("refusing to write a sweep into {}: it is not empty and holds no sweep.json",
+                    dir.string()));
+  if (has_manifest && !resume)
+    throw std::runtime_error(fmt::format(
+        "{} holds a sweep already: add --resume to continue it (finished points are kept), "
+        "or choose another --out",
+        dir.string()));
+  if (has_manifest) {
+    const Manifest old = Manifest::read(dir);
+    auto diff = m.differences(old);
+    if (old.shard.index != m.shard.index || old.shard.count != m.shard.count)
+      diff.push_back(fmt::format("shard differs ({} vs {})",
+                                 m.shard.whole() ? "none" : shard_text(m.shard),
+                                 old.shard.whole() ? "none" : shard_text(old.shard)));
+    if (!diff.empty())
+      throw std::runtime_error(fmt::format("cannot resume: {} holds a different sweep: {}",
+                                           dir.string(), fmt::join(diff, "; ")));
+  }
+}
+
+}  // namespace
+
+int failed_status(size_t failed) { return failed == 0 ? 0 : failed > 100 ? 101 : int(failed); }
+
+int run_sweep(const SweepOptions& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const Manifest m = manifest_of(o);
+  if (o.dry_run) {
+    dry_run(m);
+    return 0;
+  }
+  std::string out = o.out;
+  if (out.empty()) {
+    out = "out/" + m.scenario_name + "-sweep";
+    if (!m.shard.whole()) out += fmt::format("-shard-{}-of-{}", m.shard.index, m.shard.count);
+  }
+  const fs::path dir = checked_sweep_dir(out);
+  prepare_dir(dir, m, o.resume);  // refuse before touching anything
+  fs::create_directories(dir);
+  const DirLock lock(dir);
+  prepare_dir(dir, m, o.resume);  // again, now that no other sweep can write here
+  fs::create_directories(dir / "points");
+  write_atomic(dir / "sweep.json", m.to_json().dump(2) + "\n");
+  remove_stale_temporaries(dir);
+  remove_stale_temporaries(dir / "points");
+
+  // The points still to run, in grid order.
+  const auto indices = m.indices();
+  std::vector<Point> todo;
+  size_t done_before = 0;
+  for (size_t i : indices) {
+    Point p = m.grid.point(i);
+    if (fs::is_regular_file(point_dir(dir, p) / "metrics.json"))
+      ++done_before;
+    else
+      todo.push_back(std::move(p));
+  }
+
+  std::vector<Job> jobs;
+  const std::string self = std::to_string(::getpid());
+  for (const auto& p : todo) {
+    Job j;
+    j.argv = {"/proc/self/exe", "run", o.scenario};
+    for (const auto& s : m.grid.overrides(p)) {
+      j.argv.push_back("--set");
+      j.argv.push_back(s);
+    }
+    j.argv.insert(j.argv.end(),
+                  {"--seed", std::to_string(p.seed), "-q", "--out", point_dir(dir, p).string()});
+    j.stderr_path = (dir / "points" / ("." + p.id + ".stderr-" + self)).string();
+    j.timeout_s = o.point_timeout;
+    jobs.push_back(std::move(j));
+  }
+
+  RunnerOptions ro;
+  ro.jobs = o.jobs ? o.jobs : default_jobs();
+  ro.progress = !o.quiet && ::isatty(STDERR_FILENO);
+  ro.label = "sweep";
+  ro.noun = "points";
+  ro.done_before = done_before;
+  const size_t total = indices.size();
+
+  auto on_done = [&](size_t k, const JobResult& r) -> std::optional<std::string> {
+    const Point& p = todo[k];
+    const fs::path err = jobs[k].stderr_path;
+    const fs::path pdir = point_dir(dir, p);
+    std::error_code ec;
+    // What a killed child leaves: its temporary output directory (see platform/outputs.cpp).
+    auto remove_child_temporaries = [&] {
+      for (const char* kind : {"tmp", "old"})
+        fs::remove_all(dir / "points" / fmt::format(".{}.{}-{}", p.id, kind, r.pid), ec);
+    };
+    if (r.outcome == Outcome::Interrupted) {
+      remove_child_temporaries();
+      fs::remove(err, ec);
+      return std::nullopt;
+    }
+    const bool finished = r.ok() && fs::is_regular_file(pdir / "metrics.json", ec);
+    if (finished) {
+      fs::remove(point_failure(dir, p), ec);
+      fs::remove(point_stderr(dir, p), ec);
+      if (fs::file_size(err, ec) > 0 && !ec)
+        fs::rename(err, pdir / "stderr.txt", ec);
+      else
+        fs::remove(err, ec);
+      return std::nullopt;
+    }
+    remove_child_temporaries();
+    const std::string error = r.ok() ? "exited 0 without writing metrics.json" : r.describe();
+    const std::string tail = tail_of(err.string());
+    fs::rename(err, point_stderr(dir, p), ec);
+    write_failure(dir, p, error, tail);
+    std::string last = tail;
+    if (const auto nl = last.rfind('\n'); nl != std::string::npos) last = last.substr(nl + 1);
+    return fmt::format("sweep: point {} ({}) failed: {}{}", p.index, point_text(p), error,
+                       last.empty() ? "" : ": " + last);
+  };
+
+  const RunSummary sum = run_jobs(jobs, ro, on_done);
+  if (sum.signal) {
+    size_t finished = 0;
+    for (size_t i : indices)
+      finished += fs::is_regular_file(point_dir(dir, m.grid.point(i)) / "metrics.json");
+    std::cerr << fmt::format(
+        "sweep: stopped by signal {}; {} of {} points finished and kept in {}/points; "
+        "run the same command with --resume to go on\n",
+        sum.signal, finished, total, dir.string());
+    return 128 + sum.signal;
+  }
+
+  const auto results = collect(dir, m, indices);
+  const auto files = write_results(dir, m, results);
+  size_t failed = 0;
+  for (const auto& r : results) failed += r.status != Status::Ok;
+
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const json info = {{"wall_seconds", std::round(wall * 1000) / 1000},
+                     {"jobs", ro.jobs},
+                     {"points", total},
+                     {"already_finished", done_before},
+                     {"run", sum.finished},
+                     {"failed_now", sum.failed},
+                     {"failed", failed}};
+  write_atomic(dir / "sweep-run-info.json", info.dump(2) + "\n");
+
+  if (!o.quiet) {
+    std::cout << markdown(m, results);
+    std::cout << fmt::format(
+        "\n{} of {} points finished ({} run now, {} already), {} failed; "
+        "{:.1f} s wall, -j {}\noutputs in {}/: {}\n",
+        total - failed, total, sum.finished - sum.failed, done_before, failed, wall, ro.jobs,
+        dir.string(), fmt::join(files, ", "));
+  }
+  if (failed)
+    std::cerr << fmt::format("sweep: {} of {} points failed (see {}/results.md)\n", failed, total,
+                             dir.string());
+  return failed_status(failed);
+}
+
+}  // namespace latsim::sweep

@@ -1,0 +1,36 @@
+#pragma once
+// `latsim sweep`: run a scenario over a grid of --param values x seeds, one child process
+// (`latsim run`) per point, and write tables and plots of the chosen metrics (results.h).
+//
+// Exit status, as GNU parallel's: 0 when every point finished, 1..100 the number of failed
+// points, 101 more than 100, 255 an error before any point ran (usage, scenario, output
+// directory), 128+N when stopped by signal N (finished points are kept; --resume goes on).
+#include <string>
+#include <vector>
+
+namespace latsim::sweep {
+
+constexpr int kErrorStatus = 255;
+
+struct SweepOptions {
+  std::string scenario;
+  std::vector<std::string> params;  // KEY=VALUES
+  std::vector<std::string> sets;    // fixed KEY=VALUE overrides of every point
+  std::string seed, duration;       // as `latsim run --seed/--duration`
+  size_t seeds = 1;                 // seed, seed+1, ... seed+K-1
+  size_t jobs = 0;                  // 0: the CPUs this process may use
+  std::string out;                  // default: out/<scenario-name>-sweep[-shard-K-of-N]
+  bool resume = false;
+  std::string shard;         // "K/N", empty: the whole grid
+  std::string metrics;       // comma-separated dotted paths, empty: default_metrics()
+  double point_timeout = 0;  // seconds, 0: none
+  bool dry_run = false;      // print the points and run nothing
+  bool quiet = false;
+};
+
+int run_sweep(const SweepOptions& o);
+
+// The exit status for `failed` failed (or missing) points.
+int failed_status(size_t failed);
+
+}  // namespace latsim::sweep
