@@ -94,7 +94,8 @@ int sc_main(int argc, char* argv[]) {
     c->add_option(
         "--set", a.sets,
         "Override a value: a dotted path (platform.pci.latency_timer=32) or a kernel tunable\n"
-        "by its real path (/sys/block/hda/queue/max_sectors_kb=32); repeatable");
+        "by its real path (/sys/block/hda/queue/max_sectors_kb=32); repeatable")
+        ->allow_extra_args(false);  // one KEY=VALUE per --set: the scenario may follow
     c->add_option("--seed", a.seed,
                   "Seed of every component's random generator (same as --set seed=N)");
     c->add_option("--duration", a.duration,
