@@ -113,6 +113,13 @@ struct TracingConfig {
   int max_traces = 50;  // traces/ keeps the largest N
 };
 
+// A sweep versioned with the scenario (`latsim sweep` uses it when given no --param).
+struct SweepConfig {
+  std::vector<std::string> params;  // "KEY=VALUES", the syntax of `latsim sweep --param`
+  int seeds = 0;                    // 0: not set (one seed)
+  std::string metrics;              // comma-separated metric paths; empty: the default set
+};
+
 struct OutputConfig {
   std::string dir;  // empty: out/<name>/
 };
@@ -130,6 +137,7 @@ struct Scenario {
   std::vector<WorkloadConfig> workload;
   TracingConfig tracing;
   OutputConfig outputs;
+  SweepConfig sweep;
 };
 
 }  // namespace latsim::platform

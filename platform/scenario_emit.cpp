@@ -41,6 +41,16 @@ void emit_section(YAML::Emitter& out, const SchemaNode& section, const Scenario&
       emit_scalar(out, child.leaf->spec, child.leaf->get(s));
     } else if (child.is_workload) {
       emit_workload(out, s);
+    } else if (child.is_sweep) {
+      out << YAML::BeginMap << YAML::Key << "params" << YAML::Value << YAML::BeginMap;
+      for (const auto& p : s.sweep.params)
+        out << YAML::Key << p.substr(0, p.find('=')) << YAML::Value << YAML::DoubleQuoted
+            << p.substr(p.find('=') + 1);
+      out << YAML::EndMap;
+      if (s.sweep.seeds) out << YAML::Key << "seeds" << YAML::Value << s.sweep.seeds;
+      if (!s.sweep.metrics.empty())
+        out << YAML::Key << "metrics" << YAML::Value << YAML::DoubleQuoted << s.sweep.metrics;
+      out << YAML::EndMap;
     } else {
       emit_section(out, child, s);
     }

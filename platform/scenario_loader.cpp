@@ -170,9 +170,14 @@ class Loader {
         return;
       }
       node = child;
+      if (node->is_sweep) break;
     }
     if (node->is_workload) {
       error(origin, key, "set one parameter: workload.N.PARAM or workload.NAME.PARAM");
+      return;
+    }
+    if (node->is_sweep) {
+      error(origin, key, "is swept, not set: give `latsim sweep` its --param instead");
       return;
     }
     if (!node->leaf) {
@@ -310,12 +315,59 @@ class Loader {
         walk_leaf(*child->leaf, s_, child->path, value, key.Mark());
       } else if (child->is_workload) {
         walk_workload(value, key.Mark());
+      } else if (child->is_sweep) {
+        walk_sweep(value, key.Mark());
       } else if (value.IsMap()) {
         walk_section(*child, value);
       } else if (!value.IsNull()) {
         error(where(child->path, value, key.Mark()), child->path,
               fmt::format("expected a mapping of keys, got {} (accepted: {})", node_kind(value),
                           fmt::join(child->child_names(), ", ")));
+      }
+    }
+  }
+
+  // sweep: {params: {KEY: VALUES | [V, ...]}, seeds: K, metrics: "a.b,c.d"}
+  void walk_sweep(const YAML::Node& value, const YAML::Mark& key_mark) {
+    if (!value.IsMap()) {
+      error(where("sweep", value, key_mark), "sweep",
+            fmt::format("expected a mapping, got {} (accepted: params, seeds, metrics)", node_kind(value)));
+      return;
+    }
+    for (auto it = value.begin(); it != value.end(); ++it) {
+      const std::string name = it->first.IsScalar() ? it->first.Scalar() : "";
+      const YAML::Node v = it->second;
+      const std::string path = "sweep." + name;
+      if (name == "params" && v.IsMap()) {
+        for (auto p = v.begin(); p != v.end(); ++p) {
+          std::string values;
+          if (p->second.IsSequence()) {
+            for (const auto& e : p->second) values += (values.empty() ? "" : ",") + e.Scalar();
+          } else if (p->second.IsScalar()) {
+            values = p->second.Scalar();
+          }
+          if (values.empty()) {
+            error(at(p->first.Mark()), path + "." + p->first.Scalar(),
+                  "expected values: a list or a range such as 8..128*2");
+            continue;
+          }
+          s_.sweep.params.push_back(p->first.Scalar() + "=" + values);
+        }
+      } else if (name == "seeds" && v.IsScalar()) {
+        try {
+          s_.sweep.seeds = std::stoi(v.Scalar());
+        } catch (const std::exception&) {
+          s_.sweep.seeds = -1;
+        }
+        if (s_.sweep.seeds < 1 || s_.sweep.seeds > 1000)
+          error(at(v.Mark()), path, fmt::format("expected an integer, got `{}` (accepted: 1..1000)", v.Scalar()));
+      } else if (name == "metrics" && v.IsScalar()) {
+        s_.sweep.metrics = v.Scalar();
+      } else {
+        error(at(it->first.Mark()), path,
+              name == "params" || name == "seeds" || name == "metrics"
+                  ? "has the wrong shape (params: a mapping, seeds: an integer, metrics: a string)"
+                  : "unknown key (accepted: params, seeds, metrics)");
       }
     }
   }

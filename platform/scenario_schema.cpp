@@ -507,6 +507,10 @@ const SchemaNode& schema_tree() {
     auto tracing = std::find_if(root.children.begin(), root.children.end(),
                                 [](const SchemaNode& c) { return c.name == "tracing"; });
     root.children.insert(tracing, std::move(workload));
+    SchemaNode sweep;
+    sweep.name = sweep.path = "sweep";
+    sweep.is_sweep = true;
+    root.children.push_back(std::move(sweep));
     return root;
   }();
   return kTree;

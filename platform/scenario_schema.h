@@ -71,6 +71,7 @@ struct SchemaNode {
   std::string path;  // full dotted path ("" for the root)
   const Key<Scenario>* leaf = nullptr;
   bool is_workload = false;
+  bool is_sweep = false;  // the sweep: block, read by `latsim sweep`, ignored by `run`
   std::vector<SchemaNode> children;
 
   const SchemaNode* find(const std::string& child) const;

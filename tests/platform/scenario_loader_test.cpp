@@ -224,7 +224,7 @@ TEST(ScenarioSet, UnknownKeySuggestsFullPath) {
   EXPECT_EQ(file_errors_of(kReference, {"latency_timer=32"}),
             "--set latency_timer=32: error: latency_timer: unknown key; did you mean "
             "`platform.pci.latency_timer`? (accepted: schema_version, name, description, seed, "
-            "duration, platform, kernel, mechanisms, workload, tracing, outputs)");
+            "duration, platform, kernel, mechanisms, workload, tracing, outputs, sweep)");
 }
 
 TEST(ScenarioSet, BadTunableAndWorkloadOverrides) {

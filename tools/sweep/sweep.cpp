@@ -30,21 +30,24 @@ std::string point_text(const Point& p) {
 // learn its name, seed and duration).
 Manifest manifest_of(const SweepOptions& o) {
   Manifest m;
-  for (const auto& p : o.params) m.grid.params.push_back(parse_param(p));
-  if (!o.shard.empty()) m.shard = parse_shard(o.shard);
-  m.metrics = o.metrics.empty() ? default_metrics() : parse_metrics(o.metrics);
-  if (o.seeds < 1) throw GridError("--seeds must be at least 1");
-
   std::vector<std::string> sets = o.sets;
   if (!o.duration.empty()) sets.push_back("duration=" + o.duration);
   std::vector<std::string> load_sets = sets;
   if (!o.seed.empty()) load_sets.push_back("seed=" + o.seed);
   const auto s = platform::load_scenario(o.scenario, load_sets);  // throws ScenarioError
 
+  // Command-line --param/--seeds/--metrics win over the scenario's sweep: block.
+  for (const auto& p : o.params.empty() ? s.sweep.params : o.params)
+    m.grid.params.push_back(parse_param(p));
+  if (!o.shard.empty()) m.shard = parse_shard(o.shard);
+  const std::string metrics = o.metrics.empty() ? s.sweep.metrics : o.metrics;
+  m.metrics = metrics.empty() ? default_metrics() : parse_metrics(metrics);
+  const size_t seeds = o.seeds ? o.seeds : s.sweep.seeds > 0 ? size_t(s.sweep.seeds) : 1;
+
   // The seed is per point (--seeds); every other fixed override goes to every point.
   for (const auto& kv : sets)
     if (kv.substr(0, kv.find('=')) != "seed") m.grid.sets.push_back(kv);
-  for (size_t i = 0; i < o.seeds; ++i) m.grid.seeds.push_back(s.seed + i);
+  for (size_t i = 0; i < seeds; ++i) m.grid.seeds.push_back(s.seed + i);
   m.grid.check();
 
   m.scenario_path = o.scenario;

@@ -17,7 +17,7 @@ struct SweepOptions {
   std::vector<std::string> params;  // KEY=VALUES
   std::vector<std::string> sets;    // fixed KEY=VALUE overrides of every point
   std::string seed, duration;       // as `latsim run --seed/--duration`
-  size_t seeds = 1;                 // seed, seed+1, ... seed+K-1
+  size_t seeds = 0;                 // seed, seed+1, ... seed+K-1; 0: the scenario's sweep: or 1
   size_t jobs = 0;                  // 0: the CPUs this process may use
   std::string out;                  // default: out/<scenario-name>-sweep[-shard-K-of-N]
   bool resume = false;
