@@ -4,6 +4,7 @@
 // Rotate (master priority rotates on every grant: held for the current burst only).
 // Then the CPU-to-PCI side: posted memory writes, PCI ordering of reads and I/O
 // behind them, and Retry with re-arbitration after the REQ# release.
+#include "tests/models/script_thread.h"
 #include "models/chipset/host_bridge.h"
 #include "models/pci/target_termination.h"
 #include "tests/models/irq_timer_test_util.h"
@@ -35,14 +36,7 @@ struct TinyTarget : sc_core::sc_module {
   }
 };
 
-struct Script : sc_core::sc_module {
-  std::function<void()> body;
-  SC_HAS_PROCESS(Script);
-  Script(sc_core::sc_module_name n, std::function<void()> b) : sc_module(n), body(std::move(b)) {
-    SC_THREAD(run);
-  }
-  void run() { body(); }
-};
+using latsim::test::Script;
 
 // One PRD entry as the IDE controller announces it: 10 bursts of 8 clocks every 12 clocks.
 constexpr uint64_t kBursts = 10, kPeriod = 12, kTenure = 8;

@@ -2,6 +2,7 @@
 // clock plus one DRAM latency per cache-line miss; a miss issued while the host
 // bridge holds the CPU off waits there (fsb_stall); the work is interruptible at
 // instruction boundaries when IF=1 (a miss already on the bus completes first).
+#include "tests/models/script_thread.h"
 #include "models/cpu/pentium3.h"
 #include "tests/models/irq_timer_test_util.h"
 
@@ -27,14 +28,7 @@ struct NullTarget : sc_core::sc_module {
   }
 };
 
-struct Script : sc_core::sc_module {
-  std::function<void()> body;
-  SC_HAS_PROCESS(Script);
-  Script(sc_core::sc_module_name n, std::function<void()> b) : sc_module(n), body(std::move(b)) {
-    SC_THREAD(run);
-  }
-  void run() { body(); }
-};
+using latsim::test::Script;
 
 struct Rig {
   pci::PciBus pci{"pci", 33.33, 64, pci::ArbitrationPolicy::Rotate};

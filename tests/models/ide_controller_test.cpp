@@ -4,6 +4,7 @@
 // starts when the drive has the entry's first sector and moves no faster than the
 // UDMA rate nor earlier than the media delivers; INTRQ (IRQ 14) rises when the last
 // entry is done and drops when the driver reads the ATA Status register.
+#include "tests/models/script_thread.h"
 #include "models/ide/ide_controller.h"
 #include "tests/models/irq_timer_test_util.h"
 
@@ -63,14 +64,7 @@ struct IrqRecorder : irq::IrqSink {
   }
 };
 
-struct Script : sc_core::sc_module {
-  std::function<void()> body;
-  SC_HAS_PROCESS(Script);
-  Script(sc_core::sc_module_name n, std::function<void()> b) : sc_module(n), body(std::move(b)) {
-    SC_THREAD(run);
-  }
-  void run() { body(); }
-};
+using latsim::test::Script;
 
 struct Prd {
   uint32_t base, bytes;  // bytes 0x10000 is written as 0

@@ -1,6 +1,7 @@
 // PCI-to-ISA bridge: each access runs one 8-bit ISA cycle per byte, port 0x80
 // is the POST/outb_p delay port, mapped devices see their own register offset,
 // unclaimed ports float high.
+#include "tests/models/script_thread.h"
 #include "models/isa/pci_isa_bridge.h"
 #include "models/pci/pci_bus.h"
 #include "tests/models/irq_timer_test_util.h"
@@ -33,14 +34,7 @@ struct IsaDevice : sc_core::sc_module {
   }
 };
 
-struct Script : sc_core::sc_module {
-  std::function<void()> body;
-  SC_HAS_PROCESS(Script);
-  Script(sc_core::sc_module_name n, std::function<void()> b) : sc_module(n), body(std::move(b)) {
-    SC_THREAD(run);
-  }
-  void run() { body(); }
-};
+using latsim::test::Script;
 
 TEST(PciIsaBridge, EachByteCostsOneIsaCycle) {
   fresh_simulation();

@@ -5,6 +5,7 @@
 // the wire, then its 4-byte header; ROK and INTA# follow. Ring wrap, overflow
 // (RXOVW, MPC), ISR write-1-to-clear, IMR masking, and transmit: TSD write -> DMA
 // read train -> early-Tx threshold -> wire -> TOK.
+#include "tests/models/script_thread.h"
 #include "models/net/ethernet.h"
 #include "models/net/rtl8139.h"
 #include "tests/models/irq_timer_test_util.h"
@@ -58,14 +59,7 @@ struct IrqRecorder : irq::IrqSink {
   }
 };
 
-struct Script : sc_core::sc_module {
-  std::function<void()> body;
-  SC_HAS_PROCESS(Script);
-  Script(sc_core::sc_module_name n, std::function<void()> b) : sc_module(n), body(std::move(b)) {
-    SC_THREAD(run);
-  }
-  void run() { body(); }
-};
+using latsim::test::Script;
 
 Rtl8139Params one_frame_at(sc_time t, uint32_t bytes, uint64_t count = 1, double fps = 5000) {
   Rtl8139Params p;

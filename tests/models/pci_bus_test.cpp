@@ -3,6 +3,7 @@
 // latency timer), address decode to targets, per-access cycle time, master abort;
 // a host transaction holds the bus until its target ends it (free_at), and a
 // master's train not yet started then is deferred to the hold's end.
+#include "tests/models/script_thread.h"
 #include "models/pci/pci_bus.h"
 #include "models/pci/target_termination.h"
 #include "tests/models/irq_timer_test_util.h"
@@ -45,14 +46,7 @@ struct TinyTarget : sc_core::sc_module {
 };
 
 // Runs a test body as an SC_THREAD.
-struct Script : sc_core::sc_module {
-  std::function<void()> body;
-  SC_HAS_PROCESS(Script);
-  Script(sc_core::sc_module_name n, std::function<void()> b) : sc_module(n), body(std::move(b)) {
-    SC_THREAD(run);
-  }
-  void run() { body(); }
-};
+using latsim::test::Script;
 
 // A DMA train: `n` bursts every `period` clocks, each occupying the bus `tenure` clocks.
 BurstTrain train(int master, sc_time start, uint64_t n, uint64_t period, uint64_t tenure) {

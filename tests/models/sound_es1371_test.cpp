@@ -6,6 +6,7 @@
 // BIT_CLKs at 12.288 MHz, SRC BUSY until a host window busy_frames frames on,
 // period interrupts when the converter has taken COUNT + 1 samples at the rate in
 // the SRC RAM, FIFO refills as 8-dword PCI reads.
+#include "tests/models/script_thread.h"
 #include "models/sound/es1371.h"
 #include "tests/models/irq_timer_test_util.h"
 
@@ -55,14 +56,7 @@ struct IrqRecorder : irq::IrqSink {
   }
 };
 
-struct Script : sc_core::sc_module {
-  std::function<void()> body;
-  SC_HAS_PROCESS(Script);
-  Script(sc_core::sc_module_name n, std::function<void()> b) : sc_module(n), body(std::move(b)) {
-    SC_THREAD(run);
-  }
-  void run() { body(); }
-};
+using latsim::test::Script;
 
 struct Rig {
   pci::PciBus pci{"pci", 33.33, 64, pci::ArbitrationPolicy::Rotate};

@@ -5,6 +5,7 @@
 // wait states, so the bus is the host's until the FIFO drains; with PCI 2.1 the
 // card answers Retry and the bus is free between attempts. Posting lets the CPU
 // go on until the bridge's buffer fills, in both cases.
+#include "tests/models/script_thread.h"
 #include "models/chipset/host_bridge.h"
 #include "models/ide/ide_controller.h"
 #include "models/video/permedia2.h"
@@ -31,14 +32,7 @@ constexpr uint32_t kPrdTable = 0x00100000;
 constexpr uint64_t kBlockColor = 0x8ac8;  // a core register: one FIFO entry, 12 ns
 sc_time load() { return sc_time(12, SC_NS); }
 
-struct Script : sc_core::sc_module {
-  std::function<void()> body;
-  SC_HAS_PROCESS(Script);
-  Script(sc_core::sc_module_name n, std::function<void()> b) : sc_module(n), body(std::move(b)) {
-    SC_THREAD(run);
-  }
-  void run() { body(); }
-};
+using latsim::test::Script;
 
 // An ISA cycle behind the south bridge: the PCI transaction waits 1 us for it.
 struct IsaCycle : sc_core::sc_module {

@@ -5,6 +5,7 @@
 // the bus stays held) or Retry at the 16-clock initial-latency limit (PCI 2.1).
 // Each access is annotated with the 3 + 2 clocks the PCI bus charges before the
 // target, as PciBus::b_transport does.
+#include "tests/models/script_thread.h"
 #include "models/pci/target_termination.h"
 #include "models/video/permedia2.h"
 #include "tests/models/irq_timer_test_util.h"
@@ -32,14 +33,7 @@ sc_time setup() { return sc_time(120, SC_NS); }
 sc_time fill_px() { return sc_time(12, SC_NS); }
 sc_time copy_px() { return sc_time(40, SC_NS); }
 
-struct Script : sc_core::sc_module {
-  std::function<void()> body;
-  SC_HAS_PROCESS(Script);
-  Script(sc_core::sc_module_name n, std::function<void()> b) : sc_module(n), body(std::move(b)) {
-    SC_THREAD(run);
-  }
-  void run() { body(); }
-};
+using latsim::test::Script;
 
 struct Access {
   tlm::tlm_response_status status;
