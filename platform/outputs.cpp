@@ -93,7 +93,7 @@ nlohmann::json collect_run_info(const Scenario& s, double wall) {
   const double sim = sc_core::sc_time_stamp().to_seconds();
   return {{"scenario", s.name},
           {"wall_seconds", std::round(wall * 1000) / 1000},
-          {"simulated_seconds", sim},
+          {"simulated_seconds", std::round(sim * 1e9) / 1e9},
           {"x_real_time", wall > 0 ? std::round(sim / wall * 100) / 100 : 0.0},
           {"delta_cycles", sc_core::sc_delta_count()},
           {"versions", {{"latsim", "0.1.0"}, {"systemc", sc_core::sc_version()}}}};
