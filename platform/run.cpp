@@ -27,6 +27,7 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.max_sectors_kb = k.max_sectors_kb;
   p.read_ahead_kb = k.read_ahead_kb;
   p.preempt_max_latency_us = uint64_t(k.preempt_max_latency_us);
+  p.irq_threaded[14] = k.ide0_threaded != 0;
   p.tracing_enabled = s.tracing.enabled;
   p.max_traces = size_t(s.tracing.max_traces);
   p.mcount_cycles = s.mechanisms.mcount_overhead ? s.mechanisms.mcount_cycles : 0;

@@ -82,6 +82,7 @@ struct KernelConfig {
   int read_ahead_kb = 128;           // /sys/block/hda/queue/read_ahead_kb
   int netdev_max_backlog = 300;      // /proc/sys/net/core/netdev_max_backlog
   int preempt_max_latency_us = 500;  // /proc/sys/kernel/preempt_max_latency
+  int ide0_threaded = 1;             // /proc/irq/14/ide0/threaded
   HdparmConfig hdparm;
 };
 

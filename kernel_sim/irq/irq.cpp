@@ -9,7 +9,9 @@ void Kernel::request_irq(unsigned irq, const char* name, IrqHandler h) {
   d.name = name;
   d.handler = std::move(h);
   // hardirq_preemption: every IRQ but the timer runs in its own SCHED_FIFO thread.
-  d.threaded = p_.hardirq_preemption && irq != 0;
+  const auto per_irq = p_.irq_threaded.find(irq);
+  d.threaded = p_.hardirq_preemption && irq != 0 &&
+               (per_irq == p_.irq_threaded.end() || per_irq->second);
   if (d.threaded && !d.thread) {
     d.thread = create_task(
         "IRQ " + std::to_string(irq), [this, irq] { irq_thread(irq); }, Policy::Fifo, 49);

@@ -236,7 +236,7 @@ TEST(ScenarioSet, BadTunableAndWorkloadOverrides) {
             "--set /sys/block/hda/queue/nr_requests=4: error: "
             "kernel.tunables./sys/block/hda/queue/nr_requests: unknown tunable path (accepted: "
             "/sys/block/hda/queue/max_sectors_kb, /sys/block/hda/queue/read_ahead_kb, "
-            "/proc/sys/net/core/netdev_max_backlog, /proc/sys/kernel/preempt_max_latency)");
+            "/proc/sys/net/core/netdev_max_backlog, /proc/sys/kernel/preempt_max_latency, /proc/irq/14/ide0/threaded)");
   EXPECT_EQ(file_errors_of(kReference, {"workload.cyclictest.priority=0"}),
             "--set workload.cyclictest.priority=0: error: workload.2.priority: 0 is out of range "
             "(accepted: 1..99)");
@@ -349,7 +349,7 @@ TEST(ScenarioErrors, UnknownTunablePath) {
             "bad.yaml:5:5: error: kernel.tunables./sys/block/hda/queue/max_sector_kb: unknown "
             "tunable path; did you mean `/sys/block/hda/queue/max_sectors_kb`? (accepted: "
             "/sys/block/hda/queue/max_sectors_kb, /sys/block/hda/queue/read_ahead_kb, "
-            "/proc/sys/net/core/netdev_max_backlog, /proc/sys/kernel/preempt_max_latency)");
+            "/proc/sys/net/core/netdev_max_backlog, /proc/sys/kernel/preempt_max_latency, /proc/irq/14/ide0/threaded)");
 }
 
 TEST(ScenarioErrors, YamlSyntaxError) {
