@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstring>
 #include <vector>
+#include "models/common/register_transport.h"
 #include "models/net/ethernet.h"
 
 namespace latsim::net {
@@ -66,16 +67,7 @@ void Rtl8139::put(unsigned off, unsigned len, uint32_t v) {
 }
 
 void Rtl8139::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time&) {
-  const unsigned len = std::min(4u, p.get_data_length());
-  uint32_t v = 0;
-  if (p.is_write()) {
-    std::memcpy(&v, p.get_data_ptr(), len);
-    write(p.get_address(), len, v);
-  } else {
-    v = read(p.get_address(), len);
-    std::memcpy(p.get_data_ptr(), &v, len);
-  }
-  p.set_response_status(tlm::TLM_OK_RESPONSE);
+  register_transport(*this, p);
 }
 
 uint32_t Rtl8139::ring_used() const {

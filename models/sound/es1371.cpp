@@ -1,5 +1,6 @@
 #include "models/sound/es1371.h"
 #include <cstring>
+#include "models/common/register_transport.h"
 
 namespace latsim::sound {
 
@@ -22,16 +23,7 @@ Es1371::Es1371(sc_core::sc_module_name name, const Es1371Params& p, pci::PciBus&
 }
 
 void Es1371::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time&) {
-  const unsigned len = std::min(4u, p.get_data_length());
-  uint32_t v = 0;
-  if (p.is_write()) {
-    std::memcpy(&v, p.get_data_ptr(), len);
-    write(p.get_address(), len, v);
-  } else {
-    v = read(p.get_address(), len);
-    std::memcpy(p.get_data_ptr(), &v, len);
-  }
-  p.set_response_status(tlm::TLM_OK_RESPONSE);
+  register_transport(*this, p);
 }
 
 uint32_t Es1371::read(uint64_t offset, unsigned len) {
