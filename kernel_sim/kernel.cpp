@@ -90,6 +90,7 @@ void Kernel::start_kernel() {
   next_pid_ = 6;
   open_softirq(TIMER_SOFTIRQ, [this] { run_timer_softirq(); });
   request_irq(0, "timer", [this] { timer_interrupt("generic_handle_IRQ_event"); });
+  block_->init_ide();  // ide-probe: hda on the primary channel, IRQ 14
   next_pid_ = 300;
   for (auto& w : workloads_) w->start(*this);
   booted_ = true;

@@ -43,9 +43,8 @@ struct PerCpu {
   Task* ksoftirqd = nullptr;
   const char* last_fn = "cpu_idle";  // the function running: parent of interrupt entries
   const char* last_parent = "rest_init";
-  int irq_depth = 0;
-  bool irq_from_user = false;          // the interrupt being handled came from user mode
-  uint64_t local_ticks = 0;  // per-CPU timer base jiffies
+  bool irq_from_user = false;  // the interrupt being handled came from user mode
+  uint64_t local_ticks = 0;    // per-CPU timer base jiffies
   sc_core::sc_time tick_epoch, tick_period;
 };
 
@@ -149,7 +148,6 @@ class Kernel {
   }
   void scheduler_tick(bool user);
   void resched_task(Task* p);
-  void sched_yield();
   // Sleep on `cpu`'s timer base until its local tick `tick` (nanosleep), then run.
   void sleep_until_tick(int cpu, uint64_t tick, const char* parent);
   [[noreturn]] void do_exit(const char* parent);
@@ -182,7 +180,6 @@ class Kernel {
   const std::vector<std::unique_ptr<Task>>& tasks() const { return tasks_; }
 
  private:
-  friend class KernelInternals;
   // arch/i386/kernel: boot and interrupt entry
   void cpu_idle(int cpu);
   void start_kernel();

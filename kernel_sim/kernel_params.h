@@ -16,7 +16,7 @@ struct KernelParams {
   bool softirq_preemption = true;
   bool hardirq_preemption = true;
   bool nmi_watchdog = true;               // nmi_watchdog=1
-  std::map<unsigned, bool> irq_threaded;   // /proc/irq/N/<name>/threaded (default 1)
+  std::map<unsigned, bool> irq_threaded;  // /proc/irq/N/<name>/threaded (default 1)
   int max_sectors_kb = 128;               // /sys/block/hda/queue/max_sectors_kb
   int read_ahead_kb = 128;                // /sys/block/hda/queue/read_ahead_kb
   uint64_t preempt_max_latency_us = 500;  // /proc/sys/kernel/preempt_max_latency

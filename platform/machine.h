@@ -46,8 +46,8 @@ class Machine {
   irq::ApicBusHub apic_bus;
   ide::IdeDisk disk;
   ide::IdeController ide;
-  net::Rtl8139 nic;       // idle until a network workload drives it
-  sound::Es1371 sound;    // idle until an audio workload programs it
+  net::Rtl8139 nic;     // idle until a network workload drives it
+  sound::Es1371 sound;  // idle until an audio workload programs it
   std::vector<std::unique_ptr<cpu::LocalApic>> lapics;
   std::vector<std::unique_ptr<cpu::Pentium3>> cpus;
   std::vector<std::unique_ptr<CpuPort>> ports;

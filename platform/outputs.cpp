@@ -151,7 +151,8 @@ void write_outputs(const Scenario& s, Machine&, kernel::Kernel& k, const RunResu
     }
     std::string ct;
     if (hist) ct = kernel::Cyclictest::histogram_block(threads);
-    for (size_t i = 0; i < threads.size() && !hist; ++i) ct += threads[i]->summary_line(int(i)) + "\n";
+    for (size_t i = 0; i < threads.size() && !hist; ++i)
+      ct += threads[i]->summary_line(int(i)) + "\n";
     write_file(tmp / "cyclictest.txt", ct);
 
     std::string dmesg;

@@ -331,7 +331,8 @@ class Loader {
   void walk_sweep(const YAML::Node& value, const YAML::Mark& key_mark) {
     if (!value.IsMap()) {
       error(where("sweep", value, key_mark), "sweep",
-            fmt::format("expected a mapping, got {} (accepted: params, seeds, metrics)", node_kind(value)));
+            fmt::format("expected a mapping, got {} (accepted: params, seeds, metrics)",
+                        node_kind(value)));
       return;
     }
     for (auto it = value.begin(); it != value.end(); ++it) {
@@ -360,7 +361,8 @@ class Loader {
           s_.sweep.seeds = -1;
         }
         if (s_.sweep.seeds < 1 || s_.sweep.seeds > 1000)
-          error(at(v.Mark()), path, fmt::format("expected an integer, got `{}` (accepted: 1..1000)", v.Scalar()));
+          error(at(v.Mark()), path,
+                fmt::format("expected an integer, got `{}` (accepted: 1..1000)", v.Scalar()));
       } else if (name == "metrics" && v.IsScalar()) {
         s_.sweep.metrics = v.Scalar();
       } else {
@@ -494,13 +496,14 @@ class Loader {
         const auto& k = s_.kernel;
         const int v = std::string(key) == "kernel.voluntary_preemption" ? k.voluntary_preemption
                       : std::string(key) == "kernel.softirq_preemption" ? k.softirq_preemption
-                                                                         : k.hardirq_preemption;
+                                                                        : k.hardirq_preemption;
         if (present_.count(key) && v != 0)
           error(location_of(key), key,
                 "is a voluntary-preempt switch; kernel.flavour 2.6.9 (vanilla) has none "
                 "(use 2.6.9-vp, or kernel_preemption for CONFIG_PREEMPT)");
       }
-      s_.kernel.voluntary_preemption = s_.kernel.softirq_preemption = s_.kernel.hardirq_preemption = 0;
+      s_.kernel.voluntary_preemption = s_.kernel.softirq_preemption = s_.kernel.hardirq_preemption =
+          0;
       if (!present_.count("kernel.version")) s_.kernel.version = "2.6.9";
     }
     if (!s_.kernel.hdparm.dma) {

@@ -226,9 +226,10 @@ std::vector<Key<Scenario>> make_scenario_keys() {
       bind<S>(of_type(T::Switch, "kernel.voluntary_preemption",
                       "/proc/sys/kernel/voluntary_preemption (VP patch)"),
               LATSIM_AT(kernel.voluntary_preemption)),
-      bind<S>(of_type(T::Switch, "kernel.kernel_preemption",
-                      "/proc/sys/kernel/kernel_preemption (VP patch); CONFIG_PREEMPT on flavour 2.6.9"),
-              LATSIM_AT(kernel.kernel_preemption)),
+      bind<S>(
+          of_type(T::Switch, "kernel.kernel_preemption",
+                  "/proc/sys/kernel/kernel_preemption (VP patch); CONFIG_PREEMPT on flavour 2.6.9"),
+          LATSIM_AT(kernel.kernel_preemption)),
       bind<S>(of_type(T::Switch, "kernel.softirq_preemption",
                       "/proc/sys/kernel/softirq_preemption: softirqs run in ksoftirqd"),
               LATSIM_AT(kernel.softirq_preemption)),

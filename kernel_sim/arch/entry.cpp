@@ -78,9 +78,7 @@ void Kernel::handle_interrupt() {
   auto& pc = pcpu_[size_t(c)];
   const bool outer_from_user = pc.irq_from_user;
   pc.irq_from_user = from_user;
-  pc.irq_depth++;
   dispatch(t);
-  pc.irq_depth--;
   pc.irq_from_user = outer_from_user;
   // ret_from_intr: preempt the interrupted context if it allows it.
   if (!t.nmi && cur.need_resched && prev_if) {

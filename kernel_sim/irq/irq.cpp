@@ -10,8 +10,8 @@ void Kernel::request_irq(unsigned irq, const char* name, IrqHandler h) {
   d.handler = std::move(h);
   // hardirq_preemption: every IRQ but the timer runs in its own SCHED_FIFO thread.
   const auto per_irq = p_.irq_threaded.find(irq);
-  d.threaded = p_.hardirq_preemption && irq != 0 &&
-               (per_irq == p_.irq_threaded.end() || per_irq->second);
+  d.threaded =
+      p_.hardirq_preemption && irq != 0 && (per_irq == p_.irq_threaded.end() || per_irq->second);
   if (d.threaded && !d.thread) {
     d.thread = create_task(
         "IRQ " + std::to_string(irq), [this, irq] { irq_thread(irq); }, Policy::Fifo, 49);

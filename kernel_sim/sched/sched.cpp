@@ -253,18 +253,6 @@ void Kernel::scheduler_tick(bool) {
   spin_unlock(rq.lock, kTickUnlock);
 }
 
-void Kernel::sched_yield() {
-  Task& t = current();
-  Runqueue& rq = rq_[size_t(t.cpu)];
-  spin_lock_irq(rq.lock, "sys_sched_yield");
-  if (t.array) {
-    t.array->dequeue(&t);
-    rq.expired->enqueue(&t);
-  }
-  spin_unlock_irq(rq.lock, kSchedUnlock);
-  schedule("sys_sched_yield");
-}
-
 void Kernel::sleep_until_tick(int cpu, uint64_t tick, const char* parent) {
   if (tick <= pcpu_[size_t(cpu)].local_ticks) return;
   Task* t = &current();

@@ -84,7 +84,8 @@ std::string Cyclictest::histogram_block(const std::vector<const Cyclictest*>& th
     const auto& s = threads[j]->s_;
     out += fmt::format("# Thread {}:", j);
     for (uint64_t c : s.outliers) out += fmt::format(" {:05d}", c);
-    if (s.overflows > s.outliers.size()) out += fmt::format(" # {:05d} others", s.overflows - s.outliers.size());
+    if (s.overflows > s.outliers.size())
+      out += fmt::format(" # {:05d} others", s.overflows - s.outliers.size());
     out += "\n";
   }
   return out + "\n";

@@ -21,7 +21,10 @@ struct CyclicStats {
 class Cyclictest : public Workload {
  public:
   Cyclictest(std::string name, int priority, int interval_us, int histogram_us = 0)
-      : name_(std::move(name)), prio_(priority), interval_us_(interval_us), histogram_us_(histogram_us) {}
+      : name_(std::move(name)),
+        prio_(priority),
+        interval_us_(interval_us),
+        histogram_us_(histogram_us) {}
   const std::string& name() const override { return name_; }
   bool measures() const override { return true; }
   void start(Kernel& k) override;

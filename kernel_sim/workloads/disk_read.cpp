@@ -8,7 +8,6 @@ constexpr uint64_t kFileStartLba = 8000000;  // assumption: the tmpfile sits ~4 
 
 void DiskRead::start(Kernel& k) {
   k.block().setup_file(uint64_t(file_mb_) * 256, kFileStartLba);
-  k.block().init_ide();
   k.create_task(
       "cat", [this, &k] { run(k); }, Policy::Normal, 0);
 }

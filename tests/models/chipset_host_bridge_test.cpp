@@ -4,10 +4,10 @@
 // Rotate (master priority rotates on every grant: held for the current burst only).
 // Then the CPU-to-PCI side: posted memory writes, PCI ordering of reads and I/O
 // behind them, and Retry with re-arbitration after the REQ# release.
-#include "tests/models/script_thread.h"
 #include "models/chipset/host_bridge.h"
 #include "models/pci/target_termination.h"
 #include "tests/models/irq_timer_test_util.h"
+#include "tests/models/script_thread.h"
 
 #include <gtest/gtest.h>
 #include <cstring>

@@ -2,9 +2,9 @@
 // clock plus one DRAM latency per cache-line miss; a miss issued while the host
 // bridge holds the CPU off waits there (fsb_stall); the work is interruptible at
 // instruction boundaries when IF=1 (a miss already on the bus completes first).
-#include "tests/models/script_thread.h"
 #include "models/cpu/pentium3.h"
 #include "tests/models/irq_timer_test_util.h"
+#include "tests/models/script_thread.h"
 
 #include <gtest/gtest.h>
 #include <functional>

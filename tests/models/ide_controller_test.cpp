@@ -4,9 +4,9 @@
 // starts when the drive has the entry's first sector and moves no faster than the
 // UDMA rate nor earlier than the media delivers; INTRQ (IRQ 14) rises when the last
 // entry is done and drops when the driver reads the ATA Status register.
-#include "tests/models/script_thread.h"
 #include "models/ide/ide_controller.h"
 #include "tests/models/irq_timer_test_util.h"
+#include "tests/models/script_thread.h"
 
 #include <gtest/gtest.h>
 #include <algorithm>

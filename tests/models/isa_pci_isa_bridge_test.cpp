@@ -1,10 +1,10 @@
 // PCI-to-ISA bridge: each access runs one 8-bit ISA cycle per byte, port 0x80
 // is the POST/outb_p delay port, mapped devices see their own register offset,
 // unclaimed ports float high.
-#include "tests/models/script_thread.h"
 #include "models/isa/pci_isa_bridge.h"
 #include "models/pci/pci_bus.h"
 #include "tests/models/irq_timer_test_util.h"
+#include "tests/models/script_thread.h"
 
 #include <gtest/gtest.h>
 #include <functional>

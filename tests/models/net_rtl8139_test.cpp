@@ -5,10 +5,10 @@
 // the wire, then its 4-byte header; ROK and INTA# follow. Ring wrap, overflow
 // (RXOVW, MPC), ISR write-1-to-clear, IMR masking, and transmit: TSD write -> DMA
 // read train -> early-Tx threshold -> wire -> TOK.
-#include "tests/models/script_thread.h"
 #include "models/net/ethernet.h"
 #include "models/net/rtl8139.h"
 #include "tests/models/irq_timer_test_util.h"
+#include "tests/models/script_thread.h"
 
 #include <gtest/gtest.h>
 #include <functional>

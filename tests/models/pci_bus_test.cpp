@@ -3,10 +3,10 @@
 // latency timer), address decode to targets, per-access cycle time, master abort;
 // a host transaction holds the bus until its target ends it (free_at), and a
 // master's train not yet started then is deferred to the hold's end.
-#include "tests/models/script_thread.h"
 #include "models/pci/pci_bus.h"
 #include "models/pci/target_termination.h"
 #include "tests/models/irq_timer_test_util.h"
+#include "tests/models/script_thread.h"
 
 #include <gtest/gtest.h>
 #include <functional>

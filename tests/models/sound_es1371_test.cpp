@@ -6,9 +6,9 @@
 // BIT_CLKs at 12.288 MHz, SRC BUSY until a host window busy_frames frames on,
 // period interrupts when the converter has taken COUNT + 1 samples at the rate in
 // the SRC RAM, FIFO refills as 8-dword PCI reads.
-#include "tests/models/script_thread.h"
 #include "models/sound/es1371.h"
 #include "tests/models/irq_timer_test_util.h"
+#include "tests/models/script_thread.h"
 
 #include <gtest/gtest.h>
 #include <functional>

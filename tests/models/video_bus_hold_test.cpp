@@ -5,11 +5,11 @@
 // wait states, so the bus is the host's until the FIFO drains; with PCI 2.1 the
 // card answers Retry and the bus is free between attempts. Posting lets the CPU
 // go on until the bridge's buffer fills, in both cases.
-#include "tests/models/script_thread.h"
 #include "models/chipset/host_bridge.h"
 #include "models/ide/ide_controller.h"
 #include "models/video/permedia2.h"
 #include "tests/models/irq_timer_test_util.h"
+#include "tests/models/script_thread.h"
 
 #include <gtest/gtest.h>
 #include <cstring>

@@ -5,10 +5,10 @@
 // the bus stays held) or Retry at the 16-clock initial-latency limit (PCI 2.1).
 // Each access is annotated with the 3 + 2 clocks the PCI bus charges before the
 // target, as PciBus::b_transport does.
-#include "tests/models/script_thread.h"
 #include "models/pci/target_termination.h"
 #include "models/video/permedia2.h"
 #include "tests/models/irq_timer_test_util.h"
+#include "tests/models/script_thread.h"
 
 #include <gtest/gtest.h>
 #include <functional>

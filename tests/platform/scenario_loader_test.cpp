@@ -154,8 +154,9 @@ TEST(ScenarioErrors, PioNotImplementedYet) {
     FAIL() << "dma: off was accepted";
   } catch (const ScenarioError& e) {
     EXPECT_NE(std::string(e.what()).find("p.yaml:"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("kernel.hdparm.dma: off (PIO transfers) is not implemented yet"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("kernel.hdparm.dma: off (PIO transfers) is not implemented yet"),
+        std::string::npos)
         << e.what();
   }
 }
@@ -236,7 +237,8 @@ TEST(ScenarioSet, BadTunableAndWorkloadOverrides) {
             "--set /sys/block/hda/queue/nr_requests=4: error: "
             "kernel.tunables./sys/block/hda/queue/nr_requests: unknown tunable path (accepted: "
             "/sys/block/hda/queue/max_sectors_kb, /sys/block/hda/queue/read_ahead_kb, "
-            "/proc/sys/net/core/netdev_max_backlog, /proc/sys/kernel/preempt_max_latency, /proc/irq/14/ide0/threaded)");
+            "/proc/sys/net/core/netdev_max_backlog, /proc/sys/kernel/preempt_max_latency, "
+            "/proc/irq/14/ide0/threaded)");
   EXPECT_EQ(file_errors_of(kReference, {"workload.cyclictest.priority=0"}),
             "--set workload.cyclictest.priority=0: error: workload.2.priority: 0 is out of range "
             "(accepted: 1..99)");
@@ -349,7 +351,8 @@ TEST(ScenarioErrors, UnknownTunablePath) {
             "bad.yaml:5:5: error: kernel.tunables./sys/block/hda/queue/max_sector_kb: unknown "
             "tunable path; did you mean `/sys/block/hda/queue/max_sectors_kb`? (accepted: "
             "/sys/block/hda/queue/max_sectors_kb, /sys/block/hda/queue/read_ahead_kb, "
-            "/proc/sys/net/core/netdev_max_backlog, /proc/sys/kernel/preempt_max_latency, /proc/irq/14/ide0/threaded)");
+            "/proc/sys/net/core/netdev_max_backlog, /proc/sys/kernel/preempt_max_latency, "
+            "/proc/irq/14/ide0/threaded)");
 }
 
 TEST(ScenarioErrors, YamlSyntaxError) {
@@ -423,20 +426,22 @@ TEST(ScenarioErrors, DiagnosticsAreStructured) {
   }
 }
 
-
 // Vanilla 2.6.9: the VP switches do not exist; kernel_preemption is CONFIG_PREEMPT.
 TEST(ScenarioLoader, VanillaFlavourHasNoVoluntaryPreemptSwitches) {
-  const Scenario s = load_scenario_text(kHead + "kernel:\n  flavour: \"2.6.9\"\n  kernel_preemption: 1\n", "v.yaml");
+  const Scenario s = load_scenario_text(
+      kHead + "kernel:\n  flavour: \"2.6.9\"\n  kernel_preemption: 1\n", "v.yaml");
   EXPECT_EQ(s.kernel.voluntary_preemption, 0);
   EXPECT_EQ(s.kernel.softirq_preemption, 0);
   EXPECT_EQ(s.kernel.hardirq_preemption, 0);
   EXPECT_EQ(s.kernel.kernel_preemption, 1);
   EXPECT_EQ(s.kernel.version, "2.6.9");
   try {
-    load_scenario_text(kHead + "kernel:\n  flavour: \"2.6.9\"\n  softirq_preemption: 1\n", "w.yaml");
+    load_scenario_text(kHead + "kernel:\n  flavour: \"2.6.9\"\n  softirq_preemption: 1\n",
+                       "w.yaml");
     FAIL() << "a VP switch was accepted on vanilla 2.6.9";
   } catch (const ScenarioError& e) {
-    EXPECT_NE(std::string(e.what()).find("w.yaml:5:23: error: kernel.softirq_preemption: is a voluntary-preempt switch"),
+    EXPECT_NE(std::string(e.what()).find(
+                  "w.yaml:5:23: error: kernel.softirq_preemption: is a voluntary-preempt switch"),
               std::string::npos)
         << e.what();
   }

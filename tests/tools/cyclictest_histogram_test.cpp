@@ -32,8 +32,8 @@ std::vector<std::string> read_lines(const fs::path& p) {
 TEST(CyclictestHistogram, BlockMatchesRtTestsLayoutAndMetrics) {
   const fs::path out = fs::temp_directory_path() / ("latsim-hist-" + std::to_string(::getpid()));
   const std::string cmd = std::string(LATSIM_BINARY) + " run " + LATSIM_SOURCE_DIR +
-                          "/scenarios/disk-dma-kernel-build.yaml -q --duration 2s --out " + out.string() +
-                          " --set workload.cyclictest.histogram_us=20";
+                          "/scenarios/disk-dma-kernel-build.yaml -q --duration 2s --out " +
+                          out.string() + " --set workload.cyclictest.histogram_us=20";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
   const auto lines = read_lines(out / "cyclictest.txt");
   std::ifstream mf(out / "metrics.json");
@@ -54,7 +54,9 @@ TEST(CyclictestHistogram, BlockMatchesRtTestsLayoutAndMetrics) {
   EXPECT_EQ(lines[24], "# Max Latencies: " + fmt_u(m["max_us"].get<uint64_t>(), 5));
   EXPECT_EQ(lines[25], "# Histogram Overflows: " + fmt_u(count - in_buckets, 5));
   EXPECT_EQ(lines[26], "# Histogram Overflow at cycle number:");
-  EXPECT_TRUE(std::regex_match(lines[27], std::regex(R"(^# Thread 0:( \d{5})*( # \d{5} others)?$)"))) << lines[27];
+  EXPECT_TRUE(
+      std::regex_match(lines[27], std::regex(R"(^# Thread 0:( \d{5})*( # \d{5} others)?$)")))
+      << lines[27];
   EXPECT_EQ(lines.back(), "");
   fs::remove_all(out);
 }

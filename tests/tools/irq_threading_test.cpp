@@ -14,9 +14,11 @@ namespace {
 namespace fs = std::filesystem;
 
 uint64_t context_switches(const std::string& tag, const std::string& args) {
-  const fs::path out = fs::temp_directory_path() / ("latsim-irqthr-" + tag + "-" + std::to_string(::getpid()));
+  const fs::path out =
+      fs::temp_directory_path() / ("latsim-irqthr-" + tag + "-" + std::to_string(::getpid()));
   const std::string cmd = std::string(LATSIM_BINARY) + " run " + LATSIM_SOURCE_DIR +
-                          "/scenarios/disk-dma-kernel-build.yaml -q --duration 2s --out " + out.string() + " " + args;
+                          "/scenarios/disk-dma-kernel-build.yaml -q --duration 2s --out " +
+                          out.string() + " " + args;
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
   std::ifstream in(out / "metrics.json");
   const uint64_t n = nlohmann::json::parse(in)["scheduler"]["context_switches"];

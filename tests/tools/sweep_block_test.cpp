@@ -22,7 +22,8 @@ const std::string kFile = std::string(LATSIM_SOURCE_DIR) + "/tests/tools/data/sw
 
 TEST(SweepBlock, ScenarioSweepIsTheGridWithoutParams) {
   int status = 0;
-  const std::string out = capture(std::string(LATSIM_BINARY) + " sweep " + kFile + " --dry-run 2>&1", &status);
+  const std::string out =
+      capture(std::string(LATSIM_BINARY) + " sweep " + kFile + " --dry-run 2>&1", &status);
   EXPECT_EQ(status, 0) << out;
   // 2 max_sectors values x 2 read_ahead values x 2 seeds.
   EXPECT_NE(out.find("8 points"), std::string::npos) << out;
@@ -44,9 +45,12 @@ TEST(SweepBlock, RunIgnoresItAndSetCannotChangeIt) {
   int status = 0;
   std::string out = capture(std::string(LATSIM_BINARY) + " validate " + kFile + " 2>&1", &status);
   EXPECT_EQ(status, 0) << out;
-  out = capture(std::string(LATSIM_BINARY) + " validate " + kFile + " --set sweep.seeds=3 2>&1", &status);
+  out = capture(std::string(LATSIM_BINARY) + " validate " + kFile + " --set sweep.seeds=3 2>&1",
+                &status);
   EXPECT_NE(status, 0);
-  EXPECT_NE(out.find("--set sweep.seeds=3: error: sweep.seeds: is swept, not set"), std::string::npos) << out;
+  EXPECT_NE(out.find("--set sweep.seeds=3: error: sweep.seeds: is swept, not set"),
+            std::string::npos)
+      << out;
 }
 
 }  // namespace

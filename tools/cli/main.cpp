@@ -92,9 +92,9 @@ int sc_main(int argc, char* argv[]) {
   auto add_common = [&](CLI::App* c) {
     c->add_option("scenario", a.scenario, "Scenario YAML file (schema_version: 1)")->required();
     c->add_option(
-        "--set", a.sets,
-        "Override a value: a dotted path (platform.pci.latency_timer=32) or a kernel tunable\n"
-        "by its real path (/sys/block/hda/queue/max_sectors_kb=32); repeatable")
+         "--set", a.sets,
+         "Override a value: a dotted path (platform.pci.latency_timer=32) or a kernel tunable\n"
+         "by its real path (/sys/block/hda/queue/max_sectors_kb=32); repeatable")
         ->allow_extra_args(false);  // one KEY=VALUE per --set: the scenario may follow
     c->add_option("--seed", a.seed,
                   "Seed of every component's random generator (same as --set seed=N)");
