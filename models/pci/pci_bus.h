@@ -24,7 +24,7 @@ class MasterTrafficListener {
   virtual ~MasterTrafficListener() = default;
   virtual void master_traffic(const BurstTrain& train) = 0;
   // A train announced earlier now starts later: a transaction held the bus first.
-  virtual void master_traffic_deferred(const BurstTrain  virtual void master_traffic_deferred(const BurstTrain& before, const BurstTrain& after) {} /*before*/, const BurstTrain  virtual void master_traffic_deferred(const BurstTrain& before, const BurstTrain& after) {} /*after*/) {}
+  virtual void master_traffic_deferred(const BurstTrain& /*before*/, const BurstTrain& /*after*/) {}
 };
 
 // A master told that its announced train was pushed back (before, after).
