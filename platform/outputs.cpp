@@ -81,6 +81,10 @@ nlohmann::json cyclictest_metrics(const kernel::Cyclictest& c) {
           {{"min", round3(st.thr_min_ns / 1e3)},
            {"avg", avg_us(st.thr_sum_ns)},
            {"max", round3(st.thr_max_ns / 1e3)}}},
+         {"handler_to_thread_us",
+          {{"min", round3(st.after_irq_min_ns / 1e3)},
+           {"avg", avg_us(st.after_irq_sum_ns)},
+           {"max", round3(st.after_irq_max_ns / 1e3)}}},
          {"timer_overruns", st.timer_overruns}});
   }
   return {{"count", count},

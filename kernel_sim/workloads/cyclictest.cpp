@@ -107,6 +107,10 @@ void Cyclictest::record(Kernel& k, int thread, int cpu, uint64_t tick, sc_core::
   s.irq_max_ns = std::max(s.irq_max_ns, irq);
   s.thr_max_ns = std::max(s.thr_max_ns, thr);
   s.irq_cur_ns = irq;
+  const uint64_t after = thr - std::min(thr, irq);
+  if (s.cycles == 0 || after < s.after_irq_min_ns) s.after_irq_min_ns = after;
+  s.after_irq_max_ns = std::max(s.after_irq_max_ns, after);
+  s.after_irq_sum_ns += double(after);
   s.thr_cur_ns = thr;
   s.irq_sum_ns += double(irq);
   s.thr_sum_ns += double(thr);

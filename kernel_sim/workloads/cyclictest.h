@@ -41,6 +41,9 @@ struct CyclicStats {
   uint64_t irq_min_ns = 0, irq_max_ns = 0, irq_cur_ns = 0, thr_min_ns = 0, thr_max_ns = 0,
            thr_cur_ns = 0;
   double irq_sum_ns = 0, thr_sum_ns = 0;
+  // handler -> thread running (thread minus IRQ latency, per sample), ns.
+  uint64_t after_irq_min_ns = 0, after_irq_max_ns = 0;
+  double after_irq_sum_ns = 0;
   uint64_t timer_overruns = 0;  // POSIX timer expiries merged (timer_getoverrun)
 };
 

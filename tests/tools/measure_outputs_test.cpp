@@ -74,13 +74,13 @@ TEST(MeasureOutputs, CyclictestSummaryThreadsAndGolden) {
   const auto l = lines(text);
   ASSERT_EQ(l.size(), 2u) << text;
   for (const auto& s : l) EXPECT_TRUE(std::regex_match(s, kSummary)) << s;
-  // -d 500 (interval + i * distance), -l 1500: thread 1 runs at 1500 us and stops.
-  EXPECT_NE(l[0].find(" I:1000 C:   1500 "), std::string::npos) << l[0];
-  EXPECT_NE(l[1].find(" I:1500 C:   1500 "), std::string::npos) << l[1];
+  // -d 500 (interval + i * distance), -l 600: each thread stops after 600 cycles.
+  EXPECT_NE(l[0].find(" I:1000 C:    600 "), std::string::npos) << l[0];
+  EXPECT_NE(l[1].find(" I:1500 C:    600 "), std::string::npos) << l[1];
   // -a: thread i pinned to CPU i.
   EXPECT_EQ(m["threads"][0]["cpu"], 0);
   EXPECT_EQ(m["threads"][1]["cpu"], 1);
-  EXPECT_EQ(m["count"], 3000);
+  EXPECT_EQ(m["count"], 1200);
   expect_golden(text, "cyclictest-threads.cyclictest.txt");
   fs::remove_all(out);
 }
@@ -97,13 +97,13 @@ TEST(MeasureOutputs, CyclictestJsonHasTheRtTestsKeysAndGolden) {
     EXPECT_TRUE(j["sysinfo"].contains(k)) << k;
   EXPECT_EQ(j["num_threads"], 2);
   EXPECT_EQ(j["cmdline:"],
-            "cyclictest -t 2 -p 80 -i 1000 -l 1500 -a -h 300 -q --json=cyclictest.json");
+            "cyclictest -t 2 -p 80 -i 1000 -l 600 -a -h 300 -q --json=cyclictest.json");
   const auto hist = lines(read_text(out / "cyclictest.txt"));
   for (int t = 0; t < 2; ++t) {
     const auto& th = j["thread"][std::to_string(t)];
     for (const char* k : {"histogram", "cycles", "min", "max", "avg", "cpu", "node"})
       EXPECT_TRUE(th.contains(k)) << k;
-    EXPECT_EQ(th["cycles"], 1500);
+    EXPECT_EQ(th["cycles"], 600);
     EXPECT_EQ(th["cpu"], t);
     // The JSON histogram holds the same counts as the -h block's column.
     uint64_t in_json = 0;
@@ -138,7 +138,7 @@ TEST(MeasureOutputs, TimerlatSplitsIrqAndThreadLatency) {
     std::smatch mm;
     ASSERT_TRUE(std::regex_match(l[size_t(i)], mm, row)) << l[size_t(i)];
     EXPECT_EQ(std::stoi(mm[1]), i - 3);
-    EXPECT_EQ(std::stoi(mm[2]), 1500);
+    EXPECT_EQ(std::stoi(mm[2]), 600);
   }
   for (const auto& t : metrics(out)["workloads"]["cyclictest"]["threads"]) {
     EXPECT_LE(t["irq_latency_us"]["max"].get<double>(),
