@@ -51,6 +51,8 @@ std::vector<const Spinlock*> Kernel::spinlocks() const {
   for (const auto& rq : rq_) v.push_back(&rq.lock);
   for (const auto& d : irq_desc_) v.push_back(&d.lock);
   v.push_back(&block_->ide_lock());
+  for (const auto& w : workloads_)
+    for (const Spinlock* l : w->spinlocks()) v.push_back(l);
   return v;
 }
 

@@ -31,6 +31,7 @@ class Workload {
   virtual const std::string& name() const = 0;
   virtual void start(Kernel& k) = 0;  // create its tasks at boot
   virtual bool measures() const { return false; }
+  virtual std::vector<const Spinlock*> spinlocks() const { return {}; }  // its own locks
 };
 
 struct TimeStats {

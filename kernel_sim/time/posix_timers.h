@@ -34,6 +34,7 @@ class PosixTimer {
   // exit_itimers(): the timer dies with its thread.
   void del(Kernel& k);
   uint64_t overruns() const { return overrun_; }
+  const Spinlock& it_lock() const { return it_lock_; }
 
  private:
   void add_timer(Kernel& k);

@@ -91,6 +91,11 @@ class Cyclictest : public Workload {
   // The --json file of rt-tests (rt_write_json + write_stats).
   std::string json(const CyclictestRunInfo& run) const;
   const std::map<int, TimerlatStats>& timerlat() const { return per_cpu_; }
+  std::vector<const Spinlock*> spinlocks() const override {
+    std::vector<const Spinlock*> v{&siglock_};
+    for (const auto& t : timers_) v.push_back(&t->it_lock());
+    return v;
+  }
   double start_s() const { return start_s_; }
   // `rtla timerlat top -q` after `duration_s`: one row per CPU.
   static std::string timerlat_top(const std::map<int, TimerlatStats>& cpus, double duration_s);

@@ -163,6 +163,11 @@ TEST(MeasureOutputs, PosixTimerWakeupCostsMoreThanNanosleep) {
   EXPECT_GT(b["thread_latency_us"]["min"].get<double>(),
             a["thread_latency_us"]["min"].get<double>());
   EXPECT_GT(b["count"].get<int>(), 900);
+  // The signal path takes the process's siglock and the timer's it_lock every period.
+  const auto locks = metrics(px)["locks"];
+  EXPECT_GE(locks["sighand->siglock"]["acquisitions"].get<int>(), 2 * b["count"].get<int>());
+  EXPECT_GE(locks["timr->it_lock"]["acquisitions"].get<int>(), 2 * b["count"].get<int>());
+  EXPECT_FALSE(metrics(ns)["locks"].contains("sighand->siglock"));
   EXPECT_NE(read_text(px / "cyclictest.json").find("-x -q --json=cyclictest.json"),
             std::string::npos);
   fs::remove_all(ns);
