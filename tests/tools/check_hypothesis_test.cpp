@@ -86,7 +86,7 @@ TEST(CheckHypothesis, ReadsEveryKind) {
   EXPECT_EQ(d.expect[1].bounds.text(), "0..1000000");
   EXPECT_EQ(d.expect[1].over_seeds, SeedMode::Each);
   EXPECT_EQ(d.expect[2].trace->kind, TraceSignature::Kind::LongestStepIn);
-  EXPECT_EQ(d.expect[2].trace->expected(), "in schedule|__switch_to, ≥ 50 us");
+  EXPECT_EQ(d.expect[2].trace->expected(), "in schedule/__switch_to, ≥ 50 us");
   EXPECT_EQ(d.expect[3].trace->expected(), "≥ 4 steps in a row of 50..100 us");
   EXPECT_EQ(d.expect[4].trace->functions, std::vector<std::string>{"do_IRQ"});
   ASSERT_EQ(h.compare.size(), 3u);

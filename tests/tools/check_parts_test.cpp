@@ -247,7 +247,7 @@ TEST(CheckTraceSignature, LongestStepIn) {
   EXPECT_FALSE(r.holds);
   EXPECT_EQ(r.measured, "mark_offset_tsc 248 us (max.txt, 992 us)");
   EXPECT_EQ(step_in({"schedule", "__switch_to"}, 50).expected(),
-            "in schedule|__switch_to, ≥ 50 us");
+            "in schedule/__switch_to, ≥ 50 us");
 }
 
 TEST(CheckTraceSignature, SlowMotion) {

@@ -22,12 +22,14 @@ std::string TraceSignature::what() const {
 std::string TraceSignature::expected() const {
   switch (kind) {
     case Kind::LongestStepIn:
-      return fmt::format("in {}, ≥ {} us", fmt::join(functions, "|"), min_step_us);
+      if (min_step_us == 0) return fmt::format("in {}", fmt::join(functions, "/"));
+      return fmt::format("in {}, ≥ {} us", fmt::join(functions, "/"), min_step_us);
     case Kind::SlowMotion:
       if (step_under_us)
-        return fmt::format("≥ {} steps in a row of {}..{} us", count_at_least, step_over_us,
-                           *step_under_us);
-      return fmt::format("≥ {} steps in a row > {} us", count_at_least, step_over_us);
+        return fmt::format("≥ {} step{} in a row of {}..{} us", count_at_least,
+                           count_at_least == 1 ? "" : "s", step_over_us, *step_under_us);
+      return fmt::format("≥ {} step{} in a row > {} us", count_at_least,
+                         count_at_least == 1 ? "" : "s", step_over_us);
     case Kind::LongestTraceHas:
       return fmt::format("{}", fmt::join(functions, ", "));
   }
