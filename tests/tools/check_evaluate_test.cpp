@@ -171,8 +171,7 @@ TEST_F(CheckEvaluate, AFailedRunCannotBeJudged) {
   EXPECT_EQ(rows[0].detail,
             "defaults: seed 1 run failed: killed by signal 6 (SIGABRT): latsim: crashing on "
             "purpose");
-  EXPECT_EQ(rows[1].detail,
-            "seed 1 run failed: killed by signal 6 (SIGABRT): latsim: crashing on purpose");
+  EXPECT_EQ(rows[1].detail, rows[0].detail);
   EXPECT_EQ(rows[2].detail, rows[0].detail);
 }
 

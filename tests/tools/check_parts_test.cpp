@@ -263,11 +263,19 @@ TEST(CheckTraceSignature, SlowMotion) {
   r = evaluate(slow(100, 2, 200), traces);
   EXPECT_TRUE(r.holds);
   EXPECT_EQ(r.measured, "2 steps (trace-003-868us.txt:22, from spin_lock)");
-  EXPECT_FALSE(evaluate(slow(100, 3, 200), traces).holds);
+  // A failure shows what the traces have instead of steps under the bound.
+  r = evaluate(slow(100, 3, 200), traces);
+  EXPECT_FALSE(r.holds);
+  EXPECT_EQ(r.measured,
+            "2 steps (trace-003-868us.txt:22, from spin_lock); 4 in a row of 123..248 us at "
+            "trace-003-868us.txt:22");
   r = evaluate(slow(200, 2), traces);
   EXPECT_TRUE(r.holds);
   EXPECT_EQ(r.measured, "2 steps (max.txt:23, from mark_offset_tsc)");
   r = evaluate(slow(240, 1, 245), traces);
+  EXPECT_FALSE(r.holds);
+  EXPECT_EQ(r.measured, "0 steps; 2 in a row of 248..248 us at max.txt:23");
+  r = evaluate(slow(300, 1), traces);
   EXPECT_FALSE(r.holds);
   EXPECT_EQ(r.measured, "0 steps");
   r = evaluate(slow(123, 1, 124), traces);  // only 123 < step < 124: none (whole us)

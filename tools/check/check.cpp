@@ -201,7 +201,7 @@ int run_check(const CheckOptions& o) {
                                res.hypothesis->claim);
   }
   if (fail + error) {
-    std::cout << "\n";
+    if (!o.quiet) std::cout << "\n";
     for (const auto& r : all)
       if (r.verdict != Verdict::Pass)
         std::cout << fmt::format("{}: {}: {}/{}: {}\n", r.location, verdict_text(r.verdict),

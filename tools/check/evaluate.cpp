@@ -156,6 +156,7 @@ class Evaluator {
     std::vector<SignatureResult> results;
     for (auto& f : files_[c]) {
       std::string err = run_error(f);
+      if (!err.empty()) err = h_.cases[c].name + ": " + err;
       const std::vector<VpTrace>* traces = err.empty() ? f.get_traces() : nullptr;
       if (err.empty() && !traces) err = f.traces_error;
       if (!err.empty()) {

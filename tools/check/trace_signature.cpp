@@ -49,30 +49,52 @@ SignatureResult longest_step_in(const TraceSignature& sig, const std::vector<VpT
           double(s->step_us)};
 }
 
-SignatureResult slow_motion(const TraceSignature& sig, const std::vector<VpTrace>& traces) {
-  if (traces.empty()) return {false, "no traces", 0};
-  auto slow = [&](const TraceStep& s) {
-    return s.step_us > sig.step_over_us && (!sig.step_under_us || s.step_us < *sig.step_under_us);
-  };
-  size_t best = 0;
-  const VpTrace* best_trace = nullptr;
-  const TraceStep* best_first = nullptr;
+// The longest run of consecutive steps that `slow` accepts, over all traces.
+struct Run {
+  size_t length = 0;
+  const VpTrace* trace = nullptr;
+  const TraceStep* first = nullptr;
+  int64_t shortest = 0, longest = 0;  // its steps' range
+};
+
+template <typename Pred>
+Run longest_run(const std::vector<VpTrace>& traces, Pred slow) {
+  Run best;
   for (const auto& t : traces) {
     size_t run = 0;
     for (size_t i = 0; i < t.steps.size(); ++i) {
       run = slow(t.steps[i]) ? run + 1 : 0;
-      if (run > best) {
-        best = run;
-        best_trace = &t;
-        best_first = &t.steps[i + 1 - run];
+      if (run <= best.length) continue;
+      best = {run, &t, &t.steps[i + 1 - run], t.steps[i].step_us, t.steps[i].step_us};
+      for (size_t k = i + 1 - run; k <= i; ++k) {
+        best.shortest = std::min(best.shortest, t.steps[k].step_us);
+        best.longest = std::max(best.longest, t.steps[k].step_us);
       }
     }
   }
-  if (!best) return {false, "0 steps", 0};
-  return {best >= sig.count_at_least,
-          fmt::format("{} step{} ({}:{}, from {})", best, best == 1 ? "" : "s", best_trace->file,
-                      best_first->line, best_first->fn),
-          double(best)};
+  return best;
+}
+
+SignatureResult slow_motion(const TraceSignature& sig, const std::vector<VpTrace>& traces) {
+  if (traces.empty()) return {false, "no traces", 0};
+  const Run best = longest_run(traces, [&](const TraceStep& s) {
+    return s.step_us > sig.step_over_us && (!sig.step_under_us || s.step_us < *sig.step_under_us);
+  });
+  std::string measured =
+      best.length == 0
+          ? "0 steps"
+          : fmt::format("{} step{} ({}:{}, from {})", best.length, best.length == 1 ? "" : "s",
+                        best.trace->file, best.first->line, best.first->fn);
+  const bool holds = best.length >= sig.count_at_least;
+  if (!holds && sig.step_under_us) {
+    // What the traces show instead: the longest run without the upper bound.
+    const Run over =
+        longest_run(traces, [&](const TraceStep& s) { return s.step_us > sig.step_over_us; });
+    if (over.length > best.length)
+      measured += fmt::format("; {} in a row of {}..{} us at {}:{}", over.length, over.shortest,
+                              over.longest, over.trace->file, over.first->line);
+  }
+  return {holds, measured, double(best.length)};
 }
 
 SignatureResult longest_trace_has(const TraceSignature& sig, const std::vector<VpTrace>& traces) {
