@@ -9,6 +9,7 @@
 #include "platform/scenario_loader.h"
 #include "platform/scenario_schema.h"
 #include "tools/sweep/cli.h"
+#include "tools/check/cli.h"
 
 namespace {
 
@@ -119,6 +120,7 @@ int sc_main(int argc, char* argv[]) {
       ->required()
       ->check(CLI::IsMember({"params"}));
   const latsim::sweep::Commands sweeps(app);  // sweep, sweep-merge
+  const latsim::check::Command check(app);     // check
 
   try {
     app.parse(argc, argv);
@@ -136,6 +138,7 @@ int sc_main(int argc, char* argv[]) {
       return 0;
     }
     if (sweeps.selected()) return sweeps.run();
+    if (check.selected()) return check.run();
     if (*run) return cmd_run(a);
     return cmd_validate(a);
   } catch (const latsim::platform::ScenarioError& e) {
