@@ -13,11 +13,18 @@ LatencyTracerParams tracer_params(const KernelParams& p) {
   t.kernel_version = p.version;
   return t;
 }
+
+// smp_boot_cpus with maxcpus=N: only the first N CPUs get a Startup IPI; the others
+// stay halted in hardware (no idle task, no APIC timer, no interrupts routed to them).
+std::vector<CpuOps*> boot_cpus(std::vector<CpuOps*> cpus, int maxcpus) {
+  if (maxcpus > 0 && cpus.size() > size_t(maxcpus)) cpus.resize(size_t(maxcpus));
+  return cpus;
+}
 }  // namespace
 
 Kernel::Kernel(const KernelParams& p, std::vector<CpuOps*> cpus)
     : p_(p),
-      cpus_(std::move(cpus)),
+      cpus_(boot_cpus(std::move(cpus), p.maxcpus)),
       pcpu_(cpus_.size()),
       rq_(cpus_.size()),
       timers_(cpus_.size()),

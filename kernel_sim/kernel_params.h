@@ -29,6 +29,7 @@ struct KernelParams {
   int pagecache_mb = 256;        // assumption: page cache share of 512 MB during a build
   double apic_bus_mhz = 133.33;  // what calibrate_APIC_clock finds
   uint64_t seed = 1;
+  int maxcpus = 0;  // maxcpus= boot option: smp_boot_cpus brings up this many (0: all)
 };
 
 }  // namespace latsim::kernel

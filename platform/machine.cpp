@@ -38,6 +38,34 @@ ide::IdeControllerParams ide_params(const IdeConfig& c) {
   return p;
 }
 
+net::Rtl8139Params nic_params(const NicConfig& c) {
+  net::Rtl8139Params p;
+  p.wire_mbit_s = c.wire_mbit_s;
+  p.tx_fifo_bytes = uint32_t(c.tx_fifo_bytes);
+  p.burst_overhead_clocks = uint32_t(c.burst_overhead_clocks);
+  return p;
+}
+
+sound::Es1371Params sound_params(const SoundConfig& c) {
+  sound::Es1371Params p;
+  p.link.bit_clk_hz = uint64_t(c.bit_clk_hz);
+  p.src.busy_frames = uint32_t(c.src_busy_frames);
+  p.dac.fetch_longwords = uint32_t(c.dac_fetch_longwords);
+  p.dac.burst_overhead_clocks = uint32_t(c.burst_overhead_clocks);
+  return p;
+}
+
+// A PCI INTA# steered by the south bridge to ISA IRQ `irq`: the 8259A input it
+// lands on (slave for 8-15) and the IO-APIC pin of the same number.
+void steer_pci_irq(irq::IrqLine& inta, int irq, irq::I8259A& master, irq::I8259A& slave,
+                   irq::IoApic& ioapic) {
+  if (irq < 8)
+    inta.connect(master, unsigned(irq));
+  else
+    inta.connect(slave, unsigned(irq - 8));
+  inta.connect(ioapic, unsigned(irq));
+}
+
 }  // namespace
 
 Machine::Machine(const Scenario& s)
@@ -53,9 +81,10 @@ Machine::Machine(const Scenario& s)
       ioapic("ioapic"),
       disk(disk_params(s.platform.disk)),
       ide("ide", ide_params(s.platform.ide), disk, dram, pci),
-      nic("nic", net::Rtl8139Params{}, dram, pci),
-      sound("sound", sound::Es1371Params{}, pci) {
+      nic("nic", nic_params(s.platform.nic), dram, pci),
+      sound("sound", sound_params(s.platform.sound), pci) {
   pci.set_latency_timer_enabled(s.mechanisms.pci_latency_timer);
+  pci.set_width_bits(s.platform.pci.width_bits);
 
   // PCI targets (order = target_socket index). IDE legacy ports first: they sit
   // inside the ISA bridge's subtractive range.
@@ -91,10 +120,8 @@ Machine::Machine(const Scenario& s)
   ide.intrq.connect(ioapic, 14);
   // PCI INTA# of the NIC and the sound card, steered by the 686B to ISA IRQ 11 and
   // 10 (seed 000: "/proc/irq/10/Ensoniq AudioPCI"); IRQ 11 for the NIC is an assumption.
-  nic.inta.connect(pic_slave, 3);
-  nic.inta.connect(ioapic, 11);
-  sound.inta.connect(pic_slave, 2);
-  sound.inta.connect(ioapic, 10);
+  steer_pci_irq(nic.inta, s.platform.nic.irq, pic_master, pic_slave, ioapic);
+  steer_pci_irq(sound.inta, s.platform.sound.irq, pic_master, pic_slave, ioapic);
   ioapic.connect(apic_bus);
 
   const double mhz = s.platform.cpu.mhz;

@@ -200,6 +200,15 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
                     {"interrupts", st.interrupts},
                     {"nmis", st.nmis},
                     {"io_accesses", st.io_accesses}});
+    auto causes = [](const cpu::StallCauses& c) {
+      return json{{"memory", us(c.memory)},
+                  {"pci", us(c.pci)},
+                  {"isa", us(c.isa)},
+                  {"video_fifo", us(c.video_fifo)},
+                  {"spin", us(c.spin)}};
+    };
+    cpus.back()["stall_us"] = causes(st.stall);          // totals by cause
+    cpus.back()["stall_max_us"] = causes(st.stall_max);  // longest single stall by cause
   }
   j["cpus"] = cpus;
   uint64_t switches = 0;
@@ -216,6 +225,9 @@ nlohmann::json collect_run_info(const Scenario& s, double wall) {
           {"simulated_seconds", std::round(sim * 1e9) / 1e9},
           {"x_real_time", wall > 0 ? std::round(sim / wall * 100) / 100 : 0.0},
           {"delta_cycles", sc_core::sc_delta_count()},
+          // Simulator cost: SystemC evaluation phases (delta cycles) per simulated second.
+          {"events_per_simulated_s",
+           sim > 0 ? std::round(double(sc_core::sc_delta_count()) / sim) : 0.0},
           {"versions", {{"latsim", "0.1.0"}, {"systemc", sc_core::sc_version()}}}};
 }
 

@@ -38,6 +38,7 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.ide_unmaskirq = k.hdparm.unmaskirq;
   p.apic_bus_mhz = s.platform.cpu.fsb_mhz;
   p.seed = s.seed;
+  p.maxcpus = k.maxcpus;
   return p;
 }
 

@@ -24,6 +24,7 @@ struct PciConfig {
   double mhz = 33.33;
   int latency_timer = 64;          // pcibios_set_master default when BIOS left < 16
   std::string arbiter = "rotate";  // rotate | fixed
+  int width_bits = 32;             // AD bus width: 32, or 64 (REQ64#/ACK64#)
 };
 
 struct HostBridgeConfig {
@@ -53,6 +54,21 @@ struct DiskConfig {
   int64_t capacity_sectors = 58168LL * 16 * 63;  // geometry 58168/16/63 (seed 000)
 };
 
+struct NicConfig {
+  int irq = 11;                   // INTA# steered to this ISA IRQ / IO-APIC pin (assumption)
+  double wire_mbit_s = 100.0;     // 100BASE-TX
+  int tx_fifo_bytes = 2048;       // RTL8139C transmit FIFO
+  int burst_overhead_clocks = 4;  // per PCI burst: arbitration, address, turnaround, idle
+};
+
+struct SoundConfig {
+  int irq = 10;                   // seed 000: /proc/irq/10/Ensoniq AudioPCI
+  int64_t bit_clk_hz = 12288000;  // AC'97 BIT_CLK
+  int src_busy_frames = 27;       // SRC RAM request waits this many frame starts
+  int dac_fetch_longwords = 8;    // one memory-read burst refills half the DAC FIFO
+  int burst_overhead_clocks = 4;  // per PCI burst: arbitration, address, turnaround, idle
+};
+
 struct PlatformConfig {
   std::string preset = "dual-piii-866-via";
   CpuConfig cpu;
@@ -61,6 +77,8 @@ struct PlatformConfig {
   IsaConfig isa;
   IdeConfig ide;
   DiskConfig disk;
+  NicConfig nic;
+  SoundConfig sound;
 };
 
 struct HdparmConfig {
@@ -83,6 +101,7 @@ struct KernelConfig {
   int netdev_max_backlog = 300;      // /proc/sys/net/core/netdev_max_backlog
   int preempt_max_latency_us = 500;  // /proc/sys/kernel/preempt_max_latency
   int ide0_threaded = 1;             // /proc/irq/14/ide0/threaded
+  int maxcpus = 0;                   // maxcpus= boot option: CPUs brought up (0: all)
   HdparmConfig hdparm;
 };
 

@@ -105,6 +105,13 @@ KeySpec multiple_of(KeySpec s, int n) {
   s.multiple_of = n;
   return s;
 }
+KeySpec with_unit(KeySpec s, std::string unit) {
+  s.unit = std::move(unit);
+  return s;
+}
+
+// ISA IRQs the south bridge can steer a PCI INTx# to (not 0-2, 6, 8, 13, 14).
+const std::vector<std::string> kPciIrqs = {"3", "4", "5", "7", "9", "10", "11", "12", "15"};
 
 // HoldoffPolicy <-> its YAML spelling.
 const std::vector<std::pair<HoldoffPolicy, std::string>> kHoldoffNames = {
@@ -156,7 +163,7 @@ std::vector<Key<Scenario>> make_scenario_keys() {
       bind<S>(choice("platform.preset", preset_names(),
                      "machine the platform.* keys start from (applied before them)"),
               LATSIM_AT(platform.preset)),
-      bind<S>(integer("platform.cpu.count", 1, 2, "", "number of CPUs"),
+      bind<S>(integer("platform.cpu.count", 1, 2, "CPUs", "number of CPUs"),
               LATSIM_AT(platform.cpu.count)),
       bind<S>(number("platform.cpu.mhz", 100, 4000, "MHz", "core clock"),
               LATSIM_AT(platform.cpu.mhz)),
@@ -181,7 +188,7 @@ std::vector<Key<Scenario>> make_scenario_keys() {
       bind<S>(number("platform.isa.io_cycle_ns", 100, 10000, "ns",
                      "one 8-bit ISA I/O cycle through the PCI-ISA bridge (inb/outb)"),
               LATSIM_AT(platform.isa.io_cycle_ns)),
-      bind<S>(integer("platform.ide.udma_mode", 0, 5, "", "Ultra DMA mode (2 = 33 MB/s)"),
+      bind<S>(integer("platform.ide.udma_mode", 0, 5, "UDMA mode", "Ultra DMA mode (2 = 33 MB/s)"),
               LATSIM_AT(platform.ide.udma_mode)),
       bind<S>(multiple_of(integer("platform.ide.burst_bytes", 4, 65536, "bytes",
                                   "bytes the IDE bus master moves per PCI memory burst"),
@@ -212,6 +219,38 @@ std::vector<Key<Scenario>> make_scenario_keys() {
       bind<S>(integer("platform.disk.capacity_sectors", 1, 281474976710656.0, "sectors",
                       "capacity in 512-byte sectors (up to the LBA48 limit)"),
               LATSIM_AT(platform.disk.capacity_sectors)),
+      bind<S>(with_unit(int_choice("platform.pci.width_bits", {"32", "64"},
+                                   "AD bus width: bytes a burst moves per clock (64: REQ64#)"),
+                        "bits"),
+              LATSIM_AT(platform.pci.width_bits)),
+      bind<S>(with_unit(int_choice("platform.nic.irq", kPciIrqs,
+                                   "ISA IRQ / IO-APIC pin the RTL8139's INTA# is steered to"),
+                        "IRQ"),
+              LATSIM_AT(platform.nic.irq)),
+      bind<S>(number("platform.nic.wire_mbit_s", 1, 1000, "Mbit/s", "line rate of the cable"),
+              LATSIM_AT(platform.nic.wire_mbit_s)),
+      bind<S>(integer("platform.nic.tx_fifo_bytes", 256, 65536, "bytes",
+                      "transmit FIFO the NIC fills by bus-master reads"),
+              LATSIM_AT(platform.nic.tx_fifo_bytes)),
+      bind<S>(integer("platform.nic.burst_overhead_clocks", 0, 64, "clocks",
+                      "per PCI burst: arbitration, address, turnaround, idle"),
+              LATSIM_AT(platform.nic.burst_overhead_clocks)),
+      bind<S>(with_unit(int_choice("platform.sound.irq", kPciIrqs,
+                                   "ISA IRQ / IO-APIC pin the ES1371's INTA# is steered to"),
+                        "IRQ"),
+              LATSIM_AT(platform.sound.irq)),
+      bind<S>(integer("platform.sound.bit_clk_hz", 1000000, 50000000, "Hz",
+                      "AC'97 BIT_CLK (256 bit clocks per frame)"),
+              LATSIM_AT(platform.sound.bit_clk_hz)),
+      bind<S>(integer("platform.sound.src_busy_frames", 0, 1000, "frames",
+                      "frame starts a sample-rate-converter RAM request stays busy (0: never)"),
+              LATSIM_AT(platform.sound.src_busy_frames)),
+      bind<S>(integer("platform.sound.dac_fetch_longwords", 1, 16, "dwords",
+                      "dwords one playback FIFO refill reads per PCI burst"),
+              LATSIM_AT(platform.sound.dac_fetch_longwords)),
+      bind<S>(integer("platform.sound.burst_overhead_clocks", 0, 64, "clocks",
+                      "per PCI burst: arbitration, address, turnaround, idle"),
+              LATSIM_AT(platform.sound.burst_overhead_clocks)),
 
       // kernel
       bind<S>(implemented(choice("kernel.flavour",
@@ -238,6 +277,10 @@ std::vector<Key<Scenario>> make_scenario_keys() {
               LATSIM_AT(kernel.hardirq_preemption)),
       bind<S>(of_type(T::Bool, "kernel.nmi_watchdog", "nmi_watchdog=1: IO-APIC NMI at HZ"),
               LATSIM_AT(kernel.nmi_watchdog)),
+      bind<S>(integer("kernel.maxcpus", 0, 2, "CPUs",
+                      "maxcpus= boot option: CPUs the kernel brings up (0: all); the rest stay "
+                      "halted"),
+              LATSIM_AT(kernel.maxcpus)),
       bind<S>(integer("kernel.tunables./sys/block/hda/queue/max_sectors_kb", 4, 128, "KiB",
                       "largest request; sysfs accepts page size .. max_hw_sectors_kb (128)"),
               LATSIM_AT(kernel.max_sectors_kb)),
@@ -783,6 +826,50 @@ std::string schema_reference() {
   for (const auto& preset : platform_presets()) {
     out += fmt::format("  {}: {}\n", preset.name, preset.description);
   }
+  return out;
+}
+
+std::vector<ParamRow> param_rows() {
+  Scenario defaults;
+  apply_preset(defaults.platform.preset, defaults.platform);
+  std::vector<ParamRow> rows;
+  auto row = [&rows](const std::string& key, const KeySpec& spec, const std::string& def) {
+    std::string doc = spec.doc;
+    const std::string accepted = accepted_text(spec);
+    if (spec.type == ValueType::Enum || spec.type == ValueType::IntEnum)
+      doc += fmt::format(" (one of: {})", accepted);
+    rows.push_back({key,
+                    spec.required ? "(required)"
+                    : def.empty() ? "\"\""
+                                  : def,
+                    spec.unit, doc});
+  };
+  for (const auto& key : scenario_keys())
+    row(key.spec.path, key.spec, format_value(key.spec, key.get(defaults)));
+  for (const auto& kind : workload_kinds()) {
+    WorkloadConfig w;
+    w.kind = kind.kind;
+    w.name = kind.kind;
+    for (const auto& param : kind.params)
+      row(fmt::format("workload[].{}.{}", kind.kind, param.spec.path), param.spec,
+          format_value(param.spec, param.get(w)));
+  }
+  return rows;
+}
+
+std::string params_table() {
+  const auto rows = param_rows();
+  size_t wk = 3, wd = 7, wu = 4;
+  for (const auto& r : rows) {
+    wk = std::max(wk, r.key.size());
+    wd = std::max(wd, r.default_value.size());
+    wu = std::max(wu, r.unit.size());
+  }
+  std::string out =
+      fmt::format("{:<{}}  {:<{}}  {:<{}}  {}\n", "KEY", wk, "DEFAULT", wd, "UNIT", wu, "DOC");
+  for (const auto& r : rows)
+    out += fmt::format("{:<{}}  {:<{}}  {:<{}}  {}\n", r.key, wk, r.default_value, wd,
+                       r.unit.empty() ? "-" : r.unit, wu, r.doc);
   return out;
 }
 

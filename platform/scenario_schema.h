@@ -108,4 +108,13 @@ std::string closest_match(const std::string& word, const std::vector<std::string
 // Every key with type, range/accepted values, default and doc (latsim validate --list-keys).
 std::string schema_reference();
 
+// One row of `latsim list params`: a key (workload params as workload[].KIND.PARAM)
+// with its default under the default preset, its unit ("" if none) and doc.
+struct ParamRow {
+  std::string key, default_value, unit, doc;
+};
+std::vector<ParamRow> param_rows();
+// The rows as an aligned table: KEY, DEFAULT, UNIT ("-" if none), DOC.
+std::string params_table();
+
 }  // namespace latsim::platform

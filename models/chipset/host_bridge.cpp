@@ -77,25 +77,32 @@ sc_time HostBridge::next_holdoff(sc_time t) const {
   return best;
 }
 
-void HostBridge::cpu_pci_access(tlm::tlm_generic_payload& p) {
+AccessStall HostBridge::cpu_pci_access(tlm::tlm_generic_payload& p) {
   // PCI 2.2 3.2.5: a bridge may post memory writes, never I/O writes.
   if (p.is_write() && p.get_address() < kIoSpace && p_.posted_write_entries > 0) return post(p);
+  AccessStall st;
   const sc_time now = sc_core::sc_time_stamp();
   const sc_time fsb = cpu_ready(now);
   const uint64_t ticket = next_ticket_++;
-  wait_turn(ticket);
-  stats_.ordering_wait += sc_core::sc_time_stamp() - now;
-  pci_cycle(p, std::max(sc_core::sc_time_stamp(), fsb + p_.cpu_to_pci));
+  wait_turn(ticket, &st);
+  const sc_time turn = sc_core::sc_time_stamp();
+  stats_.ordering_wait += turn - now;
+  if (fsb > turn) st.memory = fsb - turn;  // the holdoff beyond the queue wait
+  pci_cycle(p, std::max(turn, fsb + p_.cpu_to_pci), &st);
   next_turn();
+  return st;
 }
 
-void HostBridge::post(tlm::tlm_generic_payload& p) {
+AccessStall HostBridge::post(tlm::tlm_generic_payload& p) {
+  AccessStall st;
   const sc_time now = sc_core::sc_time_stamp();
-  const sc_time accepted = cpu_ready(now) + p_.cpu_to_pci;  // the FSB write, into the bridge
+  const sc_time fsb = cpu_ready(now);
+  st.memory = fsb - now;
+  const sc_time accepted = fsb + p_.cpu_to_pci;  // the FSB write, into the bridge
   if (accepted > now) sc_core::wait(accepted - now);
   // No free entry: the store cannot retire, so the core is stuck mid-instruction.
   const sc_time full = sc_core::sc_time_stamp();
-  while (int(posted_.size()) >= p_.posted_write_entries) sc_core::wait(turn_ev_);
+  while (int(posted_.size()) >= p_.posted_write_entries) wait_slot(&st);
   stats_.buffer_full_stall += sc_core::sc_time_stamp() - full;
   PostedWrite w{p.get_address(),
                 {},
@@ -108,6 +115,7 @@ void HostBridge::post(tlm::tlm_generic_payload& p) {
   stats_.max_posted = std::max(stats_.max_posted, int(posted_.size()));
   posted_ev_.notify(SC_ZERO_TIME);
   p.set_response_status(tlm::TLM_OK_RESPONSE);
+  return st;
 }
 
 void HostBridge::drain() {
@@ -128,8 +136,14 @@ void HostBridge::drain() {
   }
 }
 
-void HostBridge::wait_turn(uint64_t ticket) {
-  while (serving_ != ticket) sc_core::wait(turn_ev_);
+void HostBridge::wait_turn(uint64_t ticket, AccessStall* st) {
+  while (serving_ != ticket) wait_slot(st);
+}
+
+void HostBridge::wait_slot(AccessStall* st) {
+  const sc_time t0 = sc_core::sc_time_stamp();
+  sc_core::wait(turn_ev_);
+  if (st) st->add(last_done_, sc_core::sc_time_stamp() - t0);
 }
 
 void HostBridge::next_turn() {
@@ -137,22 +151,39 @@ void HostBridge::next_turn() {
   turn_ev_.notify(SC_ZERO_TIME);
 }
 
-void HostBridge::pci_cycle(tlm::tlm_generic_payload& p, sc_time req) {
+void HostBridge::pci_cycle(tlm::tlm_generic_payload& p, sc_time req, AccessStall* st) {
   const uint64_t addr = p.get_address();  // the bus rewrites it to the target's offset
   sc_time grant = pci_.host_grant_time(req);
+  pci::StallClass done_as = pci::StallClass::Pci;
   for (;;) {
     const sc_time now = sc_core::sc_time_stamp();
-    if (grant > now) sc_core::wait(grant - now);
+    if (grant > now) {
+      // Another CPU's ISA cycle or held video write may be what keeps GNT# away.
+      if (st) {
+        const sc_time from = std::max(now, req);  // before req the FSB is the cause
+        st->isa += pci_.held_by(pci::StallClass::Isa, from, grant);
+        st->video_fifo += pci_.held_by(pci::StallClass::VideoFifo, from, grant);
+      }
+      sc_core::wait(grant - now);
+    }
+    const sc_time attempt = sc_core::sc_time_stamp();
     sc_time delay = SC_ZERO_TIME;
     p.set_address(addr);
     p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     pci_socket->b_transport(p, delay);
+    const pci::TargetCycle cycle = pci_.last_cycle();
+    if (cycle.cls != pci::StallClass::Pci) done_as = cycle.cls;
     if (delay > SC_ZERO_TIME) sc_core::wait(delay);
-    if (!pci::is_retry(p)) return;
+    if (!pci::is_retry(p)) {
+      if (st) st->add(cycle.cls, cycle.target_time);  // wait states of an ISA or video target
+      last_done_ = done_as;
+      return;
+    }
     // Retry: the master releases REQ#, the bus is free meanwhile, then it re-arbitrates.
     stats_.retries++;
-    grant = pci_.host_grant_time(sc_core::sc_time_stamp() +
-                                 pci_.clock() * double(p_.retry_backoff_clocks));
+    const sc_time backoff = pci_.clock() * double(p_.retry_backoff_clocks);
+    if (st) st->add(cycle.cls, sc_core::sc_time_stamp() - attempt + backoff);  // the lost attempt
+    grant = pci_.host_grant_time(sc_core::sc_time_stamp() + backoff);
   }
 }
 

@@ -41,6 +41,18 @@ struct HostBridgeStats {
   sc_time ordering_wait;       // reads and I/O cycles waiting for earlier PCI cycles
 };
 
+// Where one CPU access to PCI spent its time, beyond plain PCI arbitration and
+// cycles (the CPU charges the rest of the access to "pci").
+struct AccessStall {
+  sc_time memory;      // the FSB request held off by the bus-master holdoff
+  sc_time isa;         // ISA cycles: its own, and ones holding the bus or queue ahead of it
+  sc_time video_fifo;  // a full video FIFO: held wait states and Retries
+  void add(pci::StallClass c, sc_time t) {
+    if (c == pci::StallClass::Isa) isa += t;
+    if (c == pci::StallClass::VideoFifo) video_fifo += t;
+  }
+};
+
 class HostBridge : public sc_core::sc_module, public pci::MasterTrafficListener {
  public:
   tlm_utils::simple_initiator_socket<HostBridge> pci_socket;  // CPU cycles onto PCI
@@ -62,7 +74,7 @@ class HostBridge : public sc_core::sc_module, public pci::MasterTrafficListener 
   // it, and stalls only while the buffer is full. A read or an I/O cycle waits for
   // the FSB, then for every earlier PCI cycle (PCI ordering: a read pushes posted
   // writes ahead of it), then for PCI GNT#, then the cycle; Retry is repeated.
-  void cpu_pci_access(tlm::tlm_generic_payload& p);
+  AccessStall cpu_pci_access(tlm::tlm_generic_payload& p);
   int posted() const { return int(posted_.size()); }
   const HostBridgeStats& stats() const { return stats_; }
 
@@ -89,10 +101,12 @@ class HostBridge : public sc_core::sc_module, public pci::MasterTrafficListener 
   };
   sc_time ready_in(const pci::BurstTrain& tr, sc_time t) const;
   void prune(sc_time now);
-  void post(tlm::tlm_generic_payload& p);
-  void drain();                                              // thread: posted writes onto PCI
-  void wait_turn(uint64_t ticket);                           // in-order CPU-to-PCI queue
-  void pci_cycle(tlm::tlm_generic_payload& p, sc_time req);  // GNT#, the cycle, retries
+  AccessStall post(tlm::tlm_generic_payload& p);
+  void drain();                                                // thread: posted writes onto PCI
+  void wait_turn(uint64_t ticket, AccessStall* st = nullptr);  // in-order CPU-to-PCI queue
+  // GNT#, the cycle, retries; `st` gets the time due to ISA or video targets.
+  void pci_cycle(tlm::tlm_generic_payload& p, sc_time req, AccessStall* st = nullptr);
+  void wait_slot(AccessStall* st);  // one turn of the queue, charged to the cycle that ended it
   void next_turn();
 
   HostBridgeParams p_;
@@ -104,6 +118,7 @@ class HostBridge : public sc_core::sc_module, public pci::MasterTrafficListener 
   uint64_t next_ticket_ = 0, serving_ = 0;  // CPU-to-PCI cycles run in ticket order
   sc_core::sc_event posted_ev_, turn_ev_;
   HostBridgeStats stats_;
+  pci::StallClass last_done_ = pci::StallClass::Pci;  // class of the cycle completed last
 };
 
 }  // namespace latsim::chipset

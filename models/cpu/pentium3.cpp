@@ -93,6 +93,7 @@ bool Pentium3::run(Work& w) {
     const sc_time issue = now + cycles(seg);
     const sc_time done = fsb_.cpu_miss_done(issue);
     stats_.fsb_stall += done - (issue + lat);
+    add_stall(&StallCauses::memory, done - (issue + lat));
     sc_core::wait(done - now);
     w.misses--;
     w.cycles -= seg;
@@ -111,14 +112,27 @@ bool Pentium3::spin_until(sc_core::sc_event& ev) {
   const sc_time t0 = sc_core::sc_time_stamp();
   sc_core::wait(ev | apic_.interrupt_event());
   stats_.spin += sc_core::sc_time_stamp() - t0;
+  add_stall(&StallCauses::spin, sc_core::sc_time_stamp() - t0);
   return !interrupt_deliverable();
 }
 
 void Pentium3::pci_access(tlm::tlm_generic_payload& p) {
   const sc_time t0 = sc_core::sc_time_stamp();
-  fsb_.cpu_pci_access(p);
+  const chipset::AccessStall st = fsb_.cpu_pci_access(p);
+  const sc_time total = sc_core::sc_time_stamp() - t0;
   stats_.io_accesses++;
-  stats_.io_wait += sc_core::sc_time_stamp() - t0;
+  stats_.io_wait += total;
+  add_stall(&StallCauses::memory, st.memory);
+  add_stall(&StallCauses::isa, st.isa);
+  add_stall(&StallCauses::video_fifo, st.video_fifo);
+  const sc_time other = st.memory + st.isa + st.video_fifo;
+  add_stall(&StallCauses::pci, total > other ? total - other : SC_ZERO_TIME);
+}
+
+void Pentium3::add_stall(sc_time StallCauses::*cause, sc_time t) {
+  if (t == SC_ZERO_TIME) return;
+  stats_.stall.*cause += t;
+  stats_.stall_max.*cause = std::max(stats_.stall_max.*cause, t);
 }
 
 }  // namespace latsim::cpu

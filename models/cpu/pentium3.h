@@ -17,6 +17,15 @@ struct Work {
   uint64_t misses = 0;
 };
 
+// Time the core could not retire instructions, by cause (metrics.json stall_us).
+struct StallCauses {
+  sc_time memory;      // cache-line misses (and PCI cycles) held off the FSB by the host bridge
+  sc_time pci;         // port/MMIO accesses waiting for PCI: GNT#, ordering, the cycle
+  sc_time isa;         // ISA cycles through the PCI-ISA bridge
+  sc_time video_fifo;  // PCI accesses stalled by a full video FIFO (held bus or Retry)
+  sc_time spin;        // spin_until: a lock held by the other CPU
+};
+
 struct CpuStats {
   sc_time fsb_stall;  // misses held off by a bus master beyond DRAM latency
   sc_time io_wait;    // port/MMIO accesses: waiting for host bridge and PCI GNT#
@@ -24,6 +33,8 @@ struct CpuStats {
   sc_time spin;       // spinning on a lock held by the other CPU
   sc_time halted;     // hlt
   uint64_t misses = 0, io_accesses = 0, interrupts = 0, nmis = 0;
+  StallCauses stall;      // totals by cause
+  StallCauses stall_max;  // longest single stall by cause
 };
 
 // An interrupt the core is about to take (vector, or NMI).
@@ -82,6 +93,7 @@ class Pentium3 : public sc_core::sc_module {
   std::function<unsigned()> extint_;
   sc_core::sc_event_or_list wake_;   // an interrupt, or new bus-master traffic to plan around
   L2Residency l2_{256 * 1024 / 32};  // 256 KiB L2, 32-byte lines (Coppermine)
+  void add_stall(sc_time StallCauses::*cause, sc_time t);
   CpuStats stats_;
 };
 

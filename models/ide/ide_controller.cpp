@@ -149,7 +149,8 @@ void IdeController::dma_step() {
   const sc_time now = sc_core::sc_time_stamp();
   const double rate = udma_rate();
   const uint64_t total = uint64_t(plan_.sectors) * 512;
-  const sc_time tenure = pci_.clock() * double(4 + p_.burst_bytes / 4);  // arb+addr+data+idle
+  const sc_time tenure =  // arb+addr+data+idle
+      pci_.clock() * double(4 + p_.burst_bytes / uint32_t(pci_.bytes_per_clock()));
   const uint32_t base = prd_ptr_ + uint32_t(dma_index_) * 8;
   const PrdEntry e = PrdEntry::decode(dram_.read32(base), dram_.read32(base + 4));
   if (e.crosses_64k()) stats_.prd_64k_violations++;

@@ -54,6 +54,7 @@ class IdeController : public sc_core::sc_module {
 
   const IdeStats& stats() const { return stats_; }
   double udma_rate() const { return udma_mb_s(p_.udma_mode); }
+  const IdeControllerParams& params() const { return p_; }
 
  private:
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);

@@ -48,6 +48,7 @@ class IdeDisk {
 
   uint64_t commands() const { return commands_; }
   uint64_t cache_hits() const { return hits_; }
+  const IdeDiskParams& params() const { return p_; }
 
  private:
   uint64_t cylinder(uint64_t lba) const {

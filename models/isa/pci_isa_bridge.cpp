@@ -1,4 +1,5 @@
 #include "models/isa/pci_isa_bridge.h"
+#include "models/pci/stall_class.h"
 
 namespace latsim::isa {
 
@@ -16,6 +17,7 @@ void PciIsaBridge::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& de
   // 8-bit ISA device: one ISA cycle per byte moved.
   delay += io_cycle_ * double(p.get_data_length());
   cycles_ += p.get_data_length();
+  pci::declare_stall_class(p, pci::StallClass::Isa);  // the PCI cycle waits for the ISA cycle
   if (port == 0x80) {  // POST diagnostic port: the classic outb_p delay target
     if (p.is_write())
       post_ = *p.get_data_ptr();

@@ -160,7 +160,8 @@ void Rtl8139::update_irq() {
 }
 
 sc_time Rtl8139::burst_tenure(uint32_t bytes) const {
-  return pci_.clock() * double(p_.burst_overhead_clocks + div_up(bytes, 4));
+  return pci_.clock() *
+         double(p_.burst_overhead_clocks + div_up(bytes, uint32_t(pci_.bytes_per_clock())));
 }
 
 namespace {

@@ -118,6 +118,7 @@ class Rtl8139 : public sc_core::sc_module {
   void write(uint64_t offset, unsigned len, uint32_t v);
 
   const Rtl8139Stats& stats() const { return stats_; }
+  const Rtl8139Params& params() const { return p_; }
   int master() const { return master_; }
   uint32_t ring_bytes() const { return 8192u << ((rcr() >> kRblenShift) & 3); }
   uint32_t ring_used() const;  // bytes between the driver's read pointer and CBR

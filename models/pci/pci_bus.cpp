@@ -131,6 +131,7 @@ void PciBus::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
   const sc_time frame = sc_core::sc_time_stamp() + delay;
   auto hit = map_.decode(p.get_address());
   if (!hit) {
+    last_cycle_ = {};
     // Master abort: reads float high, as on a real bus; write data is dropped.
     if (p.is_read()) std::fill_n(p.get_data_ptr(), p.get_data_length(), 0xff);
     p.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -142,11 +143,30 @@ void PciBus::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
   delay += clk_ * double(3 + hit->range->initial_latency_clocks);
   stats_.cpu_transactions++;
   p.set_address(hit->offset);
+  const sc_time before = delay;
   target_socket[hit->range->port]->b_transport(p, delay);
+  last_cycle_ = {take_stall_class(p), delay - before};
   // The bus is the transaction's until the target ends it: TRDY#, wait states
   // without bound (pre-2.1 target) or STOP# with Retry.
   hold(frame, sc_core::sc_time_stamp() + delay);
+  if (last_cycle_.cls != StallClass::Pci) {
+    const sc_time now = sc_core::sc_time_stamp();
+    class_holds_.erase(std::remove_if(class_holds_.begin(), class_holds_.end(),
+                                      [&](const ClassHold& h) { return h.to <= now; }),
+                       class_holds_.end());
+    class_holds_.push_back({frame, now + delay, last_cycle_.cls});
+  }
   if (is_retry(p)) stats_.retries++;
+}
+
+sc_time PciBus::held_by(StallClass c, sc_time from, sc_time to) const {
+  sc_time sum;
+  for (const auto& h : class_holds_) {
+    if (h.cls != c) continue;
+    const sc_time a = std::max(from, h.from), b = std::min(to, h.to);
+    if (b > a) sum += b - a;
+  }
+  return sum;
 }
 
 double PciBus::utilization(sc_time over) const {

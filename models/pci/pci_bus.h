@@ -15,6 +15,7 @@
 #include "models/pci/bus_master_activity.h"
 #include "models/pci/latency_timer.h"
 #include "models/pci/pci_arbiter.h"
+#include "models/pci/stall_class.h"
 
 namespace latsim::pci {
 
@@ -41,6 +42,12 @@ struct PciStats {
   sc_time cpu_wait_total;
 };
 
+// What the last host transaction's target did: the delay it added and its class.
+struct TargetCycle {
+  StallClass cls = StallClass::Pci;
+  sc_time target_time;  // wait states / Retry latency the target added to the transaction
+};
+
 class PciBus : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<PciBus> host_socket;                  // from the host bridge
@@ -50,6 +57,9 @@ class PciBus : public sc_core::sc_module {
          ArbitrationPolicy policy);
 
   sc_time clock() const { return clk_; }
+  // AD bus width: a burst data phase moves 4 (32-bit) or 8 (64-bit, REQ64#/ACK64#) bytes.
+  void set_width_bits(int bits) { bytes_per_clock_ = bits / 8; }
+  int bytes_per_clock() const { return bytes_per_clock_; }
   // Claim [base, base+size) for target_socket index `port`.
   void map(uint64_t base, uint64_t size, int port, const std::string& name,
            int initial_latency_clocks = 2, uint64_t target_offset = 0);
@@ -72,6 +82,10 @@ class PciBus : public sc_core::sc_module {
   const PciStats& stats() const { return stats_; }
   double utilization(sc_time over) const;
   const std::vector<std::string>& master_names() const { return masters_; }
+  // The transaction b_transport just finished (read it before the next one starts).
+  const TargetCycle& last_cycle() const { return last_cycle_; }
+  // Time in [from, to) during which a transaction of class `c` held the bus.
+  sc_time held_by(StallClass c, sc_time from, sc_time to) const;
 
  private:
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
@@ -89,6 +103,13 @@ class PciBus : public sc_core::sc_module {
   std::vector<std::string> masters_{"host-bridge"};
   std::vector<DeferHandler> on_defer_{DeferHandler{}};
   PciStats stats_;
+  TargetCycle last_cycle_;
+  int bytes_per_clock_ = 4;
+  struct ClassHold {
+    sc_time from, to;
+    StallClass cls;
+  };
+  std::vector<ClassHold> class_holds_;  // holds by targets that declared a non-PCI class
 };
 
 }  // namespace latsim::pci

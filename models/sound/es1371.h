@@ -97,6 +97,7 @@ class Es1371 : public sc_core::sc_module {
   const AcLinkClock& link() const { return p_.link; }
   int master() const { return master_; }
   const Es1371Stats& stats() const { return stats_; }
+  const Es1371Params& params() const { return p_; }
 
  private:
   struct Channel {  // how one playback channel is wired into the common registers

@@ -62,7 +62,9 @@ uint32_t PlaybackChannel::read_count(sc_time now) const {
 }
 
 sc_time PlaybackChannel::burst_tenure() const {
-  return pci_.clock() * double(p_.burst_overhead_clocks + p_.fetch_longwords);
+  const uint32_t clocks = (p_.fetch_longwords * 4 + uint32_t(pci_.bytes_per_clock()) - 1) /
+                          uint32_t(pci_.bytes_per_clock());  // data phases on this bus width
+  return pci_.clock() * double(p_.burst_overhead_clocks + clocks);
 }
 
 void PlaybackChannel::start(sc_time now, uint32_t vfreq, unsigned mode) {

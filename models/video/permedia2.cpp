@@ -1,6 +1,7 @@
 #include "models/video/permedia2.h"
 #include <algorithm>
 #include <cstring>
+#include "models/pci/stall_class.h"
 #include "models/pci/target_termination.h"
 
 namespace latsim::video {
@@ -47,6 +48,8 @@ void Permedia2::write(uint64_t off, uint32_t v, sc_time at, sc_time& delay,
   retire(at);
   if (taken_at_.size() < p_.fifo_entries) return accept(off, v, at);
   stats_.full_writes++;
+  // Whatever the write now waits for (held or Retried) is the FIFO draining.
+  pci::declare_stall_class(p, pci::StallClass::VideoFifo);
   const sc_time free_at = taken_at_.front();  // the core takes the head entry then
   if (mode_ == FullFifoWrite::Pci21Retry) {
     // PCI 2.1: TRDY# within 16 clocks of FRAME# (the bus charged 3 + decode of them

@@ -22,6 +22,8 @@ void dual_piii_866_via(PlatformConfig& p) {
   p.pci.latency_timer = 64;
   // CAL PCI: quirk_vialatency sets north-bridge reg 0x76 to rotate priority every grant.
   p.pci.arbiter = "rotate";
+  // CAL PCI: 32-bit AD bus, 4 bytes per data phase.
+  p.pci.width_bits = 32;
 
   // CAL observations O4: one 4 KB scatter-gather entry per ~70 us CPU stall.
   p.host_bridge.cpu_holdoff = HoldoffPolicy::SgEntry;
@@ -56,6 +58,25 @@ void dual_piii_866_via(PlatformConfig& p) {
   p.disk.cache_kb = 2048;
   // CAL reference machine: geometry 58168/16/63 (~30 GB).
   p.disk.capacity_sectors = 58168LL * 16 * 63;
+
+  // Assumption: the 686B steers the RTL8139's INTA# to IRQ 11 (no seed shows it).
+  p.nic.irq = 11;
+  // RTL8139C datasheet: 100BASE-TX, 2 KB transmit FIFO.
+  p.nic.wire_mbit_s = 100.0;
+  p.nic.tx_fifo_bytes = 2048;
+  // Assumption: arbitration, address, turnaround and one idle clock per burst.
+  p.nic.burst_overhead_clocks = 4;
+
+  // Seed 000: "/proc/irq/10/Ensoniq AudioPCI".
+  p.sound.irq = 10;
+  // AC'97 2.x: BIT_CLK 12.288 MHz.
+  p.sound.bit_clk_hz = 12288000;
+  // Calibrated against CAL O8 (0.55-0.59 ms SRC accesses): see models/sound/es1371_src.h.
+  p.sound.src_busy_frames = 27;
+  // Assumption: one 8-dword memory-read burst refills half the 16-dword DAC FIFO share.
+  p.sound.dac_fetch_longwords = 8;
+  // Assumption: as for the NIC.
+  p.sound.burst_overhead_clocks = 4;
 }
 
 }  // namespace latsim::platform::presets

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "platform/presets/dual_piii_866_serverworks.h"
 #include "platform/presets/dual_piii_866_via.h"
 
 namespace latsim::platform {
@@ -14,6 +15,9 @@ const std::vector<PresetInfo>& platform_presets() {
       {presets::kDualPiii866Via,
        "dual Pentium III 866, VIA Apollo Pro 133A (VT82C694X + VT82C686B), udma2 IDE disk",
        &presets::dual_piii_866_via},
+      {presets::kDualPiii866Serverworks,
+       "dual Pentium III 866, ServerWorks LE (CNB30LE + OSB4): 64-bit/66 MHz PCI, udma2 IDE",
+       &presets::dual_piii_866_serverworks},
   };
   return kPresets;
 }

@@ -119,7 +119,8 @@ TEST(Presets, RegistryAppliesByName) {
   apply_preset("dual-piii-866-via", p);
   EXPECT_EQ(p.pci.latency_timer, 64);
   EXPECT_EQ(p.cpu.count, 2);
-  EXPECT_EQ(preset_names(), std::vector<std::string>{"dual-piii-866-via"});
+  EXPECT_EQ(preset_names(),
+            (std::vector<std::string>{"dual-piii-866-via", "dual-piii-866-serverworks"}));
   EXPECT_THROW(apply_preset("quad-xeon", p), std::invalid_argument);
 }
 

@@ -48,8 +48,9 @@ void print_summary(const Scenario& s, const latsim::platform::RunResult& r) {
              m["disk"]["read_mb_s"].get<double>(), m["disk"]["max_request_kb"].get<uint64_t>());
   fmt::print("  ticks            {} handled, {} lost\n", m["ticks"]["handled"].get<uint64_t>(),
              m["ticks"]["lost"].get<uint64_t>());
-  fmt::print("  speed            {:.1f}x real time ({:.2f} s wall)\n",
-             ri["x_real_time"].get<double>(), ri["wall_seconds"].get<double>());
+  fmt::print("  speed            {:.1f}x real time ({:.2f} s wall), {:.0f} events/simulated s\n",
+             ri["x_real_time"].get<double>(), ri["wall_seconds"].get<double>(),
+             ri["events_per_simulated_s"].get<double>());
   fmt::print("  outputs          {}/ (metrics.json, traces/, cyclictest.txt, dmesg.txt)\n",
              r.out_dir);
 }
@@ -113,6 +114,11 @@ int sc_main(int argc, char* argv[]) {
   auto* keys =
       app.add_subcommand("keys", "List every scenario key with its type, range and default");
   keys->callback([&] { list_keys = true; });
+  std::string list_what;
+  auto* list = app.add_subcommand("list", "List what a scenario can set: `list params`");
+  list->add_option("what", list_what, "params: every parameter with default, unit and doc")
+      ->required()
+      ->check(CLI::IsMember({"params"}));
   const latsim::sweep::Commands sweeps(app);  // sweep, sweep-merge
   const latsim::check::Command check(app);     // check
 
@@ -125,6 +131,10 @@ int sc_main(int argc, char* argv[]) {
   try {
     if (list_keys) {
       std::cout << latsim::platform::schema_reference();
+      return 0;
+    }
+    if (*list) {
+      std::cout << latsim::platform::params_table();
       return 0;
     }
     if (sweeps.selected()) return sweeps.run();

@@ -1,0 +1,37 @@
+#include "platform/presets/dual_piii_866_serverworks.h"
+
+#include "platform/presets/dual_piii_866_via.h"
+
+// Each value names its source, or "assumption" where no measurement of this board
+// exists. What is not about the chipset (CPUs, disk) is the VIA reference machine's.
+namespace latsim::platform::presets {
+
+void dual_piii_866_serverworks(PlatformConfig& p) {
+  dual_piii_866_via(p);  // same CPUs, memory latency and disk
+  p.preset = kDualPiii866Serverworks;
+
+  // ServerSet III LE: PCI 2.2, 64-bit/66 MHz. Assumption: the one modelled bus is that
+  // segment and every device on it bursts 64 bits (the real OSB4 sits on a 32/33 bus).
+  p.pci.mhz = 66.67;
+  p.pci.width_bits = 64;
+  // Assumption: the BIOS leaves latency timers at 64, as on the VIA board.
+  p.pci.latency_timer = 64;
+  // Assumption: rotating priority (PCI 2.2 fairness); no LE arbiter documentation at hand.
+  p.pci.arbiter = "rotate";
+
+  // Assumption: the CNB30LE serves CPU reads of DRAM concurrently with PCI masters
+  // (its PCI side has its own buffers into memory), so it holds the CPU off for
+  // nothing but DRAM itself; the VIA 686B holdoff is a VIA quirk (quirk_vialatency).
+  p.host_bridge.cpu_holdoff = HoldoffPolicy::None;
+  p.host_bridge.holdoff_grants = 3;  // unused under `none`
+
+  // Assumption: the OSB4's ISA bridge runs 8-bit I/O cycles at 8.33 MHz like the 686B.
+  p.isa.io_cycle_ns = 1000;
+
+  // OSB4 IDE (Linux serverworks.c): udma2 is its limit.
+  p.ide.udma_mode = 2;
+  // Assumption: the OSB4 posts 16-byte memory-write bursts like the PIIX4/686B.
+  p.ide.burst_bytes = 16;
+}
+
+}  // namespace latsim::platform::presets
