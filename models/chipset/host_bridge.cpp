@@ -85,7 +85,7 @@ void HostBridge::cpu_pci_access(tlm::tlm_generic_payload& p) {
   const uint64_t ticket = next_ticket_++;
   wait_turn(ticket);
   stats_.ordering_wait += sc_core::sc_time_stamp() - now;
-  pci_cycle(p, std::max(sc_core::sc_time_stamp(), fsb + p_.cpu_to_pci));
+  pci_cycle(p, std::max(sc_core::sc_time_stamp(), fsb + p_.cpu_to_pci), true);
   next_turn();
 }
 
@@ -137,18 +137,22 @@ void HostBridge::next_turn() {
   turn_ev_.notify(SC_ZERO_TIME);
 }
 
-void HostBridge::pci_cycle(tlm::tlm_generic_payload& p, sc_time req) {
+void HostBridge::pci_cycle(tlm::tlm_generic_payload& p, sc_time req, bool cpu_waits) {
   const uint64_t addr = p.get_address();  // the bus rewrites it to the target's offset
   sc_time grant = pci_.host_grant_time(req);
   for (;;) {
     const sc_time now = sc_core::sc_time_stamp();
     if (grant > now) sc_core::wait(grant - now);
+    const sc_time granted = sc_core::sc_time_stamp();
     sc_time delay = SC_ZERO_TIME;
     p.set_address(addr);
     p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     pci_socket->b_transport(p, delay);
     if (delay > SC_ZERO_TIME) sc_core::wait(delay);
-    if (!pci::is_retry(p)) return;
+    if (!pci::is_retry(p)) {
+      if (cpu_waits) pci_.record_cpu_wait(granted - req);  // the CPU stalls on this one
+      return;
+    }
     // Retry: the master releases REQ#, the bus is free meanwhile, then it re-arbitrates.
     stats_.retries++;
     grant = pci_.host_grant_time(sc_core::sc_time_stamp() +

@@ -92,7 +92,8 @@ class HostBridge : public sc_core::sc_module, public pci::MasterTrafficListener 
   void post(tlm::tlm_generic_payload& p);
   void drain();                                              // thread: posted writes onto PCI
   void wait_turn(uint64_t ticket);                           // in-order CPU-to-PCI queue
-  void pci_cycle(tlm::tlm_generic_payload& p, sc_time req);  // GNT#, the cycle, retries
+  // GNT#, the cycle, retries; `cpu_waits`: a CPU is stalled on it (not a posted write).
+  void pci_cycle(tlm::tlm_generic_payload& p, sc_time req, bool cpu_waits = false);
   void next_turn();
 
   HostBridgeParams p_;
