@@ -117,6 +117,7 @@ void Kernel::start_kernel() {
     next_pid_ = 3 + 2 * c;  // 2.6.9 SMP: migration/N and ksoftirqd/N are pids 2..5
     Task* t = create_task(
         name, [this, c] { ksoftirqd(c); }, Policy::Normal, -10, c, 1u << c);
+    t->mm = 0;  // a kernel thread
     pcpu_[size_t(c)].ksoftirqd = t;
   }
   next_pid_ = 6;

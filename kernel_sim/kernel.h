@@ -49,15 +49,25 @@ struct PerCpu {
   bool irq_from_user = false;  // the interrupt being handled came from user mode
   uint64_t local_ticks = 0;    // per-CPU timer base jiffies
   sc_core::sc_time tick_epoch, tick_period;
+  int active_mm = 0;  // cpu_tlbstate.active_mm: the page tables loaded (lazily kept)
   // Entries of the local timer handler (tick handled, time entered), newest last:
   // the IRQ half of a timer's latency, as rtla timerlat splits it.
   std::array<std::pair<uint64_t, sc_core::sc_time>, 64> tick_irq_log{};
   uint64_t tick_irq_n = 0;
 };
 
+// TLB shootdowns (arch/i386/kernel/smp.c): flush_tlb_others and its waits.
+struct TlbStats {
+  uint64_t flushes = 0;  // flush_tlb_others calls
+  uint64_t ipis = 0;     // INVALIDATE_TLB_VECTOR IPIs sent
+  sc_core::sc_time wait_total, wait_max;  // sender spinning until every target acked
+  sc_core::sc_time last_wait;
+};
+
 // i386 vectors (include/asm-i386/mach-default/irq_vectors.h).
 constexpr unsigned LOCAL_TIMER_VECTOR = 0xef;
 constexpr unsigned RESCHEDULE_VECTOR = 0xfc;
+constexpr unsigned INVALIDATE_TLB_VECTOR = 0xfd;
 constexpr unsigned SPURIOUS_APIC_VECTOR = 0xff;
 constexpr unsigned FIRST_DEVICE_VECTOR = 0x31;
 constexpr unsigned irq_vector(unsigned irq) { return FIRST_DEVICE_VECTOR + 8 * irq; }
@@ -111,6 +121,7 @@ class Kernel {
   void outb(uint8_t v, uint16_t port);
   void outb_p(uint8_t v, uint16_t port);
   void outl(uint32_t v, uint16_t port);
+  void rep_ins(uint16_t port, unsigned width, uint32_t count);  // insw/insl, interruptible
   uint32_t readl(uint64_t addr);
   void writel(uint32_t v, uint64_t addr);
 
@@ -184,6 +195,15 @@ class Kernel {
   // tick it handled, ticks merge when it is late); SC_ZERO_TIME if not logged.
   sc_time tick_irq_entry(int cpu, uint64_t n) const;
 
+  // --- TLB shootdown (arch/smp.cpp) ---
+  int mm_alloc() { return next_mm_++; }
+  // flush_tlb_mm for an mm the current task has let go of (exit_mm: tsk->mm = NULL).
+  void flush_tlb_mm(int mm, const char* parent);
+  // Send INVALIDATE_TLB_VECTOR to `cpumask` and spin until each target acknowledged.
+  void flush_tlb_others(uint32_t cpumask, int mm, const char* parent);
+  uint32_t mm_cpumask(int mm) const;
+  const TlbStats& tlb_stats() const { return tlb_stats_; }
+
   BlockLayer& block();
   LatencyTracer& tracer() { return tracer_; }
   std::vector<std::string>& dmesg() { return dmesg_; }
@@ -208,6 +228,9 @@ class Kernel {
   void do_nmi();
   void smp_apic_timer_interrupt();
   void smp_reschedule_interrupt();
+  void smp_invalidate_interrupt();
+  void switch_mm(int cpu, const Task& next);
+  void leave_mm(int cpu);
   void irq_enter(const CodeSite& site);
   void irq_exit(const CodeSite& site);
   void io_apic_modify(unsigned irq, bool mask, const char* parent);
@@ -268,6 +291,14 @@ class Kernel {
   std::vector<std::unique_ptr<AccountedCpu>> acct_;  // wrap cpus_: CPU time per class
   CpuClass cpu_class(int c) const;
   sc_core::sc_event boot_done_;
+  // TLB shootdown state (smp.c: flush_cpumask, flush_mm, tlbstate_lock)
+  int next_mm_ = 1;
+  std::unordered_map<int, uint32_t> mm_cpumask_;  // mm->cpu_vm_mask
+  uint32_t flush_cpumask_ = 0;
+  int flush_mm_ = 0;
+  Spinlock tlbstate_lock_{"tlbstate_lock"};
+  sc_core::sc_event tlb_ack_;
+  TlbStats tlb_stats_;
 };
 
 }  // namespace latsim::kernel

@@ -26,6 +26,7 @@ struct KernelParams {
   bool io_delay = true;          // outb_p/inb_p add a port 0x80 write
   bool ide_dma = true;           // hdparm -d
   bool ide_unmaskirq = false;    // hdparm -u
+  bool ide_io_32bit = false;     // hdparm -c
   int pagecache_mb = 256;        // assumption: page cache share of 512 MB during a build
   double apic_bus_mhz = 133.33;  // what calibrate_APIC_clock finds
   uint64_t seed = 1;

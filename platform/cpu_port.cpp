@@ -40,6 +40,13 @@ uint8_t CpuPort::inb(uint16_t port) { return uint8_t(access(io_addr(port), 0, 1,
 void CpuPort::outb(uint8_t v, uint16_t port) { access(io_addr(port), v, 1, true); }
 uint32_t CpuPort::inl(uint16_t port) { return access(io_addr(port), 0, 4, false); }
 void CpuPort::outl(uint32_t v, uint16_t port) { access(io_addr(port), v, 4, true); }
+uint32_t CpuPort::rep_ins(uint16_t port, unsigned width, uint32_t count) {
+  for (uint32_t i = 0; i < count; ++i) {
+    if (i > 0 && cpu_.interrupt_deliverable()) return i;
+    access(io_addr(port), 0, width, false);
+  }
+  return count;
+}
 uint32_t CpuPort::readl(uint64_t addr) { return access(addr, 0, 4, false); }
 void CpuPort::writel(uint32_t v, uint64_t addr) { access(addr, v, 4, true); }
 
@@ -49,8 +56,9 @@ void CpuPort::mem_write(uint64_t addr, const void* data, size_t len) {
 }
 
 void CpuPort::send_ipi(int cpu, unsigned vector) {
-  // ICR write: fixed delivery, physical destination = the CPU's APIC ID.
-  apic_bus_.deliver(unsigned(cpu), vector, irq::DeliveryMode::Fixed);
+  // send_IPI_mask_bitmask: ICR2 = destination APIC ID, then ICR = fixed, physical, vector.
+  cpu_.apic().write(cpu::LocalApic::APIC_ICR2, uint32_t(cpu) << 24);
+  cpu_.apic().write(cpu::LocalApic::APIC_ICR, vector);
 }
 
 }  // namespace latsim::platform

@@ -31,6 +31,7 @@ class CpuPort : public kernel::CpuOps {
   void outb(uint8_t v, uint16_t port) override;
   uint32_t inl(uint16_t port) override;
   void outl(uint32_t v, uint16_t port) override;
+  uint32_t rep_ins(uint16_t port, unsigned width, uint32_t count) override;
   uint32_t readl(uint64_t addr) override;
   void writel(uint32_t v, uint64_t addr) override;
   void mem_write(uint64_t addr, const void* data, size_t len) override;

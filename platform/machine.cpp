@@ -27,6 +27,9 @@ ide::IdeDiskParams disk_params(const DiskConfig& d) {
   p.cache_hit_overhead = sc_time(d.cache_hit_overhead_ms, SC_MS);
   p.cache_sectors = uint32_t(d.cache_kb) * 2;
   p.capacity = uint64_t(d.capacity_sectors);
+  p.write_cache = d.write_cache;
+  p.write_cache_sectors = uint32_t(d.write_cache_kb) * 2;
+  p.write_overhead = sc_time(d.write_overhead_ms, SC_MS);
   return p;
 }
 
@@ -35,6 +38,8 @@ ide::IdeControllerParams ide_params(const IdeConfig& c) {
   p.udma_mode = c.udma_mode;
   p.burst_bytes = uint32_t(c.burst_bytes);
   p.prd_fetch = sc_time(c.prd_fetch_ns, SC_NS);
+  p.pio_mode = c.pio_mode;
+  p.memory_write_invalidate = c.memory_write_invalidate;
   return p;
 }
 
@@ -100,6 +105,8 @@ Machine::Machine(const Scenario& s)
   pci.map(kIoApicBase, 0x20, 2, "ioapic", 2);
   pci.map(io_addr(kNicIoBase), 0x100, 3, "rtl8139", 2);
   pci.map(io_addr(kSoundIoBase), 0x40, 4, "es1371", 2);
+  // BIOS "PCI Delay Transaction": the 686B answers slow ISA cycles with Retry.
+  pci.set_delayed_transactions("isa", s.platform.isa.delayed_transactions);
 
   // ISA devices behind the south bridge.
   isa_bridge.isa_socket.bind(pit.socket);         // 0
@@ -130,6 +137,7 @@ Machine::Machine(const Scenario& s)
     lapics.push_back(std::make_unique<cpu::LocalApic>(("lapic" + n).c_str(), unsigned(i),
                                                       s.platform.cpu.fsb_mhz));
     lapics.back()->set_eoi_listener(&ioapic);
+    lapics.back()->set_ipi_bus(&apic_bus);
     apic_bus.attach(unsigned(i), *lapics.back());
     cpus.push_back(
         std::make_unique<cpu::Pentium3>(("cpu" + n).c_str(), i, mhz, host_bridge, *lapics.back()));

@@ -26,6 +26,48 @@ void write_file(const fs::path& p, const std::string& text) {
   if (!f) throw std::runtime_error("cannot write " + p.string());
 }
 
+// pci.*: bus use per master from the announced burst trains (no per-burst events)
+// and the host bridge's own transactions; the CPU's wait per transaction.
+nlohmann::json pci_metrics(Machine& m, sc_core::sc_time over) {
+  using nlohmann::json;
+  const auto& st = m.pci.stats();
+  const double span = over.to_seconds();
+  auto frac = [&](sc_core::sc_time t) { return span > 0 ? round3(t.to_seconds() / span) : 0.0; };
+  json masters = json::object();
+  const auto& names = m.pci.master_names();
+  for (size_t i = 0; i < names.size(); ++i) {
+    const int id = int(i);
+    sc_core::sc_time busy = i == 0 ? st.host_busy : sc_core::SC_ZERO_TIME;
+    sc_core::sc_time longest = i == 0 ? st.longest_transaction : sc_core::SC_ZERO_TIME;
+    if (auto it = st.master_busy.find(id); i > 0 && it != st.master_busy.end()) busy = it->second;
+    if (auto it = st.longest_tenure.find(id); i > 0 && it != st.longest_tenure.end())
+      longest = it->second;
+    masters[names[i]] = {
+        {"occupancy", frac(busy)}, {"busy_us", us(busy)}, {"longest_tenure_us", us(longest)}};
+  }
+  json hist = json::array();
+  const auto& edges = pci::cpu_wait_buckets_us();
+  for (size_t b = 0; b < st.cpu_wait_hist.size(); ++b) {
+    json row = {{"from_us", b == 0 ? 0.0 : edges[b - 1]}, {"count", st.cpu_wait_hist[b]}};
+    row["to_us"] = b < edges.size() ? json(edges[b]) : json(nullptr);
+    hist.push_back(row);
+  }
+  const double avg =
+      st.cpu_waits ? round3(to_us(st.cpu_wait_total) / double(st.cpu_waits)) : 0.0;
+  return {{"utilization", round3(m.pci.utilization(over))},
+          {"masters", masters},
+          {"retries", st.retries},
+          {"delayed_transactions",
+           {{"latched", st.delayed_latched},
+            {"completed", st.delayed_completed},
+            {"discarded", st.delayed_discarded}}},
+          {"cpu_wait",
+           {{"transactions", st.cpu_waits},
+            {"avg_us", avg},
+            {"max_us", us(st.longest_cpu_wait)},
+            {"histogram", hist}}}};
+}
+
 // --json file of a cyclictest workload: cyclictest.json, or cyclictest-<name>.json.
 std::string cyclictest_json_name(const std::string& name) {
   return name == "cyclictest" ? "cyclictest.json" : "cyclictest-" + name + ".json";
@@ -189,7 +231,7 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
   }
   j["disk"] = disk;
   j["workloads"] = workloads;
-  j["pci"] = {{"utilization", round3(m.pci.utilization(sc_core::sc_time_stamp()))}};
+  j["pci"] = pci_metrics(m, sc_core::sc_time_stamp());
   json cpus = json::array();
   for (auto& c : m.cpus) {
     const auto& st = c->stats();
@@ -214,6 +256,11 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
   uint64_t switches = 0;
   for (int i = 0; i < k.ncpus(); ++i) switches += k.cpu_rq(i).nr_switches;
   j["scheduler"] = {{"context_switches", switches}};
+  const auto& tlb = k.tlb_stats();
+  j["tlb_shootdown"] = {{"flushes", tlb.flushes},
+                        {"ipis", tlb.ipis},
+                        {"wait_max_us", us(tlb.wait_max)},
+                        {"wait_total_us", us(tlb.wait_total)}};
   add_kernel_metrics(j, k);
   return j;
 }

@@ -36,6 +36,7 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.io_delay = s.mechanisms.isa_io_delay;
   p.ide_dma = k.hdparm.dma;
   p.ide_unmaskirq = k.hdparm.unmaskirq;
+  p.ide_io_32bit = k.hdparm.io_32bit;
   p.apic_bus_mhz = s.platform.cpu.fsb_mhz;
   p.seed = s.seed;
   p.maxcpus = k.maxcpus;

@@ -34,12 +34,15 @@ struct HostBridgeConfig {
 
 struct IsaConfig {
   double io_cycle_ns = 1000;  // assumption: one 8-bit ISA I/O cycle ~1 us at 8.33 MHz
+  bool delayed_transactions = false;  // BIOS "PCI Delay Transaction" (PCI 2.1 3.3.3.3)
 };
 
 struct IdeConfig {
   int udma_mode = 2;          // udma2 = 33 MB/s
   int burst_bytes = 16;       // PIIX4-class line buffer: 4-dword memory writes
   double prd_fetch_ns = 500;  // assumption: one PRD read from DRAM between entries
+  bool memory_write_invalidate = false;  // bus-master memory writes as MWI
+  int pio_mode = 4;                      // ATA PIO mode 4: 120 ns cycle
 };
 
 struct DiskConfig {
@@ -52,6 +55,9 @@ struct DiskConfig {
   double cache_hit_overhead_ms = 0.1;
   int cache_kb = 2048;                           // on-disk read cache (look-ahead)
   int64_t capacity_sectors = 58168LL * 16 * 63;  // geometry 58168/16/63 (seed 000)
+  bool write_cache = true;         // hdparm -W1 (drives shipped with it on)
+  int write_cache_kb = 2048;       // assumption: the whole 2 MB buffer may hold writes
+  double write_overhead_ms = 0.015;  // 120GXP write command overhead
 };
 
 struct NicConfig {
@@ -84,6 +90,7 @@ struct PlatformConfig {
 struct HdparmConfig {
   bool dma = true;
   bool unmaskirq = false;
+  bool io_32bit = false;  // hdparm -c1: PIO data moved with insl instead of insw
 };
 
 struct KernelConfig {

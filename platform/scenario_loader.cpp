@@ -506,10 +506,6 @@ class Loader {
           0;
       if (!present_.count("kernel.version")) s_.kernel.version = "2.6.9";
     }
-    if (!s_.kernel.hdparm.dma) {
-      error(location_of("kernel.hdparm.dma"), "kernel.hdparm.dma",
-            "off (PIO transfers) is not implemented yet (implemented: on)");
-    }
     std::map<std::string, size_t> first_use;
     for (size_t i = 0; i < s_.workload.size(); ++i) {
       const std::string& name = s_.workload[i].name;

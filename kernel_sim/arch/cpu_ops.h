@@ -47,6 +47,10 @@ class CpuOps {
   virtual void outb(uint8_t v, uint16_t port) = 0;
   virtual uint32_t inl(uint16_t port) = 0;
   virtual void outl(uint32_t v, uint16_t port) = 0;
+  // rep insw/insl: `count` reads of `width` bytes from one port. The string
+  // instruction is interruptible between iterations: returns how many were done
+  // when an interrupt became deliverable first.
+  virtual uint32_t rep_ins(uint16_t port, unsigned width, uint32_t count) = 0;
   virtual uint32_t readl(uint64_t addr) = 0;
   virtual void writel(uint32_t v, uint64_t addr) = 0;
   // Cached stores that a bus master will later read (PRD tables).

@@ -44,6 +44,12 @@ void Kernel::user_exec(uint64_t cycles, uint64_t misses) {
 uint8_t Kernel::inb(uint16_t port) { return this_cpu().inb(port); }
 void Kernel::outb(uint8_t v, uint16_t port) { this_cpu().outb(v, port); }
 void Kernel::outl(uint32_t v, uint16_t port) { this_cpu().outl(v, port); }
+void Kernel::rep_ins(uint16_t port, unsigned width, uint32_t count) {
+  while (count) {
+    count -= this_cpu().rep_ins(port, width, count);
+    if (count) handle_interrupt();  // taken between iterations, then the string op resumes
+  }
+}
 uint32_t Kernel::readl(uint64_t a) { return this_cpu().readl(a); }
 void Kernel::writel(uint32_t v, uint64_t a) { this_cpu().writel(v, a); }
 
@@ -69,6 +75,7 @@ void Kernel::handle_interrupt() {
       t.nmi                            ? CodeSite{"do_nmi", "nmi_enter"}
       : t.vector == LOCAL_TIMER_VECTOR ? CodeSite{"smp_apic_timer_interrupt", "irq_enter"}
       : t.vector == RESCHEDULE_VECTOR  ? CodeSite{"smp_reschedule_interrupt", "irq_enter"}
+      : t.vector == INVALIDATE_TLB_VECTOR ? CodeSite{"smp_invalidate_interrupt", "irq_enter"}
                                        : CodeSite{"do_IRQ", "irq_enter"};
   critical_check(c, was, entry);
   // Entering the kernel: a nested interrupt returns to kernel mode, not to user.
@@ -99,6 +106,7 @@ void Kernel::handle_interrupt() {
       t.nmi                            ? CodeSite{"do_nmi", "nmi_exit"}
       : t.vector == LOCAL_TIMER_VECTOR ? CodeSite{"smp_apic_timer_interrupt", "irq_exit"}
       : t.vector == RESCHEDULE_VECTOR  ? CodeSite{"smp_reschedule_interrupt", "irq_exit"}
+      : t.vector == INVALIDATE_TLB_VECTOR ? CodeSite{"smp_invalidate_interrupt", "irq_exit"}
                                        : CodeSite{"do_IRQ", "irq_exit"};
   critical_check(c3, was2, exit);
 }
@@ -107,6 +115,7 @@ void Kernel::dispatch(const Trap& t) {
   if (t.nmi) return do_nmi();
   if (t.vector == LOCAL_TIMER_VECTOR) return smp_apic_timer_interrupt();
   if (t.vector == RESCHEDULE_VECTOR) return smp_reschedule_interrupt();
+  if (t.vector == INVALIDATE_TLB_VECTOR) return smp_invalidate_interrupt();
   if (t.vector == SPURIOUS_APIC_VECTOR) return;
   for (unsigned irq = 0; irq < NR_IRQS; ++irq)
     if (irq_vector(irq) == t.vector) return do_IRQ(irq);

@@ -54,6 +54,8 @@ class BlockLayer {
   void ide_do_request(const char* parent);
   void start_request(const Request& rq);
   void ide_intr();
+  void start_pio(const Request& rq);
+  void ide_pio_intr(bool flags);
   void ide_end_request(const Request& rq);
   uint64_t frame_of(uint64_t index);
 
@@ -72,6 +74,7 @@ class BlockLayer {
   std::deque<Request> queue_;
   bool busy_ = false;  // hwgroup->busy
   Request active_;
+  uint32_t pio_left_ = 0;  // sectors of the PIO request still to read
   static constexpr uint64_t kPrdTable = 0x00100000;  // pci_alloc_consistent page
   BlockStats stats_;
 };

@@ -1,5 +1,7 @@
 // drivers/ide/ide-io.c, ide-dma.c, ide-disk.c: start a request with bus-master
-// DMA (PRD table, task file, BM start) and complete it from IRQ 14.
+// DMA (PRD table, task file, BM start) and complete it from IRQ 14; with hdparm
+// -d0 the PIO path of ide-taskfile.c, where the CPU reads every sector through
+// the data port (task_in_intr -> ide_pio_sector -> ide_insl/ide_insw).
 #include <algorithm>
 #include <vector>
 #include "kernel_sim/block/block_layer.h"
@@ -10,6 +12,9 @@ namespace {
 constexpr uint16_t IDE_DATA = 0x1f0, IDE_STATUS = 0x1f7, IDE_CONTROL = 0x3f6;
 constexpr uint16_t BM_BASE = 0xd000;  // BAR4 of the IDE function, as the BIOS assigned it
 constexpr uint8_t WIN_READDMA = 0xc8;
+constexpr uint8_t WIN_READ = 0x20;
+constexpr uint8_t DRQ_STAT = 0x08;
+constexpr uint32_t SECTOR_WORDS = 128;  // dwords per 512-byte sector
 constexpr unsigned IDE_IRQ = 14;
 }  // namespace
 
@@ -38,6 +43,7 @@ void BlockLayer::ide_do_request(const char* parent) {
 void BlockLayer::start_request(const Request& rq) {
   k_.fn("start_request", "ide_do_request", 60, 1);
   k_.fn("ide_do_rw_disk", "start_request", 100, 1);
+  if (!k_.params().ide_dma) return start_pio(rq);
   // blk_rq_map_sg: physically contiguous pages form one segment.
   std::vector<std::pair<uint64_t, uint32_t>> segs;
   for (uint64_t page : rq.pages) {
@@ -80,9 +86,54 @@ void BlockLayer::start_request(const Request& rq) {
   k_.outb(0x09, BM_BASE);  // start
 }
 
+// __ide_do_rw_disk without DMA: task file, WIN_READ, handler task_in_intr.
+void BlockLayer::start_pio(const Request& rq) {
+  pio_left_ = rq.nr_sectors;
+  const uint64_t lba = rq.sector;
+  k_.fn("ide_execute_command", "ide_do_rw_disk", 60);
+  k_.outb(uint8_t(rq.nr_sectors & 0xff), IDE_DATA + 2);
+  k_.outb(uint8_t(lba), IDE_DATA + 3);
+  k_.outb(uint8_t(lba >> 8), IDE_DATA + 4);
+  k_.outb(uint8_t(lba >> 16), IDE_DATA + 5);
+  k_.outb(uint8_t(0xe0 | ((lba >> 24) & 0x0f)), IDE_DATA + 6);
+  k_.outb(WIN_READ, IDE_STATUS);
+}
+
+// ide_intr with a PIO handler: ide_lock is dropped around the handler, which runs
+// with interrupts off unless unmaskirq (hdparm -u1) lets ide_intr enable them.
+void BlockLayer::ide_pio_intr(bool flags) {
+  k_.spin_unlock(ide_lock_, {"ide_intr", "unlock"});
+  if (k_.params().ide_unmaskirq) k_.local_irq_enable({"ide_intr", "unlock"});
+  bool done = false;
+  if (busy_) {
+    k_.fn("task_in_intr", "ide_intr", 60, 1);
+    const uint8_t stat = k_.inb(IDE_STATUS);  // reading Status acknowledges INTRQ
+    if (stat & DRQ_STAT) {
+      k_.fn("ide_pio_datablock", "task_in_intr", 40);
+      k_.fn("ide_pio_sector", "ide_pio_datablock", 60, 1);  // kmap the bio page
+      k_.fn("ata_input_data", "taskfile_input_data", 30);
+      const bool dw = k_.params().ide_io_32bit;
+      k_.fn(dw ? "ide_insl" : "ide_insw", "ata_input_data", 20);
+      k_.rep_ins(IDE_DATA, dw ? 4 : 2, dw ? SECTOR_WORDS : 2 * SECTOR_WORDS);
+      pio_left_--;
+    }
+    if (pio_left_ == 0) {  // the last DRQ block: task_end_request
+      k_.fn("task_end_request", "task_in_intr", 40);
+      ide_end_request(active_);
+      busy_ = false;
+      stats_.ios_completed++;
+      done = true;
+    }
+  }
+  k_.spin_lock_irq(ide_lock_, "ide_intr");
+  if (done) ide_do_request("ide_intr");
+  k_.spin_unlock_irqrestore(ide_lock_, flags, {"ide_intr", "unlock"});
+}
+
 void BlockLayer::ide_intr() {
   k_.fn("ide_intr", "generic_handle_IRQ_event", 80, 1);
   const bool flags = k_.spin_lock_irqsave(ide_lock_, "ide_intr");
+  if (!k_.params().ide_dma) return ide_pio_intr(flags);
   if (k_.params().ide_unmaskirq) k_.local_irq_enable({"ide_intr", "lock"});  // hdparm -u1
   if (!busy_) {
     k_.spin_unlock_irqrestore(ide_lock_, flags, {"ide_intr", "unlock"});

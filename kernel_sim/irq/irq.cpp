@@ -15,6 +15,7 @@ void Kernel::request_irq(unsigned irq, const char* name, IrqHandler h) {
   if (d.threaded && !d.thread) {
     d.thread = create_task(
         "IRQ " + std::to_string(irq), [this, irq] { irq_thread(irq); }, Policy::Fifo, 49);
+    d.thread->mm = 0;  // a kernel thread
   }
   io_apic_modify(irq, false, "startup_edge_ioapic_irq");
 }

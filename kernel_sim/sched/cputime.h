@@ -62,6 +62,9 @@ class AccountedCpu : public CpuOps {
   void outl(uint32_t v, uint16_t port) override {
     timed([&] { return (hw_.outl(v, port), 0); });
   }
+  uint32_t rep_ins(uint16_t port, unsigned width, uint32_t count) override {
+    return timed([&] { return hw_.rep_ins(port, width, count); });
+  }
   uint32_t readl(uint64_t addr) override {
     return timed([&] { return hw_.readl(addr); });
   }

@@ -56,6 +56,7 @@ Task* Kernel::create_task(const std::string& comm, std::function<void()> body, P
   p->state = TASK_UNINTERRUPTIBLE;
   p->preempt_count = 1;  // sched_fork: no preemption until schedule_tail
   p->body = std::move(body);
+  p->mm = mm_alloc();  // a user process; kernel threads drop theirs (mm = 0)
   tasks_.push_back(std::move(t));
   sc_core::sc_spawn_options o;
   sc_core::sc_spawn([this, p] { thread_start(p); }, sc_core::sc_gen_unique_name("task"), &o);
@@ -199,6 +200,7 @@ void Kernel::context_switch(Runqueue& rq, Task* prev, Task* next) {
   // trace shows next's preempt_count (the "04000002" lines of seed 000).
   rq.curr = next;
   next->cpu = rq.cpu;
+  switch_mm(rq.cpu, *next);
   fn("__switch_to", "schedule", 300, 6);  // TSS, segment and FPU state, next's stack lines
   next->started = true;
   next->resume.notify(sc_core::SC_ZERO_TIME);

@@ -58,6 +58,7 @@ struct Task {
   sc_core::sc_time sleep_avg;  // interactivity credit, 0..MAX_SLEEP_AVG
   sc_core::sc_time last_ran;   // when it was last switched in or charged (p->timestamp)
   uint64_t nvcsw = 0, nivcsw = 0;
+  int mm = 0;  // its address space (0: a kernel thread, which borrows the last one)
 
   bool rt() const { return prio < MAX_RT_PRIO; }
 };

@@ -57,6 +57,9 @@ const std::unordered_map<std::string_view, Entry>& table() {
       {"do_page_fault", {0x3d0, {{"lock", 0x8e}, {"unlock", 0x241}}}},
       {"do_wp_page", {0x2d0, {{"lock", 0x4b}, {"unlock", 0x1e2}}}},
       {"rtl8139_poll", {0x160, {{"lock", 0x3c}, {"unlock", 0x100}}}},
+      {"smp_invalidate_interrupt", {0xa0, {{"irq_enter", 0x6}, {"irq_exit", 0x8e}}}},
+      {"flush_tlb_others", {0x100, {{"lock", 0x2a}, {"unlock", 0xe5}}}},
+      {"flush_tlb_mm", {0x70, {{"lock", 0x9}, {"unlock", 0x5d}}}},
   };
   return t;
 }

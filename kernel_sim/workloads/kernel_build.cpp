@@ -27,6 +27,8 @@ void KernelBuild::fork_child(Kernel& k) {
   const uint64_t ptes = 600;  // make's mapped pages
   k.fn("copy_page_range", "dup_mmap", 20 * ptes, 8, ptes / 8);
   k.spin_unlock(page_table_lock_, {"copy_page_range", "unlock"});
+  // dup_mmap: make's PTEs are now copy-on-write; CPUs that still hold its mm flush.
+  k.flush_tlb_mm(k.current().mm, "dup_mmap");
   running_++;
   auto rng = std::make_shared<Rng>(k.params().seed, name_ + "/cc1/" + std::to_string(spawned_++));
   k.create_task(
@@ -37,6 +39,9 @@ void KernelBuild::exit_mmap(Kernel& k) {
   // unmap_vmas zaps PTEs in batches, dropping the lock between them
   // (cond_resched_lock); clear_page_tables frees the page-table pages with it held.
   const uint64_t pages = uint64_t(p_.rss_mb) * 256;
+  // exit_mm: tsk->mm = NULL, the CPU keeps the page tables lazily until the flush.
+  const int mm = k.current().mm;
+  k.current().mm = 0;
   k.fn("exit_mmap", "mmput", 200, 2);
   for (uint64_t done = 0; done < pages; done += 256) {
     k.spin_lock(page_table_lock_, "cond_resched_lock");
@@ -47,7 +52,7 @@ void KernelBuild::exit_mmap(Kernel& k) {
   k.spin_lock(page_table_lock_, "exit_mmap");
   const uint64_t pt_pages = pages / 1024 + 4;
   k.fn("clear_page_tables", "exit_mmap", 400 * pt_pages, 4, 4 * pt_pages);
-  k.fn("flush_tlb_mm", "exit_mmap", 200, 1);
+  k.flush_tlb_mm(mm, "exit_mmap");  // tlb_finish_mmu: IPIs to CPUs still holding the mm
   k.fn("free_pages_and_swap_cache", "exit_mmap", 100 * pt_pages, 4, pt_pages);
   k.spin_unlock(page_table_lock_, {"exit_mmap", "unlock"});
 }

@@ -166,7 +166,7 @@ void HostBridge::pci_cycle(tlm::tlm_generic_payload& p, sc_time req, AccessStall
       }
       sc_core::wait(grant - now);
     }
-    const sc_time attempt = sc_core::sc_time_stamp();
+    const sc_time attempt = sc_core::sc_time_stamp();  // GNT# of this attempt
     sc_time delay = SC_ZERO_TIME;
     p.set_address(addr);
     p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
@@ -177,6 +177,7 @@ void HostBridge::pci_cycle(tlm::tlm_generic_payload& p, sc_time req, AccessStall
     if (!pci::is_retry(p)) {
       if (st) st->add(cycle.cls, cycle.target_time);  // wait states of an ISA or video target
       last_done_ = done_as;
+      if (st) pci_.record_cpu_wait(attempt - req);  // the CPU stalls on this one
       return;
     }
     // Retry: the master releases REQ#, the bus is free meanwhile, then it re-arbitrates.

@@ -72,6 +72,10 @@ uint32_t LocalApic::read(unsigned offset) {
       return current_count();
     case APIC_TDCR:
       return TDCR;
+    case APIC_ICR:
+      return ICR;  // Delivery Status (bit 12) idle: the bus delivered at once
+    case APIC_ICR2:
+      return ICR2;
     default:
       return 0;
   }
@@ -141,9 +145,47 @@ void LocalApic::write(unsigned offset, uint32_t v) {
       TDCR = v & 0xB;
       timer_schedule();
       break;
+    case APIC_ICR2:
+      ICR2 = v & 0xFF000000;
+      break;
+    case APIC_ICR:
+      ICR = v & 0xCCFFF;  // vector, delivery/destination mode, level, trigger, shorthand
+      send_ipi();
+      break;
     default:
       break;  // ID (routing is by the attached ID), read-only and unmodelled registers
   }
+}
+
+// ---- IPIs ---------------------------------------------------------------------------
+
+void LocalApic::send_ipi() {
+  if (!ipi_bus_) return;
+  const unsigned vector = ICR & 0xFF;
+  const unsigned mode = (ICR >> 8) & 7;  // 0 fixed, 1 lowest priority, 4 NMI
+  const irq::DeliveryMode dm = mode == 4   ? irq::DeliveryMode::Nmi
+                               : mode == 1 ? irq::DeliveryMode::LowestPriority
+                                           : irq::DeliveryMode::Fixed;
+  ++ipis_sent_;
+  switch ((ICR >> 18) & 3) {  // destination shorthand
+    case 1:                   // self
+      accept(vector, dm);
+      return;
+    case 2:  // all including self
+      ipi_bus_->deliver(0xFF, vector, dm);
+      return;
+    case 3:  // all excluding self: every other ID on the bus
+      for (unsigned id = 0; id < 15; ++id)
+        if (id != id_) ipi_bus_->deliver(id, vector, dm);
+      return;
+    default:
+      break;
+  }
+  const unsigned dest = ICR2 >> 24;
+  if (ICR & (1u << 11))
+    ipi_bus_->deliver_logical(dest, vector, dm);
+  else
+    ipi_bus_->deliver(dest, vector, dm);
 }
 
 // ---- interrupt acceptance and priority ----------------------------------------------

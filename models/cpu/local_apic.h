@@ -2,7 +2,10 @@
 // P6-family local APIC (Pentium III, APIC version 0x11, 5 LVT entries): IRR/ISR/TPR
 // priority logic, EOI, LINT0/LINT1 pins and the timer, which counts bus clocks
 // through the divide configuration and is computed analytically (one event per expiry).
-// Not modelled: ICR/IPIs, error/performance LVT delivery, the focus processor,
+// IPIs: a write of ICR (low) sends a message with ICR2's destination on the APIC
+// bus it is attached to (delivery there is immediate, so Delivery Status reads idle).
+// Not modelled: error/performance LVT delivery, the focus processor, shorthands other
+// than self/all,
 // TMR (EOI is always reported, harmless: the IO-APIC only acts on level entries).
 #include <cstdint>
 #include <systemc>
@@ -28,6 +31,8 @@ class LocalApic : public sc_core::sc_module, public irq::IrqSink {
     APIC_TMR = 0x180,
     APIC_IRR = 0x200,
     APIC_ESR = 0x280,
+    APIC_ICR = 0x300,
+    APIC_ICR2 = 0x310,
     APIC_LVTT = 0x320,
     APIC_LVTPC = 0x340,
     APIC_LVT0 = 0x350,
@@ -63,6 +68,9 @@ class LocalApic : public sc_core::sc_module, public irq::IrqSink {
   void eoi();
   sc_core::sc_event& interrupt_event() { return interrupt_event_; }
   void set_eoi_listener(irq::EoiListener* l) { eoi_listener_ = l; }
+  // The APIC bus that carries this APIC's IPIs (ICR writes).
+  void set_ipi_bus(irq::ApicBus* b) { ipi_bus_ = b; }
+  uint64_t ipis_sent() const { return ipis_sent_; }
 
   unsigned apic_id() const { return id_; }
   uint8_t tpr() const { return uint8_t(TPR); }
@@ -114,6 +122,10 @@ class LocalApic : public sc_core::sc_module, public irq::IrqSink {
   uint64_t timer_interrupts_ = 0;
   sc_core::sc_event timer_event_, interrupt_event_;
   irq::EoiListener* eoi_listener_ = nullptr;
+  irq::ApicBus* ipi_bus_ = nullptr;
+  uint32_t ICR = 0, ICR2 = 0;
+  uint64_t ipis_sent_ = 0;
+  void send_ipi();
 };
 
 }  // namespace latsim::cpu

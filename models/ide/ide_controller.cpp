@@ -9,6 +9,11 @@ double udma_mb_s(int mode) {
   return rates[std::clamp(mode, 0, 5)];
 }
 
+sc_time pio_cycle(int mode) {
+  static const double t0_ns[] = {600, 383, 240, 180, 120};
+  return sc_time(t0_ns[std::clamp(mode, 0, 4)], SC_NS);
+}
+
 IdeController::IdeController(sc_core::sc_module_name name, const IdeControllerParams& p,
                              IdeDisk& disk, chipset::Dram& dram, pci::PciBus& pci)
     : sc_module(name), socket("socket"), p_(p), disk_(disk), dram_(dram), pci_(pci) {
@@ -20,10 +25,11 @@ IdeController::IdeController(sc_core::sc_module_name name, const IdeControllerPa
         const sc_time now = sc_core::sc_time_stamp();
         const uint32_t base = prd_ptr_ + uint32_t(dma_index_ - 1) * 8;
         const bool last = PrdEntry::decode(dram_.read32(base), dram_.read32(base + 4)).eot ||
-                          dma_off_ >= uint64_t(plan_.sectors) * 512 || dma_index_ >= kMaxPrdEntries;
+                          dma_off_ >= uint64_t(cmd_sectors()) * 512 ||
+                          dma_index_ >= kMaxPrdEntries;
         sc_core::sc_event& ev = last ? done_ev_ : step_ev_;
         ev.cancel();
-        ev.notify(after.end - now);
+        ev.notify((last ? done_at(after.end) : after.end) - now);
         if (last) stats_.busy += after.end - before.end;
       });
   SC_HAS_PROCESS(IdeController);
@@ -33,11 +39,24 @@ IdeController::IdeController(sc_core::sc_module_name name, const IdeControllerPa
   SC_METHOD(complete);
   sensitive << done_ev_;
   dont_initialize();
+  SC_METHOD(pio_ready);
+  sensitive << pio_ev_;
+  dont_initialize();
 }
 
-void IdeController::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time&) {
+void IdeController::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
   const uint64_t off = p.get_address();
   uint8_t* d = p.get_data_ptr();
+  if (off == kTaskFile + 0) {
+    // Data register: each 16-bit half is one ATA PIO cycle on the cable, during
+    // which the controller keeps the PCI transaction in wait states.
+    const unsigned len = std::min(4u, p.get_data_length());
+    delay += pio_access_time(len);
+    data_port(len, p.is_write(), sc_core::sc_time_stamp() + delay);
+    if (p.is_read()) std::fill_n(d, len, uint8_t(0));
+    p.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
   if (p.get_data_length() == 4) {
     uint32_t v;
     if (p.is_write())
@@ -94,14 +113,27 @@ void IdeController::write(uint64_t off, uint8_t v) {
       device_ = v;
       break;
     case kTaskFile + 7:
-      if (v == kReadDma) {
+      if (v == kReadDma || v == kWriteDma || v == kReadSectors) {
         const uint64_t lba = lba_[0] | (uint64_t(lba_[1]) << 8) | (uint64_t(lba_[2]) << 16) |
                              (uint64_t(device_ & 0x0f) << 24);
+        const uint32_t n = count_ ? count_ : 256;
         command_time_ = sc_core::sc_time_stamp();
-        plan_ = disk_.read(lba, count_ ? count_ : 256, command_time_);
+        writing_ = v == kWriteDma;
+        if (writing_) {
+          wplan_ = disk_.write(lba, n, command_time_, transfer_time(512, udma_rate()));
+          stats_.write_commands++;
+        } else {
+          plan_ = disk_.read(lba, n, command_time_);
+        }
         status_ = BSY | DRDY;
-        command_pending_ = true;
         stats_.commands++;
+        if (v == kReadSectors) {  // PIO: DRQ and INTRQ when the first sector is buffered
+          pio_ = true;
+          pio_sector_ = pio_bytes_ = 0;
+          pio_ev_.notify(std::max(command_time_, plan_.ready(0)) - command_time_);
+          break;
+        }
+        command_pending_ = true;
         if (bm_cmd_ & START) start_dma();
       }
       break;
@@ -148,7 +180,7 @@ void IdeController::start_dma() {
 void IdeController::dma_step() {
   const sc_time now = sc_core::sc_time_stamp();
   const double rate = udma_rate();
-  const uint64_t total = uint64_t(plan_.sectors) * 512;
+  const uint64_t total = uint64_t(cmd_sectors()) * 512;
   const sc_time tenure =  // arb+addr+data+idle
       pci_.clock() * double(4 + p_.burst_bytes / uint32_t(pci_.bytes_per_clock()));
   const uint32_t base = prd_ptr_ + uint32_t(dma_index_) * 8;
@@ -160,9 +192,9 @@ void IdeController::dma_step() {
   // the media, after the PRD fetch from DRAM; both need GNT#, which a transaction
   // holding the bus (a pre-2.1 target's wait states) keeps away until it ends.
   const sc_time fetched = pci_.free_at(now) + p_.prd_fetch;
-  const sc_time start = pci_.free_at(std::max(fetched, plan_.ready(first)));
+  const sc_time start = pci_.free_at(std::max(fetched, sector_ready(first)));
   const sc_time end =
-      std::max(start + transfer_time(bytes, rate), plan_.ready(last) + transfer_time(512, rate));
+      std::max(start + transfer_time(bytes, rate), sector_ready(last) + transfer_time(512, rate));
   pci::BurstTrain tr;
   tr.master = master_;
   tr.start = start;
@@ -172,15 +204,17 @@ void IdeController::dma_step() {
   tr.tenure = std::min(tenure, tr.period);
   tr.bytes = bytes;
   tr.to_memory = (bm_cmd_ & WRITE_TO_MEMORY) != 0;
+  if (tr.to_memory && p_.memory_write_invalidate) tr.mwi_line_clocks = int(p_.cache_line_bytes / 4);
   pci_.announce(tr);
   stats_.prd_entries++;
   stats_.longest_entry = std::max(stats_.longest_entry, end - start);
   stats_.bytes += bytes;
+  if (writing_) stats_.bytes_written += bytes;
   dma_off_ += bytes;
   dma_index_++;
   if (e.eot || dma_off_ >= total || dma_index_ >= kMaxPrdEntries) {
-    stats_.busy += end - command_time_;
-    done_ev_.notify(end - now);
+    stats_.busy += done_at(end) - command_time_;
+    done_ev_.notify(done_at(end) - now);
   } else {
     step_ev_.notify(end - now);  // the next entry's PRD is fetched when this one is done
   }
@@ -190,6 +224,44 @@ void IdeController::complete() {
   status_ = DRDY;
   bm_status_ = uint8_t((bm_status_ & ~ACTIVE) | INTERRUPT);
   raise_irq();
+}
+
+sc_time IdeController::sector_ready(uint32_t i) const {
+  return writing_ ? wplan_.ready(i) : plan_.ready(i);
+}
+
+sc_time IdeController::done_at(sc_time dma_end) const {
+  // Without write cache the drive reports a write only once it is on the media.
+  if (writing_ && !wplan_.write_back) return std::max(dma_end, wplan_.media_done);
+  return dma_end;
+}
+
+sc_time IdeController::pio_access_time(unsigned len) const {
+  return pio_cycle(p_.pio_mode) * double(std::max(1u, len / 2));
+}
+
+void IdeController::data_port(unsigned len, bool write, sc_time done) {
+  stats_.pio_accesses++;
+  if (write || !pio_ || !(status_ & DRQ)) return;  // no data-in phase (PIO out not modelled)
+  pio_bytes_ += len;
+  if (pio_bytes_ < 512) return;
+  stats_.pio_sectors++;
+  stats_.bytes += 512;
+  pio_bytes_ = 0;
+  if (++pio_sector_ >= plan_.sectors) {  // last DRQ block read: command done, no interrupt
+    status_ = DRDY;
+    pio_ = false;
+    stats_.busy += done - command_time_;
+    return;
+  }
+  // The drive moves to the next sector once this access's ATA cycles are over.
+  status_ = BSY | DRDY;
+  pio_ev_.notify(std::max(done, plan_.ready(pio_sector_)) - sc_core::sc_time_stamp());
+}
+
+void IdeController::pio_ready() {
+  status_ = DRQ | DRDY;
+  raise_irq();  // ATA PIO data-in: INTRQ at the start of every DRQ block
 }
 
 void IdeController::raise_irq() {

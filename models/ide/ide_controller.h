@@ -20,12 +20,19 @@ struct IdeControllerParams {
   int udma_mode = 2;
   uint32_t burst_bytes = 16;  // PIIX4-class line buffer: 4-dword memory writes
   sc_time prd_fetch = sc_time(500, SC_NS);
+  int pio_mode = 4;                     // ATA PIO mode of the drive's data port cycles
+  bool memory_write_invalidate = false;  // memory writes as MWI (PCI command register bit 4)
+  uint32_t cache_line_bytes = 32;        // PIII cache line: the MWI unit
 };
 
 double udma_mb_s(int mode);  // ATA/ATAPI-5 table: 16.7, 25, 33.3, 44.4, 66.7, 100
+// ATA/ATAPI-5 PIO cycle time t0 of one 16-bit data transfer: 600, 383, 240, 180, 120 ns.
+sc_time pio_cycle(int mode);
 
 struct IdeStats {
   uint64_t commands = 0, bytes = 0, prd_entries = 0, prd_64k_violations = 0;
+  uint64_t pio_sectors = 0, pio_accesses = 0;  // data-port reads/writes of PIO commands
+  uint64_t write_commands = 0, bytes_written = 0;
   sc_time busy;           // drive command start to INTRQ
   sc_time longest_entry;  // longest single PRD entry transfer
 };
@@ -40,6 +47,8 @@ class IdeController : public sc_core::sc_module {
   enum BmCommand : uint8_t { START = 0x01, WRITE_TO_MEMORY = 0x08 };
   enum BmStatus : uint8_t { ACTIVE = 0x01, ERROR = 0x02, INTERRUPT = 0x04, DRV0_DMA = 0x20 };
   static constexpr uint8_t kReadDma = 0xC8;
+  static constexpr uint8_t kWriteDma = 0xCA;
+  static constexpr uint8_t kReadSectors = 0x20;  // PIO data-in, one sector per DRQ block
 
   tlm_utils::simple_target_socket<IdeController> socket;
   irq::IrqLine intrq;
@@ -62,6 +71,12 @@ class IdeController : public sc_core::sc_module {
   void dma_step();  // fetch the next PRD entry and announce its transfer
   void complete();
   void raise_irq();
+  sc_time sector_ready(uint32_t i) const;  // the drive has (read) or takes (write) sector i
+  sc_time done_at(sc_time dma_end) const;  // INTRQ of a DMA command whose data moved by then
+  uint32_t cmd_sectors() const { return writing_ ? wplan_.sectors : plan_.sectors; }
+  void pio_ready();                           // the next sector is in the drive's buffer
+  void data_port(unsigned len, bool write, sc_time done);  // a data-register access ending at done
+  sc_time pio_access_time(unsigned len) const;
 
   IdeControllerParams p_;
   IdeDisk& disk_;
@@ -72,6 +87,12 @@ class IdeController : public sc_core::sc_module {
   uint8_t features_ = 0, count_ = 0, lba_[3] = {}, device_ = 0, status_ = DRDY, devctl_ = 0;
   bool command_pending_ = false, irq_pending_ = false;
   ReadPlan plan_;
+  WritePlan wplan_;
+  bool writing_ = false;     // the DMA command is a write: the bus master reads memory
+  bool pio_ = false;         // a PIO data-in command is in progress
+  uint32_t pio_sector_ = 0;  // sector being (or next to be) moved
+  uint32_t pio_bytes_ = 0;   // bytes of it moved through the data port
+  sc_core::sc_event pio_ev_;
   sc_time command_time_;
   // Bus master
   uint8_t bm_cmd_ = 0, bm_status_ = DRV0_DMA;

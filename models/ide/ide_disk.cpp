@@ -42,7 +42,9 @@ ReadPlan IdeDisk::read(uint64_t lba, uint32_t sectors, sc_time now) {
     plan.arrive0 = stream_t0_ + stream_st_ * double(lba - stream_lba_);
     plan.sector_time = stream_st_;
   } else {
-    const sc_time after_seek = now + p_.command_overhead + seek_time(head_lba_, lba);
+    // A miss waits for the media: cached writes still being flushed go first.
+    const sc_time after_seek =
+        std::max(now + p_.command_overhead, media_free_) + seek_time(head_lba_, lba);
     plan.not_before = after_seek;
     plan.arrive0 = after_seek + rotational_wait(lba, after_seek);
     plan.sector_time = transfer_time(512, media_rate_mb_s(lba));
@@ -54,6 +56,60 @@ ReadPlan IdeDisk::read(uint64_t lba, uint32_t sectors, sc_time now) {
   consumed_ = lba + sectors;
   head_lba_ = lba + sectors;
   return plan;
+}
+
+sc_time IdeDisk::flushed_at(uint64_t g) const {
+  for (const auto& f : flushes_)
+    if (g >= f.first && g < f.first + f.sectors) return f.on_media(g);
+  return SC_ZERO_TIME;  // flushed long ago (its segment was pruned)
+}
+
+uint64_t IdeDisk::dirty_sectors(sc_time t) const {
+  uint64_t n = 0;
+  for (const auto& f : flushes_)
+    for (uint64_t g = f.first; g < f.first + f.sectors; ++g)
+      if (f.on_media(g) > t) ++n;
+  return n;
+}
+
+WritePlan IdeDisk::write(uint64_t lba, uint32_t sectors, sc_time now, sc_time iface_sector) {
+  commands_++;
+  streaming_ = false;  // the drive leaves its read-ahead stream to take the write
+  WritePlan w;
+  w.lba = lba;
+  w.sectors = sectors;
+  w.accept.resize(sectors);
+  const sc_time not_before = now + p_.write_overhead;
+  // A command larger than the whole cache is written through.
+  const bool cache = p_.write_cache && p_.write_cache_sectors >= sectors;
+  w.write_back = cache;
+  const uint64_t room = p_.write_cache_sectors;
+  sc_time in_end = SC_ZERO_TIME;  // last sector in the buffer
+  for (uint32_t i = 0; i < sectors; ++i) {
+    sc_time a = not_before;
+    const uint64_t g = cached_total_ + i;
+    if (cache && g >= room) a = std::max(a, flushed_at(g - room));  // a dirty sector left
+    w.accept[i] = a;
+    in_end = std::max(in_end, a) + iface_sector;
+  }
+  // Written back: the command's data goes to the platter after it is all in, behind
+  // earlier flushes; written through: the media follows the data as it comes.
+  const sc_time go = std::max(media_free_, cache ? in_end : not_before);
+  const sc_time after_seek = go + seek_time(head_lba_, lba);
+  const sc_time media_start = after_seek + rotational_wait(lba, after_seek);
+  const sc_time st = transfer_time(512, media_rate_mb_s(lba));
+  const sc_time media_end = media_start + st * double(sectors);
+  w.media_done = cache ? media_end : std::max(media_end, in_end + st);
+  media_free_ = w.media_done;
+  head_lba_ = lba + sectors;
+  if (cache) {
+    flushes_.push_back({cached_total_, sectors, media_start, st});
+    cached_total_ += sectors;
+    while (flushes_.size() > 1 && flushes_.front().on_media(flushes_.front().first +
+                                                            flushes_.front().sectors - 1) <= now)
+      flushes_.pop_front();
+  }
+  return w;
 }
 
 }  // namespace latsim::ide

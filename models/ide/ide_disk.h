@@ -1,8 +1,11 @@
 #pragma once
 // ATA disk mechanics (a 2002 7200 rpm IBM Deskstar 120GXP class drive):
 // distance-dependent seek, rotational position, zoned media rate, command
-// overhead, and a read cache that keeps streaming ahead of sequential reads.
+// overhead, a read cache that keeps streaming ahead of sequential reads, and a
+// write cache that takes data at interface rate and writes it to the media later.
 #include <cstdint>
+#include <deque>
+#include <vector>
 #include "models/common/time.h"
 
 namespace latsim::ide {
@@ -18,6 +21,20 @@ struct IdeDiskParams {
   uint32_t cache_sectors = 4096;           // 2 MiB read cache
   uint64_t capacity = 58168ull * 16 * 63;  // logical CHS 58168/16/63 (seed 000)
   uint32_t heads = 16, sectors_per_track = 63;
+  bool write_cache = true;                          // hdparm -W1
+  uint32_t write_cache_sectors = 4096;              // dirty data the buffer may hold
+  sc_time write_overhead = sc_time(15, SC_US);      // 120GXP write command overhead
+};
+
+// When the drive can take each sector of a write command, and when the command
+// is done from the drive's side (its data on the media, without write cache).
+struct WritePlan {
+  uint64_t lba = 0;
+  uint32_t sectors = 0;
+  std::vector<sc_time> accept;  // sector i may enter the buffer from accept[i]
+  sc_time media_done;           // last sector on the media (the flush, with write cache)
+  bool write_back = false;      // the command completes once the data is in the cache
+  sc_time ready(uint32_t i) const { return accept[i]; }
 };
 
 // When each sector of a read command is in the drive's buffer.
@@ -39,6 +56,14 @@ class IdeDisk {
   explicit IdeDisk(const IdeDiskParams& p) : p_(p) {}
 
   ReadPlan read(uint64_t lba, uint32_t sectors, sc_time now);
+  // A write command at `now` whose data arrives no faster than one sector per
+  // `iface_sector` (the UDMA or PIO rate). With the write cache on, a sector enters
+  // the cache as soon as there is room (dirty data drains to the media in command
+  // order: seek, rotation, media rate); off, the command ends with its media write.
+  WritePlan write(uint64_t lba, uint32_t sectors, sc_time now, sc_time iface_sector);
+  // When the media is free of queued cache flushes (a read miss waits for it).
+  sc_time media_free() const { return media_free_; }
+  uint64_t dirty_sectors(sc_time t) const;  // written to the cache, not yet to the media
 
   // Datasheet-shaped pieces, public for tests.
   sc_time seek_time(uint64_t from_lba, uint64_t to_lba) const;
@@ -61,6 +86,20 @@ class IdeDisk {
   uint64_t stream_lba_ = 0, consumed_ = 0;
   sc_time stream_t0_, stream_st_;
   uint64_t commands_ = 0, hits_ = 0;
+  // Write cache: each command's data is one flush segment, written in order.
+  struct Flush {
+    uint64_t first;       // index of its first sector among all sectors ever cached
+    uint32_t sectors;
+    sc_time media_start;  // first sector reaches the platter
+    sc_time sector_time;  // media pace
+    sc_time on_media(uint64_t g) const {  // sector g (global index) is on the media
+      return media_start + sector_time * double(g - first + 1);
+    }
+  };
+  sc_time flushed_at(uint64_t g) const;  // when cached sector g left the cache
+  std::deque<Flush> flushes_;
+  uint64_t cached_total_ = 0;
+  sc_time media_free_;
 };
 
 }  // namespace latsim::ide

@@ -16,6 +16,9 @@ struct BurstTrain {
   sc_time tenure;         // bus occupancy of one burst (arbitration to idle)
   uint64_t bytes = 0;     // payload moved by the whole train
   bool to_memory = true;  // master writes DRAM (disk read) vs reads it
+  // Memory Write and Invalidate: data phases per cache line (0 = plain Memory Write).
+  // An MWI master ends its tenure only at a cache-line boundary (PCI 2.1 3.5.4).
+  int mwi_line_clocks = 0;
 
   bool covers(const sc_time& t) const { return t >= start && t < end; }
   // End of the burst in progress at t (t itself if the bus is idle then).

@@ -15,6 +15,7 @@ PciBus::PciBus(sc_core::sc_module_name name, double mhz, int latency_timer_clock
       lt_(latency_timer_clocks, clk_),
       arbiter_(policy) {
   host_socket.register_b_transport(this, &PciBus::b_transport);
+  stats_.cpu_wait_hist.assign(cpu_wait_buckets_us().size() + 1, 0);
 }
 
 void PciBus::map(uint64_t base, uint64_t size, int port, const std::string& name,
@@ -36,6 +37,8 @@ void PciBus::announce(const BurstTrain& train) {
     const sc_time busy = train.tenure * std::max(1.0, bursts);
     stats_.busy += busy;
     stats_.master_busy[train.master] += busy;
+    sc_time& longest = stats_.longest_tenure[train.master];
+    longest = std::max(longest, std::min(train.tenure, train.end - train.start));
   }
   for (auto* l : listeners_) l->master_traffic(train);
 }
@@ -75,7 +78,9 @@ sc_time PciBus::host_grant_time(sc_time t) const {
       sc_time release = natural;
       if (latency_timer_enabled_) {
         const sc_time frame = tr.start + ps(k * to_ps(tr.period));
-        release = lt_.tenure_end(frame, natural, grant);
+        release = tr.mwi_line_clocks > 0
+                      ? lt_.tenure_end_mwi(frame, natural, grant, tr.mwi_line_clocks)
+                      : lt_.tenure_end(frame, natural, grant);
       }
       PciArbiter arb = arbiter_;  // a what-if: the bus's own arbiter state is not consumed
       std::vector<bool> req(masters_.size(), false);
@@ -139,9 +144,13 @@ void PciBus::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
     hold(frame, sc_core::sc_time_stamp() + delay);
     return;
   }
+  stats_.cpu_transactions++;
+  last_cycle_ = {};  // a delayed transaction's wait is its Retries, charged by the master
+  if (delayed_ranges_.count(hit->range->name) && !(p.is_write() && p.get_address() < kIoSpace) &&
+      delayed_transaction(p, *hit, frame, delay))
+    return;
   // Address phase, DEVSEL/initial wait states, one data phase, turnaround.
   delay += clk_ * double(3 + hit->range->initial_latency_clocks);
-  stats_.cpu_transactions++;
   p.set_address(hit->offset);
   const sc_time before = delay;
   target_socket[hit->range->port]->b_transport(p, delay);
@@ -167,6 +176,88 @@ sc_time PciBus::held_by(StallClass c, sc_time from, sc_time to) const {
     if (b > a) sum += b - a;
   }
   return sum;
+}
+
+void PciBus::set_delayed_transactions(const std::string& range_name, bool on) {
+  if (on)
+    delayed_ranges_.insert(range_name);
+  else
+    delayed_ranges_.erase(range_name);
+}
+
+bool PciBus::delayed_transaction(tlm::tlm_generic_payload& p, const AddressMap::Hit& hit,
+                                 sc_time frame, sc_time& delay) {
+  const int port = hit.range->port;
+  // Address phase, DEVSEL, then either one data phase or STOP#, and turnaround.
+  const sc_time attempt = clk_ * double(3 + hit.range->initial_latency_clocks);
+  const unsigned len = std::min(8u, p.get_data_length());
+  auto retry = [&] {
+    delay += attempt;
+    signal_retry(p);
+    hold(frame, sc_core::sc_time_stamp() + delay);
+    stats_.retries++;
+    return true;
+  };
+  auto it = delayed_.find(port);
+  if (it != delayed_.end() && frame > it->second.discard_at) {
+    stats_.delayed_discarded++;  // the master never came back for it
+    delayed_.erase(it);
+    it = delayed_.end();
+  }
+  if (it != delayed_.end()) {
+    const Delayed& d = it->second;
+    const bool same = d.offset == hit.offset && d.cmd == p.get_command() && d.len == len &&
+                      (p.is_read() || std::equal(d.data, d.data + len, p.get_data_ptr()));
+    if (!same || frame < d.ready) return retry();  // busy with this or another request
+    if (p.is_read()) std::copy(d.data, d.data + len, p.get_data_ptr());
+    p.set_response_status(tlm::TLM_OK_RESPONSE);
+    delay += attempt;
+    hold(frame, sc_core::sc_time_stamp() + delay);
+    stats_.delayed_completed++;
+    delayed_.erase(it);
+    return true;
+  }
+  // A new request: the target runs it on its own side (an ISA cycle, say).
+  Delayed d;
+  d.offset = hit.offset;
+  d.cmd = p.get_command();
+  d.len = len;
+  std::copy(p.get_data_ptr(), p.get_data_ptr() + len, d.data);
+  tlm::tlm_generic_payload q;
+  q.set_command(d.cmd);
+  q.set_address(hit.offset);
+  q.set_data_ptr(d.data);
+  q.set_data_length(len);
+  q.set_streaming_width(len);
+  q.set_byte_enable_ptr(nullptr);
+  q.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_time own = SC_ZERO_TIME;
+  target_socket[port]->b_transport(q, own);
+  // Fast enough for the 16-clock rule: an ordinary transaction after all.
+  if (clk_ * double(hit.range->initial_latency_clocks) + own <=
+      clk_ * double(kInitialLatencyLimitClocks)) {
+    if (p.is_read()) std::copy(d.data, d.data + len, p.get_data_ptr());
+    p.set_response_status(q.get_response_status());
+    delay += attempt + own;
+    hold(frame, sc_core::sc_time_stamp() + delay);
+    return true;
+  }
+  d.ready = frame + attempt + own;  // latched at the address phase, done on the far side
+  d.discard_at = d.ready + clk_ * double(discard_clocks_);
+  delayed_[port] = d;
+  stats_.delayed_latched++;
+  return retry();
+}
+
+void PciBus::record_cpu_wait(sc_time wait) {
+  stats_.cpu_waits++;
+  stats_.cpu_wait_total += wait;
+  stats_.longest_cpu_wait = std::max(stats_.longest_cpu_wait, wait);
+  const auto& edges = cpu_wait_buckets_us();
+  const double w = to_us(wait);
+  size_t b = 0;
+  while (b < edges.size() && w >= edges[b]) ++b;
+  stats_.cpu_wait_hist[b]++;
 }
 
 double PciBus::utilization(sc_time over) const {

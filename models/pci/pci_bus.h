@@ -7,6 +7,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <functional>
 #include <map>
+#include <set>
 #include <systemc>
 #include <tlm>
 #include <vector>
@@ -40,6 +41,12 @@ struct PciStats {
   sc_time longest_cpu_wait;
   uint64_t cpu_transactions = 0;
   sc_time cpu_wait_total;
+  std::map<int, sc_time> longest_tenure;  // one bus-master burst (arbitration to idle)
+  uint64_t cpu_waits = 0;                 // host transactions whose wait was recorded
+  std::vector<uint64_t> cpu_wait_hist;    // counts per kCpuWaitBucketsUs bucket
+  uint64_t delayed_latched = 0;           // requests a target latched as delayed transactions
+  uint64_t delayed_completed = 0;         // ... and completed on the master's retry
+  uint64_t delayed_discarded = 0;         // ... never collected within the discard timer
 };
 
 // What the last host transaction's target did: the delay it added and its class.
@@ -47,6 +54,11 @@ struct TargetCycle {
   StallClass cls = StallClass::Pci;
   sc_time target_time;  // wait states / Retry latency the target added to the transaction
 };
+// Upper edges (us, exclusive) of the CPU-wait histogram; the last bucket is open.
+inline const std::vector<double>& cpu_wait_buckets_us() {
+  static const std::vector<double> b = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000};
+  return b;
+}
 
 class PciBus : public sc_core::sc_module {
  public:
@@ -86,11 +98,37 @@ class PciBus : public sc_core::sc_module {
   const TargetCycle& last_cycle() const { return last_cycle_; }
   // Time in [from, to) during which a transaction of class `c` held the bus.
   sc_time held_by(StallClass c, sc_time from, sc_time to) const;
+  // The host bridge reports how long one CPU transaction waited for the bus
+  // (REQ# to the GNT# of the attempt that completed, Retries included).
+  void record_cpu_wait(sc_time wait);
+
+  // PCI 2.1 3.3.3.3 delayed transactions for the targets of range `name`: a request
+  // the target cannot finish within 16 clocks is latched and answered with Retry; the
+  // target completes it on its own side while the bus is free, and hands the result
+  // to the master's identical retry. Memory writes are posted, never delayed.
+  void set_delayed_transactions(const std::string& range_name, bool on);
+  // Discard timer: a completion not collected this many clocks after it is ready is
+  // dropped (PCI 2.1: 2^15 clocks, or 2^10 when the bridge is set so).
+  void set_discard_timer_clocks(uint64_t c) { discard_clocks_ = c; }
 
  private:
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
   void prune(sc_time now);
   void hold(sc_time from, sc_time to);
+  bool delayed_transaction(tlm::tlm_generic_payload& p, const AddressMap::Hit& hit,
+                           sc_time frame, sc_time& delay);
+
+  // One delayed transaction latched by a target (PCI 2.1 allows one per target here).
+  struct Delayed {
+    uint64_t offset = 0;
+    tlm::tlm_command cmd = tlm::TLM_IGNORE_COMMAND;
+    unsigned len = 0;
+    uint8_t data[8] = {};
+    sc_time ready, discard_at;
+  };
+  std::set<std::string> delayed_ranges_;
+  std::map<int, Delayed> delayed_;  // by target port
+  uint64_t discard_clocks_ = 1u << 15;
 
   sc_time clk_;
   LatencyTimer lt_;

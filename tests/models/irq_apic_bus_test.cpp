@@ -73,5 +73,34 @@ TEST(ApicBusHub, RoundRobinPolicyRotates) {
   EXPECT_EQ(winners, (std::vector<unsigned>{0, 1, 0, 1}));
 }
 
+// An IPI is an ICR write on the sending APIC: ICR2 holds the destination, ICR the
+// vector and mode (send_IPI_mask_bitmask, as flush_tlb_others uses it).
+TEST(ApicBusHub, IcrWriteSendsAnIpiToTheDestinationApic) {
+  fresh_simulation();
+  TwoCpus m;
+  m.cpu0.set_ipi_bus(&m.hub);
+  m.cpu1.set_ipi_bus(&m.hub);
+  m.cpu0.write(cpu::LocalApic::APIC_ICR2, 1u << 24);
+  m.cpu0.write(cpu::LocalApic::APIC_ICR, 0xfd);  // INVALIDATE_TLB_VECTOR, fixed, physical
+  EXPECT_TRUE(m.cpu1.irr(0xfd));
+  EXPECT_FALSE(m.cpu0.irr(0xfd));
+  EXPECT_EQ(m.cpu0.read(cpu::LocalApic::APIC_ICR) & (1u << 12), 0u);  // delivery idle
+  EXPECT_EQ(m.cpu0.ipis_sent(), 1u);
+  // The receiver acknowledges only by taking it: ack moves it to ISR, EOI retires it.
+  m.cpu1.write(cpu::LocalApic::APIC_SPIV, 0x1ff);
+  EXPECT_TRUE(m.cpu1.has_deliverable());
+  EXPECT_EQ(m.cpu1.ack(), 0xfdu);
+  EXPECT_TRUE(m.cpu1.isr(0xfd));
+  m.cpu1.eoi();
+  EXPECT_FALSE(m.cpu1.isr(0xfd));
+  // NMI mode (4 << 8) and logical destination (bit 11): CPU0 via its LDR.
+  m.cpu1.write(cpu::LocalApic::APIC_ICR2, 0x01u << 24);
+  m.cpu1.write(cpu::LocalApic::APIC_ICR, (1u << 11) | (4u << 8) | 0x02);
+  EXPECT_TRUE(m.cpu0.nmi_pending());
+  // Shorthand self (1 << 18).
+  m.cpu1.write(cpu::LocalApic::APIC_ICR, (1u << 18) | 0xfc);
+  EXPECT_TRUE(m.cpu1.irr(0xfc));
+}
+
 }  // namespace
 }  // namespace latsim::irq

@@ -147,18 +147,13 @@ kernel:
   EXPECT_TRUE(s.kernel.hdparm.unmaskirq);
 }
 
-// PIO transfers are not modelled yet: saying dma off must not silently run DMA.
-TEST(ScenarioErrors, PioNotImplementedYet) {
-  try {
-    load_scenario_text(kHead + "kernel:\n  hdparm: {dma: off}\n", "p.yaml");
-    FAIL() << "dma: off was accepted";
-  } catch (const ScenarioError& e) {
-    EXPECT_NE(std::string(e.what()).find("p.yaml:"), std::string::npos) << e.what();
-    EXPECT_NE(
-        std::string(e.what()).find("kernel.hdparm.dma: off (PIO transfers) is not implemented yet"),
-        std::string::npos)
-        << e.what();
-  }
+// hdparm -d0: PIO transfers are modelled, so dma off loads (with -u and -c alongside).
+TEST(ScenarioLoad, PioTransfersWithDmaOff) {
+  const Scenario s = load_scenario_text(
+      kHead + "kernel:\n  hdparm: {dma: off, unmaskirq: on, io_32bit: on}\n", "p.yaml");
+  EXPECT_FALSE(s.kernel.hdparm.dma);
+  EXPECT_TRUE(s.kernel.hdparm.unmaskirq);
+  EXPECT_TRUE(s.kernel.hdparm.io_32bit);
 }
 
 // ---- --set overrides -------------------------------------------------------------
