@@ -29,6 +29,7 @@ struct PciConfig {
 struct HostBridgeConfig {
   HoldoffPolicy cpu_holdoff = HoldoffPolicy::SgEntry;
   int holdoff_grants = 3;  // VIA 8363/8371/8361 + 686B: 3 bus-master requests
+  int posted_write_entries = 4;  // CPU-to-PCI posted-write buffer, dwords (0: not posted)
 };
 
 struct IsaConfig {
@@ -53,6 +54,18 @@ struct DiskConfig {
   int64_t capacity_sectors = 58168LL * 16 * 63;  // geometry 58168/16/63 (seed 000)
 };
 
+// A graphics card with a command FIFO on PCI (DESIGN.md, video card); absent unless
+// the preset or the scenario names one.
+struct VideoConfig {
+  std::string card = "none";    // none | permedia2
+  int fifo_entries = 256;       // glint_driver.c FIFOSize for Permedia 2
+  std::string pci = "2.0";      // 2.0: wait states while full (bus held) | 2.1: Retry
+  double register_load_ns = 12;   // core time per register load
+  double render_setup_ns = 120;   // rasteriser start-up per Render
+  double fill_ns_per_pixel = 12;  // filled pixel
+  double copy_ns_per_pixel = 40;  // screen-to-screen copied pixel (source read + write)
+};
+
 struct PlatformConfig {
   std::string preset = "dual-piii-866-via";
   CpuConfig cpu;
@@ -61,6 +74,7 @@ struct PlatformConfig {
   IsaConfig isa;
   IdeConfig ide;
   DiskConfig disk;
+  VideoConfig video;
 };
 
 struct HdparmConfig {
@@ -96,7 +110,7 @@ struct MechanismConfig {
 };
 
 struct WorkloadConfig {
-  std::string kind;  // kernel_build | disk_read | cyclictest
+  std::string kind;  // kernel_build | disk_read | cyclictest | x11
   std::string name;  // instance name, defaults to kind
   // kernel_build
   int jobs = 2;
@@ -107,6 +121,13 @@ struct WorkloadConfig {
   int priority = 80;
   int interval_us = 1000;
   int histogram_us = 0;  // -h: 0 = no histogram
+  // x11
+  std::string driver = "cached";  // rude | poll | cached
+  std::string op = "drag";        // drag | scroll | put_image
+  int rate_hz = 100;
+  int width = 1000;
+  int height = 700;
+  int step_px = 8;
 };
 
 struct TracingConfig {

@@ -510,6 +510,12 @@ class Loader {
       error(location_of("kernel.hdparm.dma"), "kernel.hdparm.dma",
             "off (PIO transfers) is not implemented yet (implemented: on)");
     }
+    for (size_t i = 0; i < s_.workload.size(); ++i) {
+      if (s_.workload[i].kind == "x11" && s_.platform.video.card == "none")
+        error(workload_name_locations_[i], fmt::format("workload.{}", workload_index_[i]),
+              "x11 draws through a video card, and platform.video.card is none (accepted: "
+              "permedia2, or a preset that has one, such as pii-333-permedia2)");
+    }
     std::map<std::string, size_t> first_use;
     for (size_t i = 0; i < s_.workload.size(); ++i) {
       const std::string& name = s_.workload[i].name;

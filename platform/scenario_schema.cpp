@@ -213,6 +213,32 @@ std::vector<Key<Scenario>> make_scenario_keys() {
                       "capacity in 512-byte sectors (up to the LBA48 limit)"),
               LATSIM_AT(platform.disk.capacity_sectors)),
 
+      bind<S>(integer("platform.host_bridge.posted_write_entries", 0, 64, "dwords",
+                      "CPU-to-PCI posted-write buffer; a CPU store stalls only when it is full"),
+              LATSIM_AT(platform.host_bridge.posted_write_entries)),
+      bind<S>(choice("platform.video.card", {"none", "permedia2"},
+                     "graphics card with a command FIFO on PCI (none: not fitted)"),
+              LATSIM_AT(platform.video.card)),
+      bind<S>(integer("platform.video.fifo_entries", 1, 65536, "entries",
+                      "input FIFO depth (InFIFOSpace when empty)"),
+              LATSIM_AT(platform.video.fifo_entries)),
+      bind<S>(choice("platform.video.pci", {"2.0", "2.1"},
+                     "a store into the full FIFO: 2.0 holds the bus with wait states until an "
+                     "entry drains, 2.1 ends it with Retry at 16 clocks (FIFODiscon)"),
+              LATSIM_AT(platform.video.pci)),
+      bind<S>(number("platform.video.register_load_ns", 0, 100000, "ns",
+                     "core time to take one register load from the FIFO"),
+              LATSIM_AT(platform.video.register_load_ns)),
+      bind<S>(number("platform.video.render_setup_ns", 0, 100000, "ns",
+                     "core time to start one Render"),
+              LATSIM_AT(platform.video.render_setup_ns)),
+      bind<S>(number("platform.video.fill_ns_per_pixel", 0, 10000, "ns",
+                     "core time per filled pixel of a Render"),
+              LATSIM_AT(platform.video.fill_ns_per_pixel)),
+      bind<S>(number("platform.video.copy_ns_per_pixel", 0, 10000, "ns",
+                     "core time per pixel of a screen-to-screen copy (source read + write)"),
+              LATSIM_AT(platform.video.copy_ns_per_pixel)),
+
       // kernel
       bind<S>(implemented(choice("kernel.flavour",
                                  {"2.6.9-vp", "2.6.9", "2.4.20-lowlatency", "2.4.10-preempt", "rt"},
@@ -313,6 +339,22 @@ std::vector<WorkloadKind> make_workload_kinds() {
                 LATSIM_W(interval_us)),
         bind<W>(integer("histogram_us", 0, 100000, "us", "histogram range (-h); 0: none"),
                 LATSIM_W(histogram_us))}},
+      {"x11",
+       "X server redrawing with the video card's 2D engine per pointer event (needs "
+       "platform.video.card)",
+       {workload_name(),
+        bind<W>(choice("driver", {"rude", "poll", "cached"},
+                       "FIFO policy: store without looking, read InFIFOSpace before every "
+                       "store, or keep a cached free count"),
+                LATSIM_W(driver)),
+        bind<W>(choice("op", {"drag", "scroll", "put_image"}, "what each event redraws"),
+                LATSIM_W(op)),
+        bind<W>(integer("rate_hz", 1, 1000, "Hz", "pointer events per second"),
+                LATSIM_W(rate_hz)),
+        bind<W>(integer("width", 1, 2048, "pixels", "window width"), LATSIM_W(width)),
+        bind<W>(integer("height", 1, 2048, "pixels", "window height"), LATSIM_W(height)),
+        bind<W>(integer("step_px", 1, 256, "pixels", "move or scroll per event"),
+                LATSIM_W(step_px))}},
   };
 }
 

@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "platform/presets/dual_piii_866_via.h"
+#include "platform/presets/pii_333_permedia2.h"
 
 namespace latsim::platform {
 
@@ -14,6 +15,10 @@ const std::vector<PresetInfo>& platform_presets() {
       {presets::kDualPiii866Via,
        "dual Pentium III 866, VIA Apollo Pro 133A (VT82C694X + VT82C686B), udma2 IDE disk",
        &presets::dual_piii_866_via},
+      {presets::kPii333Permedia2,
+       "single Pentium II 333, 440BX-class host bridge, PIIX4-class IDE, Permedia 2-class "
+       "video card with a 256-entry command FIFO (seed 000, video FIFO)",
+       &presets::pii_333_permedia2},
   };
   return kPresets;
 }
