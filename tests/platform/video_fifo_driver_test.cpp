@@ -219,9 +219,10 @@ TEST(VideoFifoDriver, CachedCountDriverTakesTheTimerInterruptAtTheNextInstructio
   EXPECT_LT(r.taken[0] - irq_at, sc_time(1, SC_US));
   EXPECT_EQ(r.card.stats().full_writes, 0u);
   EXPECT_EQ(r.card.stats().hold_total, SC_ZERO_TIME);
-  // Reads that found room: one per refill of the cached count, not one per store.
+  // Reads that found room: a handful, one per refill of the cached count, not one
+  // per store as with poll.
   const auto& f = r.fifo->stats();
-  EXPECT_LT(f.status_reads - f.spin_reads, f.writes / 100);
+  EXPECT_LE(f.status_reads - f.spin_reads, f.writes / 50);
 }
 
 // The IDE read started before the copy: with a PCI 2.1 card (Retry) both its
@@ -242,7 +243,8 @@ void ide_during_copy(video::FullFifoWrite mode, bool moves) {
   const sc_time last_end = r.log.trains.back().end;
   if (moves) {
     EXPECT_LT(last_end, copy_done);
-    EXPECT_EQ(r.card.stats().hold_total, SC_ZERO_TIME);
+    // Wait states only within the 2.1 limit (an entry drains within 16 clocks).
+    EXPECT_LT(r.card.stats().longest_hold, ps(16 * 30003));
     EXPECT_GT(r.card.stats().retries, 1000u);
   } else {
     EXPECT_GT(r.log.trains.back().start, copy_done - sc_time(1, SC_NS));
