@@ -13,6 +13,7 @@ chipset::HostBridgeParams bridge_params(const Scenario& s) {
               : hb.cpu_holdoff == HoldoffPolicy::Grants  ? chipset::CpuHoldoff::Grants
                                                          : chipset::CpuHoldoff::Rotate;
   p.holdoff_grants = hb.holdoff_grants;
+  p.posted_write_entries = hb.posted_write_entries;
   return p;
 }
 
@@ -69,6 +70,17 @@ void steer_pci_irq(irq::IrqLine& inta, int irq, irq::I8259A& master, irq::I8259A
   else
     inta.connect(slave, unsigned(irq - 8));
   inta.connect(ioapic, unsigned(irq));
+}
+
+video::Permedia2Params video_params(const VideoConfig& v) {
+  video::Permedia2Params p;
+  p.fifo_entries = unsigned(v.fifo_entries);
+  p.full_write = v.pci == "2.1" ? video::FullFifoWrite::Pci21Retry : video::FullFifoWrite::Pci20Hold;
+  p.drain.register_load = sc_time(v.register_load_ns, SC_NS);
+  p.drain.render_setup = sc_time(v.render_setup_ns, SC_NS);
+  p.drain.fill_per_pixel = sc_time(v.fill_ns_per_pixel, SC_NS);
+  p.drain.copy_per_pixel = sc_time(v.copy_ns_per_pixel, SC_NS);
+  return p;
 }
 
 }  // namespace
@@ -145,6 +157,14 @@ Machine::Machine(const Scenario& s)
     ports.push_back(std::make_unique<CpuPort>(*cpus.back(), mhz, apic_bus));
   }
   pic_master.intr.connect(*lapics[0], 0);  // virtual wire: 8259A INTR to CPU0 LINT0
+
+  // The graphics card, where the board has one: a PCI memory target (its AGP slot is
+  // PCI-compatible for these cycles), no interrupt used by the X server.
+  if (s.platform.video.card == "permedia2") {
+    video = std::make_unique<video::Permedia2>("video", video_params(s.platform.video));
+    pci.target_socket.bind(video->socket);  // 5
+    pci.map(kVideoControlBase, 0x10000, 5, "permedia2", 2);
+  }
 }
 
 std::vector<kernel::CpuOps*> Machine::cpu_ops() {

@@ -10,6 +10,9 @@
 //     |  disk hda        |  8254 PIT, 8259A x2,       IRQ11      IRQ10
 //     INTRQ -> IRQ14     |  port 0x80; OUT0 -> IRQ0
 //
+// Boards with a graphics card (platform.video.card) add a Permedia 2-class target
+// at kVideoControlBase on the same bus (the PII-333 video-FIFO machine).
+//
 #include <memory>
 #include <vector>
 #include "models/chipset/dram.h"
@@ -26,6 +29,7 @@
 #include "models/pci/pci_bus.h"
 #include "models/sound/es1371.h"
 #include "models/timer/i8254.h"
+#include "models/video/permedia2.h"
 #include "platform/cpu_port.h"
 #include "platform/scenario.h"
 
@@ -51,6 +55,7 @@ class Machine {
   std::vector<std::unique_ptr<cpu::LocalApic>> lapics;
   std::vector<std::unique_ptr<cpu::Pentium3>> cpus;
   std::vector<std::unique_ptr<CpuPort>> ports;
+  std::unique_ptr<video::Permedia2> video;  // only on boards with platform.video.card
 };
 
 // Port and address map of the board (what the BIOS set up).
@@ -58,5 +63,6 @@ constexpr uint64_t kIoApicBase = 0xfec00000;
 constexpr uint16_t kBusMasterIdeBase = 0xd000;
 constexpr uint16_t kNicIoBase = 0xe000;    // RTL8139 I/O BAR (256 bytes)
 constexpr uint16_t kSoundIoBase = 0xe400;  // ES1371 I/O BAR (64 bytes)
+constexpr uint64_t kVideoControlBase = 0xe0000000;  // Permedia 2 control aperture (64 KiB)
 
 }  // namespace latsim::platform

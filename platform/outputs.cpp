@@ -11,6 +11,7 @@
 #include "kernel_sim/workloads/cyclictest.h"
 #include "kernel_sim/workloads/disk_read.h"
 #include "kernel_sim/workloads/kernel_build.h"
+#include "kernel_sim/workloads/x11.h"
 #include "platform/scenario_emit.h"
 
 namespace latsim::platform {
@@ -227,6 +228,14 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
       workloads[w->name()] = cyclictest_metrics(*c);
     } else if (auto* b = dynamic_cast<kernel::KernelBuild*>(w.get())) {
       workloads[w->name()] = {{"compiles", b->compiles()}};
+    } else if (auto* x = dynamic_cast<kernel::X11*>(w.get())) {
+      const auto& f = x->fifo_stats();
+      workloads[w->name()] = {{"driver", kernel::policy_name(x->params().driver)},
+                              {"events", x->stats().events},
+                              {"events_merged", x->stats().skipped},
+                              {"fifo_writes", f.writes},
+                              {"status_reads", f.status_reads},
+                              {"status_reads_spinning", f.spin_reads}};
     }
   }
   j["disk"] = disk;
@@ -253,6 +262,22 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
     cpus.back()["stall_max_us"] = causes(st.stall_max);  // longest single stall by cause
   }
   j["cpus"] = cpus;
+  if (m.video) {  // only boards with a graphics card: other runs' metrics stay as they were
+    const auto& v = m.video->stats();
+    j["video"] = {
+        {"commands", v.fifo_writes},
+        {"renders", v.renders},
+        {"status_reads", v.status_reads},
+        {"status_reads_per_command",
+         v.fifo_writes ? round3(double(v.status_reads) / double(v.fifo_writes)) : 0.0},
+        {"fifo_max_level", v.max_level},
+        {"fifo_full_ms", round3(v.time_full.to_seconds() * 1e3)},
+        {"writes_into_full_fifo", v.full_writes},
+        {"retries", v.retries},
+        {"longest_bus_hold_us", us(v.longest_hold)},
+        {"bus_hold_total_ms", round3(v.hold_total.to_seconds() * 1e3)},
+        {"longest_pci_transaction_us", us(m.pci.stats().longest_transaction)}};
+  }
   uint64_t switches = 0;
   for (int i = 0; i < k.ncpus(); ++i) switches += k.cpu_rq(i).nr_switches;
   j["scheduler"] = {{"context_switches", switches}};

@@ -10,6 +10,7 @@
 #include "kernel_sim/workloads/cyclictest.h"
 #include "kernel_sim/workloads/disk_read.h"
 #include "kernel_sim/workloads/kernel_build.h"
+#include "kernel_sim/workloads/x11.h"
 #include "platform/machine.h"
 #include "platform/outputs.h"
 
@@ -76,6 +77,21 @@ std::unique_ptr<kernel::Workload> make_workload(const WorkloadConfig& w, int ncp
     return std::make_unique<kernel::KernelBuild>(name, p);
   }
   if (w.kind == "disk_read") return std::make_unique<kernel::DiskRead>(name, w.file_mb, w.block_kb);
+  if (w.kind == "x11") {
+    kernel::X11Params p;
+    p.driver = w.driver == "rude"   ? kernel::FifoPolicy::Rude
+               : w.driver == "poll" ? kernel::FifoPolicy::Poll
+                                    : kernel::FifoPolicy::Cached;
+    p.op = w.op == "scroll"      ? kernel::X11Op::Scroll
+           : w.op == "put_image" ? kernel::X11Op::PutImage
+                                 : kernel::X11Op::Drag;
+    p.rate_hz = w.rate_hz;
+    p.width = w.width;
+    p.height = w.height;
+    p.step_px = w.step_px;
+    p.mmio_base = kVideoControlBase;  // the BAR the X server maps
+    return std::make_unique<kernel::X11>(name, p);
+  }
   kernel::CyclictestParams p;
   p.threads = w.threads;
   p.priority = w.priority;

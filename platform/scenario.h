@@ -30,6 +30,7 @@ struct PciConfig {
 struct HostBridgeConfig {
   HoldoffPolicy cpu_holdoff = HoldoffPolicy::SgEntry;
   int holdoff_grants = 3;  // VIA 8363/8371/8361 + 686B: 3 bus-master requests
+  int posted_write_entries = 4;  // CPU-to-PCI posted-write buffer, dwords (0: not posted)
 };
 
 struct IsaConfig {
@@ -75,6 +76,18 @@ struct SoundConfig {
   int burst_overhead_clocks = 4;  // per PCI burst: arbitration, address, turnaround, idle
 };
 
+// A graphics card with a command FIFO on PCI (DESIGN.md, video card); absent unless
+// the preset or the scenario names one.
+struct VideoConfig {
+  std::string card = "none";    // none | permedia2
+  int fifo_entries = 256;       // glint_driver.c FIFOSize for Permedia 2
+  std::string pci = "2.0";      // 2.0: wait states while full (bus held) | 2.1: Retry
+  double register_load_ns = 12;   // core time per register load
+  double render_setup_ns = 120;   // rasteriser start-up per Render
+  double fill_ns_per_pixel = 12;  // filled pixel
+  double copy_ns_per_pixel = 40;  // screen-to-screen copied pixel (source read + write)
+};
+
 struct PlatformConfig {
   std::string preset = "dual-piii-866-via";
   CpuConfig cpu;
@@ -85,6 +98,7 @@ struct PlatformConfig {
   DiskConfig disk;
   NicConfig nic;
   SoundConfig sound;
+  VideoConfig video;
 };
 
 struct HdparmConfig {
@@ -122,7 +136,7 @@ struct MechanismConfig {
 };
 
 struct WorkloadConfig {
-  std::string kind;  // kernel_build | disk_read | cyclictest
+  std::string kind;  // kernel_build | disk_read | cyclictest | x11
   std::string name;  // instance name, defaults to kind
   // kernel_build
   int jobs = 2;
@@ -139,6 +153,13 @@ struct WorkloadConfig {
   int loops = 0;                      // -l: 0 = endless
   std::string affinity = "none";      // -a: none | all | CPU list ("1", "0,1", "0-1")
   std::string timer = "clock_nanosleep";  // clock_nanosleep | posix_timers (-x)
+  // x11
+  std::string driver = "cached";  // rude | poll | cached
+  std::string op = "drag";        // drag | scroll | put_image
+  int rate_hz = 100;
+  int width = 1000;
+  int height = 700;
+  int step_px = 8;
 };
 
 struct TracingConfig {

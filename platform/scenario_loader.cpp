@@ -506,6 +506,12 @@ class Loader {
           0;
       if (!present_.count("kernel.version")) s_.kernel.version = "2.6.9";
     }
+    for (size_t i = 0; i < s_.workload.size(); ++i) {
+      if (s_.workload[i].kind == "x11" && s_.platform.video.card == "none")
+        error(workload_name_locations_[i], fmt::format("workload.{}", workload_index_[i]),
+              "x11 draws through a video card, and platform.video.card is none (accepted: "
+              "permedia2, or a preset that has one, such as pii-333-permedia2)");
+    }
     std::map<std::string, size_t> first_use;
     for (size_t i = 0; i < s_.workload.size(); ++i) {
       const std::string& name = s_.workload[i].name;

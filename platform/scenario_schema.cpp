@@ -185,6 +185,9 @@ std::vector<Key<Scenario>> make_scenario_keys() {
       bind<S>(integer("platform.host_bridge.holdoff_grants", 1, 64, "grants",
                       "bus-master requests served before the CPU gets the bridge (grants policy)"),
               LATSIM_AT(platform.host_bridge.holdoff_grants)),
+      bind<S>(integer("platform.host_bridge.posted_write_entries", 0, 64, "dwords",
+                      "CPU-to-PCI posted-write buffer; a CPU store stalls only when it is full"),
+              LATSIM_AT(platform.host_bridge.posted_write_entries)),
       bind<S>(number("platform.isa.io_cycle_ns", 100, 10000, "ns",
                      "one 8-bit ISA I/O cycle through the PCI-ISA bridge (inb/outb)"),
               LATSIM_AT(platform.isa.io_cycle_ns)),
@@ -270,6 +273,29 @@ std::vector<Key<Scenario>> make_scenario_keys() {
       bind<S>(integer("platform.sound.burst_overhead_clocks", 0, 64, "clocks",
                       "per PCI burst: arbitration, address, turnaround, idle"),
               LATSIM_AT(platform.sound.burst_overhead_clocks)),
+
+      bind<S>(choice("platform.video.card", {"none", "permedia2"},
+                     "graphics card with a command FIFO on PCI (none: not fitted)"),
+              LATSIM_AT(platform.video.card)),
+      bind<S>(integer("platform.video.fifo_entries", 1, 65536, "entries",
+                      "input FIFO depth (InFIFOSpace when empty)"),
+              LATSIM_AT(platform.video.fifo_entries)),
+      bind<S>(choice("platform.video.pci", {"2.0", "2.1"},
+                     "a store into the full FIFO: 2.0 holds the bus with wait states until an "
+                     "entry drains, 2.1 ends it with Retry at 16 clocks (FIFODiscon)"),
+              LATSIM_AT(platform.video.pci)),
+      bind<S>(number("platform.video.register_load_ns", 0, 100000, "ns",
+                     "core time to take one register load from the FIFO"),
+              LATSIM_AT(platform.video.register_load_ns)),
+      bind<S>(number("platform.video.render_setup_ns", 0, 100000, "ns",
+                     "core time to start one Render"),
+              LATSIM_AT(platform.video.render_setup_ns)),
+      bind<S>(number("platform.video.fill_ns_per_pixel", 0, 10000, "ns",
+                     "core time per filled pixel of a Render"),
+              LATSIM_AT(platform.video.fill_ns_per_pixel)),
+      bind<S>(number("platform.video.copy_ns_per_pixel", 0, 10000, "ns",
+                     "core time per pixel of a screen-to-screen copy (source read + write)"),
+              LATSIM_AT(platform.video.copy_ns_per_pixel)),
 
       // kernel
       bind<S>(implemented(choice("kernel.flavour",
@@ -392,6 +418,22 @@ std::vector<WorkloadKind> make_workload_kinds() {
         bind<W>(choice("timer", {"clock_nanosleep", "posix_timers"},
                        "how a thread waits: clock_nanosleep, or a periodic POSIX timer's signal (-x)"),
                 LATSIM_W(timer))}},
+      {"x11",
+       "X server redrawing with the video card's 2D engine per pointer event (needs "
+       "platform.video.card)",
+       {workload_name(),
+        bind<W>(choice("driver", {"rude", "poll", "cached"},
+                       "FIFO policy: store without looking, read InFIFOSpace before every "
+                       "store, or keep a cached free count"),
+                LATSIM_W(driver)),
+        bind<W>(choice("op", {"drag", "scroll", "put_image"}, "what each event redraws"),
+                LATSIM_W(op)),
+        bind<W>(integer("rate_hz", 1, 1000, "Hz", "pointer events per second"),
+                LATSIM_W(rate_hz)),
+        bind<W>(integer("width", 1, 2048, "pixels", "window width"), LATSIM_W(width)),
+        bind<W>(integer("height", 1, 2048, "pixels", "window height"), LATSIM_W(height)),
+        bind<W>(integer("step_px", 1, 256, "pixels", "move or scroll per event"),
+                LATSIM_W(step_px))}},
   };
 }
 

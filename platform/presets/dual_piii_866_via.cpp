@@ -30,6 +30,9 @@ void dual_piii_866_via(PlatformConfig& p) {
   // CAL PCI: VIA 8363/8371/8361 + 686B hold the CPU off for 3 bus-master requests.
   p.host_bridge.holdoff_grants = 3;
 
+  // Assumption: VIA 694X-class north bridges post a few dwords (4-8); no datasheet at hand.
+  p.host_bridge.posted_write_entries = 4;
+
   // Assumption: one 8-bit ISA I/O cycle ~1 us at 8.33 MHz through the VT82C686B.
   p.isa.io_cycle_ns = 1000;
 
@@ -77,6 +80,9 @@ void dual_piii_866_via(PlatformConfig& p) {
   p.sound.dac_fetch_longwords = 8;
   // Assumption: as for the NIC.
   p.sound.burst_overhead_clocks = 4;
+
+  // Seed 000's reports name no graphics card: none fitted (its FIFO is idle anyway).
+  p.video = VideoConfig{};
 }
 
 }  // namespace latsim::platform::presets

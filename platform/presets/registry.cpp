@@ -7,6 +7,7 @@
 
 #include "platform/presets/dual_piii_866_serverworks.h"
 #include "platform/presets/dual_piii_866_via.h"
+#include "platform/presets/pii_333_permedia2.h"
 
 namespace latsim::platform {
 
@@ -18,6 +19,10 @@ const std::vector<PresetInfo>& platform_presets() {
       {presets::kDualPiii866Serverworks,
        "dual Pentium III 866, ServerWorks LE (CNB30LE + OSB4): 64-bit/66 MHz PCI, udma2 IDE",
        &presets::dual_piii_866_serverworks},
+      {presets::kPii333Permedia2,
+       "single Pentium II 333, 440BX-class host bridge, PIIX4-class IDE, Permedia 2-class "
+       "video card with a 256-entry command FIFO (seed 000, video FIFO)",
+       &presets::pii_333_permedia2},
   };
   return kPresets;
 }

@@ -382,11 +382,11 @@ TEST(ScenarioErrors, WorkloadMistakes) {
 )"),
             "bad.yaml:4:26: error: workload.0.jobs: 0 is out of range (accepted: 1..64)\n"
             "bad.yaml:5:5: error: workload.1: unknown workload kind `kernel_bild`; did you mean "
-            "`kernel_build`? (accepted: kernel_build, disk_read, cyclictest)\n"
+            "`kernel_build`? (accepted: kernel_build, disk_read, cyclictest, x11)\n"
             "bad.yaml:6:29: error: workload.2.blok_kb: unknown disk_read parameter; did you mean "
             "`block_kb`? (accepted: name, file_mb, block_kb)\n"
             "bad.yaml:7:5: error: workload.3: expected a one-key map `KIND: {PARAMS}`, got "
-            "`cyclictest` (accepted: kernel_build, disk_read, cyclictest)\n"
+            "`cyclictest` (accepted: kernel_build, disk_read, cyclictest, x11)\n"
             "bad.yaml:8:5: error: workload.4.name: duplicate workload name `kernel_build` (also "
             "workload.0); give each item its own `name`");
 }
@@ -440,6 +440,28 @@ TEST(ScenarioLoader, VanillaFlavourHasNoVoluntaryPreemptSwitches) {
               std::string::npos)
         << e.what();
   }
+}
+
+}  // namespace
+}  // namespace latsim::platform
+
+namespace latsim::platform {
+namespace {
+
+// The X server draws through a card: on a board without one the scenario is refused,
+// with the preset that has one named; the video preset or the key makes it load.
+TEST(ScenarioErrors, X11WorkloadNeedsAVideoCard) {
+  const std::string x11 = "workload:\n  - x11: {driver: rude}\n";
+  EXPECT_EQ(errors_of(kHead + x11),
+            "bad.yaml:4:5: error: workload.0: x11 draws through a video card, and "
+            "platform.video.card is none (accepted: permedia2, or a preset that has one, such "
+            "as pii-333-permedia2)");
+  EXPECT_EQ(errors_of(kHead + "platform: {preset: pii-333-permedia2}\n" + x11), "(loaded)");
+  EXPECT_EQ(errors_of(kHead + x11, {"platform.video.card=permedia2"}), "(loaded)");
+  EXPECT_NE(errors_of(kHead + x11, {"platform.video.card=permedia2", "platform.video.pci=2.2"})
+                .find("platform.video.pci: `2.2` is not an accepted value; did you mean `2.0`? "
+                      "(accepted: 2.0, 2.1)"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -120,7 +120,12 @@ TEST(Presets, RegistryAppliesByName) {
   EXPECT_EQ(p.pci.latency_timer, 64);
   EXPECT_EQ(p.cpu.count, 2);
   EXPECT_EQ(preset_names(),
-            (std::vector<std::string>{"dual-piii-866-via", "dual-piii-866-serverworks"}));
+            (std::vector<std::string>{"dual-piii-866-via", "dual-piii-866-serverworks",
+                                      "pii-333-permedia2"}));
+  apply_preset("pii-333-permedia2", p);
+  EXPECT_EQ(p.cpu.count, 1);
+  EXPECT_EQ(p.video.card, "permedia2");
+  EXPECT_EQ(p.video.fifo_entries, 256);
   EXPECT_THROW(apply_preset("quad-xeon", p), std::invalid_argument);
 }
 
