@@ -16,6 +16,7 @@
 #include "kernel_sim/sched/task.h"
 #include "kernel_sim/time/timer_list.h"
 #include "kernel_sim/trace/latency_tracer.h"
+#include "kernel_sim/trace/observer.h"
 
 namespace latsim::kernel {
 
@@ -177,6 +178,7 @@ class Kernel {
   BlockLayer& block();
   LatencyTracer& tracer() { return tracer_; }
   std::vector<std::string>& dmesg() { return dmesg_; }
+  void set_observer(KernelObserver* o) { obs_ = o; }  // timeline events; null: none
   const std::vector<std::unique_ptr<Task>>& tasks() const { return tasks_; }
 
  private:
@@ -252,6 +254,7 @@ class Kernel {
   std::vector<std::string> dmesg_;
   bool booted_ = false;
   sc_core::sc_event boot_done_;
+  KernelObserver* obs_ = nullptr;
 };
 
 }  // namespace latsim::kernel

@@ -25,6 +25,7 @@ LATSIM_PACKAGES=(
   libsystemc-dev libyaml-cpp-dev libspdlog-dev libfmt-dev libcli11-dev
   nlohmann-json3-dev libgtest-dev googletest libbenchmark-dev
   parallel
+  gtkwave nodejs
 )
 
 LATSIM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -167,8 +168,25 @@ latsim_build() {
   return 1
 }
 
+# The viewer tests' npm packages (tests/viewers: speedscope), from package-lock.json,
+# reinstalled only when the lock file changed. Debian's nodejs may come without npm.
+latsim_viewer_deps() {
+  local dir="${LATSIM_ROOT}/tests/viewers"
+  [[ -f "${dir}/package-lock.json" ]] || return 0
+  if ! command -v npm >/dev/null 2>&1; then
+    local -a LATSIM_PACKAGES=(npm)
+    latsim_install_packages || return
+  fi
+  if [[ "${dir}/node_modules/.package-lock.json" -nt "${dir}/package-lock.json" ]]; then
+    return 0
+  fi
+  latsim_log "installing the viewer tests' npm packages (npm ci in tests/viewers)"
+  latsim_quietly "${dir}/npm-ci.log" npm ci --prefix "${dir}" --no-audit --no-fund --ignore-scripts
+}
+
 latsim_bootstrap() {
   latsim_install_packages || return
+  latsim_viewer_deps || return
   latsim_configure || return
   latsim_build "${1:-}"
 }

@@ -11,6 +11,7 @@
 #include <tlm>
 #include <vector>
 #include "models/common/address_map.h"
+#include "models/common/probe.h"
 #include "models/common/time.h"
 #include "models/pci/bus_master_activity.h"
 #include "models/pci/latency_timer.h"
@@ -72,6 +73,7 @@ class PciBus : public sc_core::sc_module {
   const PciStats& stats() const { return stats_; }
   double utilization(sc_time over) const;
   const std::vector<std::string>& master_names() const { return masters_; }
+  void set_probe(SignalProbe* p) { probe_ = p; }
 
  private:
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
@@ -89,6 +91,7 @@ class PciBus : public sc_core::sc_module {
   std::vector<std::string> masters_{"host-bridge"};
   std::vector<DeferHandler> on_defer_{DeferHandler{}};
   PciStats stats_;
+  SignalProbe* probe_ = nullptr;
 };
 
 }  // namespace latsim::pci
