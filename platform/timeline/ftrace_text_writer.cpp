@@ -29,9 +29,8 @@ FtraceTextWriter::~FtraceTextWriter() {
 
 void FtraceTextWriter::head(int cpu, uint64_t ps, bool irqs_off, const SchedTask& cur) {
   const uint64_t us = ps / 1000000;
-  fmt::format_to(std::back_inserter(buf_), "{:>16}-{:<7} [{:03d}] {}... {:>5}.{:06d}: ",
-                 cur.comm, cur.pid, cpu, irqs_off ? 'd' : '.', us / 1000000,
-                 unsigned(us % 1000000));
+  fmt::format_to(std::back_inserter(buf_), "{:>16}-{:<7} [{:03d}] {}... {:>5}.{:06d}: ", cur.comm,
+                 cur.pid, cpu, irqs_off ? 'd' : '.', us / 1000000, unsigned(us % 1000000));
 }
 
 void FtraceTextWriter::sched_switch(int cpu, uint64_t ps, bool irqs_off, const SchedTask& prev,
@@ -50,8 +49,8 @@ void FtraceTextWriter::sched_wakeup(int cpu, uint64_t ps, bool irqs_off, const S
   if (!w_.contains(ps)) return;
   head(cpu, ps, irqs_off, waker);
   fmt::format_to(std::back_inserter(buf_),
-                 "sched_wakeup: comm={} pid={} prio={} target_cpu={:03d}\n", p.comm, p.pid,
-                 p.prio, target_cpu);
+                 "sched_wakeup: comm={} pid={} prio={} target_cpu={:03d}\n", p.comm, p.pid, p.prio,
+                 target_cpu);
   if (buf_.size() > (1u << 20)) std::fwrite(buf_.data(), 1, buf_.size(), f_), buf_.clear();
 }
 

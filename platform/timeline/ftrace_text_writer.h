@@ -25,8 +25,8 @@ class FtraceTextWriter {
   // prev_state: R (preempted), S, D or X, as the kernel's task_state_to_char.
   void sched_switch(int cpu, uint64_t ps, bool irqs_off, const SchedTask& prev, char prev_state,
                     const SchedTask& next);
-  void sched_wakeup(int cpu, uint64_t ps, bool irqs_off, const SchedTask& waker,
-                    const SchedTask& p, int target_cpu);
+  void sched_wakeup(int cpu, uint64_t ps, bool irqs_off, const SchedTask& waker, const SchedTask& p,
+                    int target_cpu);
   void finish();
 
  private:

@@ -18,14 +18,17 @@ std::unique_ptr<Session> Session::attach(const Scenario& s, Machine& m, kernel::
   const auto& masters = m.pci.master_names();
   // The board's interrupt wires, named after their pins.
   const std::vector<std::pair<irq::IrqLine*, const char*>> lines = {
-      {&m.pit.out0, "pit_out0"},           {&m.ide.intrq, "ide_intrq"},
-      {&m.pic_master.intr, "pic_master_int"}, {&m.pic_slave.intr, "pic_slave_int"},
-      {&m.nic.inta, "rtl8139_inta"},       {&m.sound.inta, "es1371_inta"}};
+      {&m.pit.out0, "pit_out0"},
+      {&m.ide.intrq, "ide_intrq"},
+      {&m.pic_master.intr, "pic_master_int"},
+      {&m.pic_slave.intr, "pic_slave_int"},
+      {&m.nic.inta, "rtl8139_inta"},
+      {&m.sound.inta, "es1371_inta"}};
   std::vector<std::string> names;
   for (const auto& l : lines) names.push_back(l.second);
   if (!s.outputs.timeline.empty()) {
-    ss->timeline_ = std::make_unique<TimelineRecorder>(
-        k, masters, s.outputs.timeline, ftrace_path_for(s.outputs.timeline), w);
+    ss->timeline_ = std::make_unique<TimelineRecorder>(k, masters, s.outputs.timeline,
+                                                       ftrace_path_for(s.outputs.timeline), w);
     ss->kobs_.push_back(ss->timeline_.get());
     ss->probes_.push_back(ss->timeline_.get());
   }
@@ -117,8 +120,8 @@ TimeWindow resolve_window(const Scenario& s) {
       RunOptions o;
       o.quiet = true;
       o.progress = false;
-      o.out_dir = std::filesystem::temp_directory_path() /
-                  fmt::format("latsim-trigger-{}", ::getpid());
+      o.out_dir =
+          std::filesystem::temp_directory_path() / fmt::format("latsim-trigger-{}", ::getpid());
       const RunResult r = run_scenario(c, o);
       std::filesystem::remove_all(o.out_dir);
       const std::string msg =

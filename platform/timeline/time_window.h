@@ -14,7 +14,9 @@ struct TimeWindow {
   bool contains(uint64_t ps) const { return ps >= from_ps && ps <= to_ps; }
 };
 
-inline uint64_t to_ps(const sc_core::sc_time& t) { return t.value() / sc_core::sc_time(1, sc_core::SC_PS).value(); }
+inline uint64_t to_ps(const sc_core::sc_time& t) {
+  return t.value() / sc_core::sc_time(1, sc_core::SC_PS).value();
+}
 
 // "A..B" with times as the scenario writes them (12.3s, 500ms, 250us); "" = all.
 // Throws std::invalid_argument with the accepted syntax on a bad value.

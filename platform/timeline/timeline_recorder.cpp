@@ -28,12 +28,10 @@ TimelineRecorder::TimelineRecorder(kernel::Kernel& k, std::vector<std::string> p
   w_.process_name(kCpuPid, "CPUs", 1);
   for (int c = 0; c < k.ncpus(); ++c) {
     w_.thread_name(kCpuPid, c, fmt::format("CPU{}", c), 2 * c);
-    w_.thread_name(kCpuPid, kSectionTid + c, fmt::format("CPU{} critical sections", c),
-                   2 * c + 1);
+    w_.thread_name(kCpuPid, kSectionTid + c, fmt::format("CPU{} critical sections", c), 2 * c + 1);
   }
   w_.process_name(kPciPid, "PCI bus", 2);
-  for (size_t m = 0; m < masters_.size(); ++m)
-    w_.thread_name(kPciPid, int(m), masters_[m], int(m));
+  for (size_t m = 0; m < masters_.size(); ++m) w_.thread_name(kPciPid, int(m), masters_[m], int(m));
   w_.process_name(kIrqPid, "IRQ lines", 3);
 }
 
@@ -132,10 +130,10 @@ void TimelineRecorder::critical_edge(int cpu, sc_core::sc_time t, bool critical,
   }
   // The tracer's latency: whole microseconds, rounded down (latency_tracer.cpp).
   const uint64_t latency_us = (ps - c.section_start) / 1000000;
-  w_.complete(kCpuPid, kSectionTid + cpu, c.section_start, ps, "critical section", "latency",
-              fmt::format("{{\"latency_us\":{},\"started_at\":\"{}\",\"ended_at\":\"{}\"}}",
-                          latency_us, kernel::format_site(c.section_site),
-                          kernel::format_site(site)));
+  w_.complete(
+      kCpuPid, kSectionTid + cpu, c.section_start, ps, "critical section", "latency",
+      fmt::format("{{\"latency_us\":{},\"started_at\":\"{}\",\"ended_at\":\"{}\"}}", latency_us,
+                  kernel::format_site(c.section_site), kernel::format_site(site)));
 }
 
 void TimelineRecorder::irq_line(const char* name, sc_core::sc_time t, bool level) {

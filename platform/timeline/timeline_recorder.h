@@ -22,8 +22,8 @@ constexpr int kSectionTid = 100;  // + cpu: critical sections of that CPU
 class TimelineRecorder : public kernel::KernelObserver, public SignalProbe {
  public:
   // `ftrace_path` empty: no ftrace text.
-  TimelineRecorder(kernel::Kernel& k, std::vector<std::string> pci_masters,
-                   const std::string& path, const std::string& ftrace_path, TimeWindow w);
+  TimelineRecorder(kernel::Kernel& k, std::vector<std::string> pci_masters, const std::string& path,
+                   const std::string& ftrace_path, TimeWindow w);
   void finish(sc_core::sc_time end);
 
   // KernelObserver
@@ -59,9 +59,9 @@ class TimelineRecorder : public kernel::KernelObserver, public SignalProbe {
   TraceEventWriter w_;
   std::unique_ptr<FtraceTextWriter> ftrace_;
   std::vector<Cpu> cpus_;
-  std::map<std::string, int> irq_tids_;           // IRQ line -> track
-  std::map<int, uint64_t> line_rise_;             // track -> time the line went high
-  std::map<int, uint64_t> pci_busy_until_;        // master -> end of its last slice
+  std::map<std::string, int> irq_tids_;     // IRQ line -> track
+  std::map<int, uint64_t> line_rise_;       // track -> time the line went high
+  std::map<int, uint64_t> pci_busy_until_;  // master -> end of its last slice
 };
 
 }  // namespace latsim::platform::timeline

@@ -54,8 +54,8 @@ void TraceEventWriter::event(char ph, int pid, int tid, uint64_t ps, std::string
                              std::string_view cat, std::string_view extra) {
   if (!first_) buf_ += ",\n";
   first_ = false;
-  fmt::format_to(std::back_inserter(buf_), "{{\"ph\":\"{}\",\"pid\":{},\"tid\":{},\"ts\":", ph,
-                 pid, tid);
+  fmt::format_to(std::back_inserter(buf_), "{{\"ph\":\"{}\",\"pid\":{},\"tid\":{},\"ts\":", ph, pid,
+                 tid);
   append_us(buf_, ps);
   if (!name.empty()) {
     buf_ += ",\"name\":\"";
@@ -155,8 +155,8 @@ void TraceEventWriter::instant(int pid, int tid, uint64_t ps, std::string_view n
   event('i', pid, tid, ps, name, cat, ",\"s\":\"t\"");
 }
 
-void TraceEventWriter::counter(int pid, uint64_t ps, std::string_view name,
-                               std::string_view series, double v) {
+void TraceEventWriter::counter(int pid, uint64_t ps, std::string_view name, std::string_view series,
+                               double v) {
   if (!w_.contains(ps)) return;
   event('C', pid, 0, ps, name, {}, fmt::format(",\"args\":{{\"{}\":{}}}", series, v));
 }

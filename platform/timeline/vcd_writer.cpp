@@ -28,8 +28,7 @@ VcdWriter::~VcdWriter() {
   std::remove((path_ + ".tmp").c_str());
 }
 
-int VcdWriter::add(const std::string& scope, const std::string& name, int width,
-                   uint64_t initial) {
+int VcdWriter::add(const std::string& scope, const std::string& name, int width, uint64_t initial) {
   if (declared_) throw std::logic_error("VCD variable declared after the first change");
   vars_.push_back({scope, name, vcd_id(vars_.size()), width, initial});
   return int(vars_.size()) - 1;

@@ -36,13 +36,13 @@ TEST(TraceEventWriter, WindowCutsSlicesAtItsEdges) {
   const std::string p = tmp_path("window.json");
   tl::TraceEventWriter w(p, tl::TimeWindow{10 * kUs, 20 * kUs});
   w.thread_name(1, 0, "CPU0", 0);
-  w.begin(1, 0, 5 * kUs, "task-300", "task");    // before the window: begun at 10 µs
+  w.begin(1, 0, 5 * kUs, "task-300", "task");  // before the window: begun at 10 µs
   w.begin(1, 0, 12 * kUs, "schedule", "function");
   w.end(1, 0, 15 * kUs);
-  w.complete(2, 1, 8 * kUs, 12 * kUs, "ide bursts", "pci");  // clipped to 10..12 µs
+  w.complete(2, 1, 8 * kUs, 12 * kUs, "ide bursts", "pci");   // clipped to 10..12 µs
   w.complete(2, 1, 21 * kUs, 22 * kUs, "ide bursts", "pci");  // outside: dropped
   w.begin(1, 0, 18 * kUs + 1500, "do_IRQ", "function");
-  w.end(1, 0, 25 * kUs);  // past the window: everything open ends at 20 µs
+  w.end(1, 0, 25 * kUs);        // past the window: everything open ends at 20 µs
   EXPECT_FALSE(fs::exists(p));  // written to p.tmp until finish()
   w.finish(30 * kUs);
   const auto j = nlohmann::json::parse(slurp(p));
@@ -56,9 +56,9 @@ TEST(TraceEventWriter, WindowCutsSlicesAtItsEdges) {
                   (e.contains("dur") ? " dur " + std::to_string(e["dur"].get<double>()) : ""));
   }
   const std::vector<std::string> want = {
-      "B task-300 10.000000",      "B schedule 12.000000",
-      "E schedule 15.000000",      "X ide bursts 10.000000 dur 2.000000",
-      "B do_IRQ 18.001500",        "E do_IRQ 20.000000",
+      "B task-300 10.000000", "B schedule 12.000000",
+      "E schedule 15.000000", "X ide bursts 10.000000 dur 2.000000",
+      "B do_IRQ 18.001500",   "E do_IRQ 20.000000",
       "E task-300 20.000000"};
   EXPECT_EQ(got, want);
 }
@@ -78,7 +78,7 @@ TEST(VcdWriter, DumpsValuesAtWindowStartThenChanges) {
   tl::VcdWriter v(p, tl::TimeWindow{1000 * 1000, 5000 * 1000});  // 1 µs .. 5 µs
   const int irq = v.add("irq", "ide_intrq", 1, 0);
   const int owner = v.add("pci", "bus_owner", 4, tl::kVcdZ);
-  v.change(irq, 500 * 1000, 1);    // before the window: only the current value
+  v.change(irq, 500 * 1000, 1);  // before the window: only the current value
   v.change(owner, 2000 * 1000, 1);
   v.change(irq, 2500 * 1000, 0);
   v.change(owner, 3000 * 1000, tl::kVcdZ);
@@ -96,8 +96,7 @@ TEST(VcdWriter, DumpsValuesAtWindowStartThenChanges) {
 TEST(FtraceTextWriter, SchedSwitchLineAsPerfettoReadsIt) {
   const std::string p = tmp_path("sched.txt");
   tl::FtraceTextWriter f(p, {}, 2);
-  f.sched_switch(1, 5075958079ull * kUs, false, {"bash", 1234, 120}, 'S',
-                 {"IRQ 14", 321, 49});
+  f.sched_switch(1, 5075958079ull * kUs, false, {"bash", 1234, 120}, 'S', {"IRQ 14", 321, 49});
   f.sched_wakeup(0, 2 * kUs, true, {"swapper", 0, 140}, {"cyclictest", 305, 19}, 1);
   f.finish();
   const std::string s = slurp(p);
@@ -108,9 +107,10 @@ TEST(FtraceTextWriter, SchedSwitchLineAsPerfettoReadsIt) {
                    "next_prio=49\n"),
             std::string::npos)
       << s;
-  EXPECT_NE(s.find("         swapper-0       [000] d...     0.000002: sched_wakeup: comm=cyclictest "
-                   "pid=305 prio=19 target_cpu=001\n"),
-            std::string::npos)
+  EXPECT_NE(
+      s.find("         swapper-0       [000] d...     0.000002: sched_wakeup: comm=cyclictest "
+             "pid=305 prio=19 target_cpu=001\n"),
+      std::string::npos)
       << s;
 }
 

@@ -1,8 +1,8 @@
 #include "tools/cli/plots.h"
 #include <fmt/format.h>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <cmath>
 #include <stdexcept>
 #include "tools/sweep/svg_plot.h"
 
