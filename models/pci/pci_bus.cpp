@@ -38,7 +38,8 @@ void PciBus::announce(const BurstTrain& train) {
     stats_.master_busy[train.master] += busy;
   }
   for (auto* l : listeners_) l->master_traffic(train);
-  if (probe_) probe_->pci_train(train.master, train.start, train.end, train.period, train.tenure, train.bytes);
+  if (probe_)
+    probe_->pci_train(train.master, train.start, train.end, train.period, train.tenure, train.bytes);
 }
 
 void PciBus::prune(sc_time now) {

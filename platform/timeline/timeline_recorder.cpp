@@ -22,7 +22,11 @@ char state_char(int state) {
 TimelineRecorder::TimelineRecorder(kernel::Kernel& k, std::vector<std::string> pci_masters,
                                    const std::string& path, const std::string& ftrace_path,
                                    TimeWindow win)
-    : k_(k), masters_(std::move(pci_masters)), w_(path, win), cpus_(size_t(k.ncpus())) {
+    : k_(k),
+      masters_(std::move(pci_masters)),
+      window_(win),
+      w_(path, win),
+      cpus_(size_t(k.ncpus())) {
   if (!ftrace_path.empty())
     ftrace_ = std::make_unique<FtraceTextWriter>(ftrace_path, win, k.ncpus());
   w_.process_name(kCpuPid, "CPUs", 1);
@@ -78,6 +82,9 @@ void TimelineRecorder::sched_wakeup(int cpu, sc_core::sc_time t, const kernel::T
 void TimelineRecorder::function_entry(int cpu, sc_core::sc_time t, const char* fn, const char*) {
   const uint64_t ps = to_ps(t);
   close_fn(cpu, ps);
+  // Functions are the innermost level: outside the window they need no bookkeeping
+  // (the mcount points are most of the events, so this is what makes a window cheap).
+  if (!window_.contains(ps)) return;
   w_.begin(kCpuPid, cpu, ps, fn, "function");
   cpus_[size_t(cpu)].fn_open = true;
 }
@@ -123,11 +130,15 @@ void TimelineRecorder::critical_edge(int cpu, sc_core::sc_time t, bool critical,
                                      const kernel::CodeSite& site) {
   auto& c = cpus_[size_t(cpu)];
   const uint64_t ps = to_ps(t);
+  // As LatencyTracer::begin/end: a new start restarts the section, an end closes an open one.
   if (critical) {
+    c.in_section = true;
     c.section_start = ps;
     c.section_site = site;
     return;
   }
+  if (!c.in_section) return;
+  c.in_section = false;
   // The tracer's latency: whole microseconds, rounded down (latency_tracer.cpp).
   const uint64_t latency_us = (ps - c.section_start) / 1000000;
   w_.complete(

@@ -47,6 +47,7 @@ class TimelineRecorder : public kernel::KernelObserver, public SignalProbe {
  private:
   struct Cpu {
     bool fn_open = false;
+    bool in_section = false;
     uint64_t section_start = 0;
     kernel::CodeSite section_site;
   };
@@ -56,6 +57,7 @@ class TimelineRecorder : public kernel::KernelObserver, public SignalProbe {
 
   kernel::Kernel& k_;
   std::vector<std::string> masters_;
+  TimeWindow window_;
   TraceEventWriter w_;
   std::unique_ptr<FtraceTextWriter> ftrace_;
   std::vector<Cpu> cpus_;

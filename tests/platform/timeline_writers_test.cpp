@@ -41,7 +41,7 @@ TEST(TraceEventWriter, WindowCutsSlicesAtItsEdges) {
   w.end(1, 0, 15 * kUs);
   w.complete(2, 1, 8 * kUs, 12 * kUs, "ide bursts", "pci");   // clipped to 10..12 µs
   w.complete(2, 1, 21 * kUs, 22 * kUs, "ide bursts", "pci");  // outside: dropped
-  w.begin(1, 0, 18 * kUs + 1500, "do_IRQ", "function");
+  w.begin(1, 0, 18 * kUs + 1999, "do_IRQ", "function");       // ps below 1 ns are cut
   w.end(1, 0, 25 * kUs);        // past the window: everything open ends at 20 µs
   EXPECT_FALSE(fs::exists(p));  // written to p.tmp until finish()
   w.finish(30 * kUs);
@@ -58,7 +58,7 @@ TEST(TraceEventWriter, WindowCutsSlicesAtItsEdges) {
   const std::vector<std::string> want = {
       "B task-300 10.000000", "B schedule 12.000000",
       "E schedule 15.000000", "X ide bursts 10.000000 dur 2.000000",
-      "B do_IRQ 18.001500",   "E do_IRQ 20.000000",
+      "B do_IRQ 18.001000",   "E do_IRQ 20.000000",
       "E task-300 20.000000"};
   EXPECT_EQ(got, want);
 }
@@ -102,7 +102,7 @@ TEST(FtraceTextWriter, SchedSwitchLineAsPerfettoReadsIt) {
   const std::string s = slurp(p);
   fs::remove(p);
   EXPECT_EQ(s.rfind("# tracer: nop\n", 0), 0u);
-  EXPECT_NE(s.find("            bash-1234    [001] .... 5075.958079: sched_switch: prev_comm=bash "
+  EXPECT_NE(s.find("            bash-1234    [001] ....  5075.958079: sched_switch: prev_comm=bash "
                    "prev_pid=1234 prev_prio=120 prev_state=S ==> next_comm=IRQ 14 next_pid=321 "
                    "next_prio=49\n"),
             std::string::npos)
