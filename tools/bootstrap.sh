@@ -25,7 +25,8 @@ LATSIM_PACKAGES=(
   libsystemc-dev libyaml-cpp-dev libspdlog-dev libfmt-dev libcli11-dev
   nlohmann-json3-dev libgtest-dev googletest libbenchmark-dev
   parallel
-  gtkwave nodejs
+  libxml2-utils  # xmllint: the tests check `latsim check --junit` output is well-formed XML
+  gtkwave nodejs  # viewer tests: vcd2fst, and node for speedscope's import code
 )
 
 LATSIM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
