@@ -525,8 +525,9 @@ std::string histogram_svg(const Histogram& h) {
         "<line class=\"mark-{}\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#d62728\" "
         "stroke-dasharray=\"4,3\"/>\n",
         name, num(x), num(y0), num(x), num(y1));
-    o += text(x + 4, label_y, fmt::format("{} {} us", name, format_number(v)), 11,
-              "fill=\"#d62728\"");
+    const bool left = x > x0 + (x1 - x0) * 0.75;  // keep labels near the right edge inside
+    o += text(left ? x - 4 : x + 4, label_y, fmt::format("{} {} us", name, format_number(v)), 11,
+              left ? "fill=\"#d62728\" text-anchor=\"end\"" : "fill=\"#d62728\"");
     label_y += 14;
   }
   o += "</svg>\n";
