@@ -17,7 +17,7 @@ std::string signal_name(std::string s) {
 VcdRecorder::VcdRecorder(const std::string& path, TimeWindow win, int ncpus,
                          const std::vector<std::string>& irq_lines,
                          const std::vector<std::string>& masters)
-    : w_(path, win) {
+    : window_(win), w_(path, win) {
   for (const auto& l : irq_lines) lines_[l] = w_.add("irq", signal_name(l), 1, 0);
   for (const auto& m : masters) {
     req_.push_back(w_.add("pci", "REQ_n_" + signal_name(m), 1, 1));  // deasserted high
@@ -77,15 +77,20 @@ void VcdRecorder::irq_line(const char* name, sc_core::sc_time t, bool level) {
 void VcdRecorder::pci_train(int master, sc_core::sc_time start, sc_core::sc_time end,
                             sc_core::sc_time period, sc_core::sc_time tenure, uint64_t) {
   if (size_t(master) >= req_.size()) return;
+  const uint64_t a = to_ps(start), b = to_ps(end), per = to_ps(period);
+  if (b < window_.from_ps || a > window_.to_ps) return;  // nothing of it is shown
   drain(to_ps(sc_core::sc_time_stamp()));
   const int id = next_train_++;
-  trains_[id] = {master, to_ps(start), to_ps(end), to_ps(period), to_ps(tenure)};
-  push(to_ps(start), Edge::Set, req_[size_t(master)], 0);
-  push(to_ps(start), Edge::BurstStart, -1, 0, id);
-  push(to_ps(end), Edge::Set, req_[size_t(master)], 1);
+  // Bursts that end before the window are skipped, not replayed one by one.
+  const uint64_t skip = per && window_.from_ps > a ? (window_.from_ps - a) / per : 0;
+  trains_[id] = {master, a, b, per, to_ps(tenure), skip};
+  push(a, Edge::Set, req_[size_t(master)], 0);
+  push(a + skip * per, Edge::BurstStart, -1, 0, id);
+  push(b, Edge::Set, req_[size_t(master)], 1);
 }
 
 void VcdRecorder::pci_host_hold(sc_core::sc_time from, sc_core::sc_time to) {
+  if (to_ps(to) < window_.from_ps || to_ps(from) > window_.to_ps) return;
   drain(to_ps(sc_core::sc_time_stamp()));
   push(to_ps(from), Edge::Set, req_[0], 0);
   push(to_ps(from), Edge::Set, gnt_[0], 0);

@@ -54,6 +54,7 @@ class VcdRecorder : public kernel::KernelObserver, public SignalProbe {
   void apply(int var, uint64_t ps, uint64_t value);
   void push(uint64_t ps, Edge e, int var, uint64_t value, int train = -1);
 
+  TimeWindow window_;
   VcdWriter w_;
   std::map<std::string, int> lines_;
   std::vector<int> req_, gnt_, cpu_if_, cpu_pid_;
