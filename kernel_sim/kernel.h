@@ -18,6 +18,7 @@
 #include "kernel_sim/sched/task.h"
 #include "kernel_sim/time/timer_list.h"
 #include "kernel_sim/trace/latency_tracer.h"
+#include "kernel_sim/trace/observer.h"
 
 namespace latsim::kernel {
 
@@ -207,6 +208,7 @@ class Kernel {
   BlockLayer& block();
   LatencyTracer& tracer() { return tracer_; }
   std::vector<std::string>& dmesg() { return dmesg_; }
+  void set_observer(KernelObserver* o) { obs_ = o; }  // timeline events; null: none
   const std::vector<std::unique_ptr<Task>>& tasks() const { return tasks_; }
   // Time per class on CPU `c` (user/system/irq/softirq/idle), measured exactly.
   const CpuTimes& cpu_times(int c) const { return acct_[size_t(c)]->times(); }
@@ -299,6 +301,7 @@ class Kernel {
   Spinlock tlbstate_lock_{"tlbstate_lock"};
   sc_core::sc_event tlb_ack_;
   TlbStats tlb_stats_;
+  KernelObserver* obs_ = nullptr;
 };
 
 }  // namespace latsim::kernel

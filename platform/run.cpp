@@ -13,6 +13,7 @@
 #include "kernel_sim/workloads/x11.h"
 #include "platform/machine.h"
 #include "platform/outputs.h"
+#include "platform/timeline/session.h"
 
 namespace latsim::platform {
 namespace {
@@ -114,11 +115,13 @@ std::unique_ptr<kernel::Workload> make_workload(const WorkloadConfig& w, int ncp
 }  // namespace
 
 RunResult run_scenario(const Scenario& s, const RunOptions& o) {
+  const auto window = timeline::resolve_window(s);  // before elaboration: may fork
   const auto wall0 = std::chrono::steady_clock::now();
   Machine m(s);
   kernel::Kernel k(kernel_params(s), m.cpu_ops());
   for (const auto& w : s.workload) k.add_workload(make_workload(w, int(m.cpu_ops().size())));
   k.boot();
+  auto timeline = timeline::Session::attach(s, m, k, window);
 
   const sc_core::sc_time total(s.duration_s, sc_core::SC_SEC);
   const sc_core::sc_time slice(50, sc_core::SC_MS);
@@ -136,12 +139,25 @@ RunResult run_scenario(const Scenario& s, const RunOptions& o) {
       shown = true;
     }
   }
+  if (timeline) timeline->finish(sc_core::sc_time_stamp());
   if (shown) std::fprintf(stderr, "\r%*s\r", 70, "");
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
 
   RunResult r;
   r.out_dir = o.out_dir;
+  for (const auto& w : k.workloads()) {
+    auto* c = dynamic_cast<kernel::Cyclictest*>(w.get());
+    for (int i = 0; c && i < c->nthreads(); ++i) {  // one plot per measuring thread
+      const auto& st = c->stats(i);
+      const std::string task = c->nthreads() > 1 ? fmt::format("{}-T{}", w->name(), i) : w->name();
+      TaskHistogram h{task, {st.histogram.begin(), st.histogram.end()}, double(st.min),
+                      st.cycles ? st.sum / double(st.cycles) : 0.0, double(st.max), st.cycles};
+      r.histograms.push_back(std::move(h));
+    }
+  }
+  r.max_section_start = k.tracer().max_trace().t_start;
+  r.max_section_end = k.tracer().max_trace().t_end;
   r.metrics = collect_metrics(s, m, k);
   r.run_info = collect_run_info(s, wall);
   write_outputs(s, m, k, r);

@@ -176,6 +176,8 @@ struct SweepConfig {
 
 struct OutputConfig {
   std::string dir;  // empty: out/<name>/
+  std::string timeline, vcd;     // trace-event JSON and VCD files; empty: none
+  std::string timeline_window;  // "A..B" or "max:SPAN"; empty: the whole run
 };
 
 struct Scenario {

@@ -373,6 +373,14 @@ std::vector<Key<Scenario>> make_scenario_keys() {
               LATSIM_AT(tracing.max_traces)),
       bind<S>(of_type(T::String, "outputs.dir", "output directory (empty: out/<name>/)"),
               LATSIM_AT(outputs.dir)),
+      bind<S>(of_type(T::String, "outputs.timeline",
+                      "Chrome trace-event JSON file for Perfetto/speedscope (empty: none)"),
+              LATSIM_AT(outputs.timeline)),
+      bind<S>(of_type(T::String, "outputs.vcd", "VCD waveform file (empty: none)"),
+              LATSIM_AT(outputs.vcd)),
+      bind<S>(of_type(T::String, "outputs.timeline_window",
+                      "A..B (12.3s..12.4s) or max:SPAN (around the longest section); empty: all"),
+              LATSIM_AT(outputs.timeline_window)),
   };
 }
 

@@ -26,6 +26,7 @@ LATSIM_PACKAGES=(
   nlohmann-json3-dev libgtest-dev googletest libbenchmark-dev
   parallel
   libxml2-utils  # xmllint: the tests check `latsim check --junit` output is well-formed XML
+  gtkwave nodejs  # viewer tests: vcd2fst, and node for speedscope's import code
 )
 
 LATSIM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -168,8 +169,25 @@ latsim_build() {
   return 1
 }
 
+# The viewer tests' npm packages (tests/viewers: speedscope), from package-lock.json,
+# reinstalled only when the lock file changed. Debian's nodejs may come without npm.
+latsim_viewer_deps() {
+  local dir="${LATSIM_ROOT}/tests/viewers"
+  [[ -f "${dir}/package-lock.json" ]] || return 0
+  if ! command -v npm >/dev/null 2>&1; then
+    local -a LATSIM_PACKAGES=(npm)
+    latsim_install_packages || return
+  fi
+  if [[ "${dir}/node_modules/.package-lock.json" -nt "${dir}/package-lock.json" ]]; then
+    return 0
+  fi
+  latsim_log "installing the viewer tests' npm packages (npm ci in tests/viewers)"
+  latsim_quietly "${dir}/npm-ci.log" npm ci --prefix "${dir}" --no-audit --no-fund --ignore-scripts
+}
+
 latsim_bootstrap() {
   latsim_install_packages || return
+  latsim_viewer_deps || return
   latsim_configure || return
   latsim_build "${1:-}"
 }

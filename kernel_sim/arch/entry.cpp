@@ -13,6 +13,7 @@ void Kernel::enter(const char* name, const char* parent) {
 void Kernel::mcount(const char* name, const char* parent) {
   const int c = smp_processor_id();
   enter(name, parent);
+  if (obs_) obs_->function_entry(c, now(), name, parent);
   if (!p_.tracing_enabled) return;
   tracer_.mcount(c, now(), rq_[size_t(c)].curr->preempt_count, name, parent);
 }
@@ -71,6 +72,7 @@ void Kernel::handle_interrupt() {
   const bool was = critical(c);
   const char* interrupted = pcpu_[size_t(c)].last_fn;
   const Trap t = cpu.take_interrupt();
+  if (obs_) obs_->irq_entry(c, now(), t.vector, t.nmi);
   const CodeSite entry =
       t.nmi                            ? CodeSite{"do_nmi", "nmi_enter"}
       : t.vector == LOCAL_TIMER_VECTOR ? CodeSite{"smp_apic_timer_interrupt", "irq_enter"}
@@ -86,6 +88,7 @@ void Kernel::handle_interrupt() {
   const bool outer_from_user = pc.irq_from_user;
   pc.irq_from_user = from_user;
   dispatch(t);
+  if (obs_) obs_->irq_exit(c, now());
   pc.irq_from_user = outer_from_user;
   // ret_from_intr: preempt the interrupted context if it allows it.
   if (!t.nmi && cur.need_resched && prev_if) {

@@ -37,6 +37,7 @@ void Kernel::do_softirq(const char* parent) {
 void Kernel::__do_softirq(const char* parent) {
   fn("__do_softirq", parent, 30);
   add_preempt_count(SOFTIRQ_OFFSET, {"__do_softirq", "lock"});
+  if (obs_) obs_->softirq_entry(smp_processor_id(), now());
   for (int restart = 10; restart > 0; --restart) {
     auto& pc = pcpu_[size_t(smp_processor_id())];
     const uint32_t pending = pc.softirq_pending;
@@ -47,6 +48,7 @@ void Kernel::__do_softirq(const char* parent) {
       if ((pending & (1u << nr)) && softirq_vec_[size_t(nr)]) softirq_vec_[size_t(nr)]();
     local_irq_disable({"__do_softirq", "lock"});
   }
+  if (obs_) obs_->softirq_exit(smp_processor_id(), now());
   sub_preempt_count(SOFTIRQ_OFFSET, {"__do_softirq", "unlock"});
   const int c = smp_processor_id();
   if (pcpu_[size_t(c)].softirq_pending) wakeup_softirqd(c, "__do_softirq");

@@ -20,6 +20,7 @@ void Kernel::critical_check(int c, bool was, const CodeSite& site) {
   } else if (was && !now_critical) {
     tracer_.end(c, now(), site);
   }
+  if (obs_ && was != now_critical) obs_->critical_edge(c, now(), now_critical, site);
 }
 
 void Kernel::add_preempt_count(uint32_t v, const CodeSite& site) {

@@ -140,6 +140,7 @@ bool Kernel::try_to_wake_up(Task* p, const char* parent) {
     if (p->prio < rq.curr->prio) resched_task(rq.curr);  // TASK_PREEMPTS_CURR
     p->state = TASK_RUNNING;
     woke = true;
+    if (obs_) obs_->sched_wakeup(smp_processor_id(), now(), *p, cpu);
   }
   spin_unlock_irqrestore(rq_[size_t(cpu)].lock, flags, kWakeUnlock);
   return woke;
@@ -195,6 +196,7 @@ void Kernel::schedule(const char* parent) {
 
 void Kernel::context_switch(Runqueue& rq, Task* prev, Task* next) {
   rq.nr_switches++;
+  if (obs_) obs_->sched_switch(rq.cpu, now(), *prev, *next);
   fn("dummy_switch_tasks", "schedule", 10);
   // switch_mm + switch_to: from here on the CPU runs on next's stack, so the
   // trace shows next's preempt_count (the "04000002" lines of seed 000).

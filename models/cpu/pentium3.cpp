@@ -29,13 +29,13 @@ Interrupt Pentium3::take_interrupt() {
     i.vector = apic_.ack();
     stats_.interrupts++;
   }
-  if_ = false;  // interrupt gate
+  set_interrupt_flag(false);  // interrupt gate
   return i;
 }
 
 void Pentium3::iret(const Interrupt& i, bool prev_if) {
   if (i.nmi) in_nmi_ = false;
-  if_ = prev_if;
+  set_interrupt_flag(prev_if);
 }
 
 bool Pentium3::run(Work& w) {

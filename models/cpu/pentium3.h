@@ -6,6 +6,7 @@
 #include <functional>
 #include <systemc>
 #include "models/chipset/host_bridge.h"
+#include "models/common/probe.h"
 #include "models/common/time.h"
 #include "models/cpu/l2_residency.h"
 #include "models/cpu/local_apic.h"
@@ -54,7 +55,11 @@ class Pentium3 : public sc_core::sc_module {
   uint64_t rdtsc() const { return uint64_t(sc_core::sc_time_stamp() / period_); }
 
   bool interrupts_enabled() const { return if_; }
-  void set_interrupt_flag(bool on) { if_ = on; }
+  void set_interrupt_flag(bool on) {
+    if_ = on;
+    if (probe_) probe_->cpu_if(id_, sc_core::sc_time_stamp(), on);
+  }
+  void set_probe(SignalProbe* p) { probe_ = p; }
   // An interrupt would be taken at the next instruction boundary.
   bool interrupt_deliverable() const;
   // INTA: take the highest deliverable interrupt; clears IF (interrupt gate).
@@ -89,6 +94,7 @@ class Pentium3 : public sc_core::sc_module {
   chipset::HostBridge& fsb_;
   LocalApic& apic_;
   bool if_ = false;
+  SignalProbe* probe_ = nullptr;  // waveform/timeline observer, if any
   bool in_nmi_ = false;
   std::function<unsigned()> extint_;
   sc_core::sc_event_or_list wake_;   // an interrupt, or new bus-master traffic to plan around

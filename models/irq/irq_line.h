@@ -3,6 +3,7 @@
 // controller inputs (8259A IRn, IO-APIC INTINn). Propagation is immediate at the
 // current simulated time, like a board trace.
 #include <vector>
+#include "models/common/probe.h"
 
 namespace latsim::irq {
 
@@ -19,6 +20,7 @@ class IrqLine {
   void set(bool level) {
     if (level == level_) return;
     level_ = level;
+    if (probe_) probe_->irq_line(probe_name_, sc_core::sc_time_stamp(), level);
     for (auto& t : taps_) t.sink->irq_set(t.pin, level);
   }
   void pulse() {
@@ -26,6 +28,7 @@ class IrqLine {
     set(false);
   }  // one edge, as PIT mode 2 gives per period
   bool level() const { return level_; }
+  void set_probe(SignalProbe* p, const char* name) { probe_ = p, probe_name_ = name; }
 
  private:
   struct Tap {
@@ -34,6 +37,8 @@ class IrqLine {
   };
   std::vector<Tap> taps_;
   bool level_ = false;
+  SignalProbe* probe_ = nullptr;
+  const char* probe_name_ = "";
 };
 
 // Delivery mode field of IO-APIC redirection entries / local APIC LVTs (82093AA 3.2.4).

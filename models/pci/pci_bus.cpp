@@ -41,6 +41,8 @@ void PciBus::announce(const BurstTrain& train) {
     longest = std::max(longest, std::min(train.tenure, train.end - train.start));
   }
   for (auto* l : listeners_) l->master_traffic(train);
+  if (probe_)
+    probe_->pci_train(train.master, train.start, train.end, train.period, train.tenure, train.bytes);
 }
 
 void PciBus::prune(sc_time now) {
@@ -114,6 +116,7 @@ void PciBus::hold(sc_time from, sc_time to) {
       holds_.end());
   if (to <= from) return;
   holds_.emplace_back(from, to);
+  if (probe_) probe_->pci_host_hold(from, to);
   stats_.host_busy += to - from;
   stats_.longest_transaction = std::max(stats_.longest_transaction, to - from);
   // A master whose first REQ# comes while the bus is held gets GNT# when it ends.

@@ -12,6 +12,7 @@
 #include <tlm>
 #include <vector>
 #include "models/common/address_map.h"
+#include "models/common/probe.h"
 #include "models/common/time.h"
 #include "models/pci/bus_master_activity.h"
 #include "models/pci/latency_timer.h"
@@ -110,6 +111,7 @@ class PciBus : public sc_core::sc_module {
   // Discard timer: a completion not collected this many clocks after it is ready is
   // dropped (PCI 2.1: 2^15 clocks, or 2^10 when the bridge is set so).
   void set_discard_timer_clocks(uint64_t c) { discard_clocks_ = c; }
+  void set_probe(SignalProbe* p) { probe_ = p; }
 
  private:
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
@@ -148,6 +150,7 @@ class PciBus : public sc_core::sc_module {
     StallClass cls;
   };
   std::vector<ClassHold> class_holds_;  // holds by targets that declared a non-PCI class
+  SignalProbe* probe_ = nullptr;
 };
 
 }  // namespace latsim::pci

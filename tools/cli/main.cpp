@@ -8,6 +8,7 @@
 #include "platform/run.h"
 #include "platform/scenario_loader.h"
 #include "platform/scenario_schema.h"
+#include "tools/cli/plots.h"
 #include "tools/sweep/cli.h"
 #include "tools/check/cli.h"
 
@@ -20,12 +21,16 @@ struct RunArgs {
   std::vector<std::string> sets;
   std::string seed, duration, out;
   bool quiet = false;
+  std::string timeline, timeline_window, vcd;
 };
 
 std::vector<std::string> overrides(const RunArgs& a) {
   auto sets = a.sets;
   if (!a.seed.empty()) sets.push_back("seed=" + a.seed);
   if (!a.duration.empty()) sets.push_back("duration=" + a.duration);
+  if (!a.timeline.empty()) sets.push_back("outputs.timeline=" + a.timeline);
+  if (!a.timeline_window.empty()) sets.push_back("outputs.timeline_window=" + a.timeline_window);
+  if (!a.vcd.empty()) sets.push_back("outputs.vcd=" + a.vcd);
   return sets;
 }
 
@@ -71,6 +76,7 @@ int cmd_run(const RunArgs& a) {
   o.out_dir = !a.out.empty() ? a.out : !s.outputs.dir.empty() ? s.outputs.dir : "out/" + s.name;
   while (o.out_dir.size() > 1 && o.out_dir.back() == '/') o.out_dir.pop_back();
   auto r = latsim::platform::run_scenario(s, o);
+  latsim::cli::write_latency_plots(s, r);
   if (!a.quiet) print_summary(s, r);
   return 0;
 }
@@ -107,6 +113,12 @@ int sc_main(int argc, char* argv[]) {
   add_common(run);
   run->add_option("--out", a.out, "Output directory (default: out/<scenario-name>/)");
   run->add_flag("-q,--quiet", a.quiet, "Print nothing on success");
+  run->add_option("--timeline", a.timeline,
+                  "Write a Chrome trace-event JSON timeline (Perfetto, speedscope) to FILE");
+  run->add_option("--timeline-window", a.timeline_window,
+                  "Limit the timeline and VCD to A..B (12.3s..12.4s) or max:SPAN (the SPAN\n"
+                  "around the longest critical section, e.g. max:100ms)");
+  run->add_option("--vcd", a.vcd, "Write VCD waveforms (IRQ lines, REQ#/GNT#, IF, pid) to FILE");
   auto* val =
       app.add_subcommand("validate", "Check a scenario (and --set overrides) without running it");
   add_common(val);

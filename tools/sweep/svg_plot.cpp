@@ -470,4 +470,68 @@ std::string heat_map_svg(const HeatMap& h) {
   return o;
 }
 
+std::string histogram_svg(const Histogram& h) {
+  const double extra = 16.0 * double(lines_of(h.subtitle).size() - 1);
+  const double W = 860, H = 480 + extra;
+  const double x0 = 84, x1 = 800, y0 = 72 + extra, y1 = 396 + extra;
+  std::string o = svg_open(W, H);
+  heading(o, h.title, h.subtitle, x0);
+
+  unsigned long long most = 1;
+  for (const auto& b : h.buckets) most = std::max(most, b.second);
+  const double hi_us = std::max({1.0, h.max, h.buckets.empty() ? 0.0 : double(h.buckets.back().first)});
+  const Axis ax = value_axis(0, hi_us + 1, x0, x1, false, 8);
+  Axis ay = value_axis(0.5, std::max(10.0, double(most)), y1, y0, true);  // log counts
+  ay.lo = std::min(ay.lo, 1.0);
+
+  o += "<g stroke=\"#e6e6e6\" stroke-width=\"1\">\n";
+  for (double t : ay.ticks)
+    o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>\n", num(x0), num(ay.at(t)),
+                     num(x1), num(ay.at(t)));
+  o += "</g>\n";
+  // One bar per µs bucket, from count 1 (the bottom of the log axis) up.
+  const double bw = std::max(1.0, (ax.at(1) - ax.at(0)));
+  for (const auto& [us, n] : h.buckets) {
+    if (n == 0) continue;
+    const double top = ay.at(double(n)), bottom = ay.at(ay.lo);
+    o += fmt::format(
+        "<rect class=\"bar\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>\n",
+        num(ax.at(double(us))), num(top), num(bw), num(std::max(0.5, bottom - top)), color(h.color));
+  }
+  o += fmt::format(
+      "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#333333\"/>\n",
+      num(x0), num(y0), num(x1 - x0), num(y1 - y0));
+  for (double t : ay.ticks) {
+    o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#333333\"/>\n",
+                     num(x0 - 5), num(ay.at(t)), num(x0), num(ay.at(t)));
+    o += text(x0 - 8, ay.at(t) + 4, format_number(t), 11, "text-anchor=\"end\"");
+  }
+  for (double t : ax.ticks) {
+    o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#333333\"/>\n",
+                     num(ax.at(t)), num(y1), num(ax.at(t)), num(y1 + 5));
+    o += text(ax.at(t), y1 + 19, format_number(t), 11, "text-anchor=\"middle\"");
+  }
+  o += text((x0 + x1) / 2, y1 + 44, h.x_label, 13, "text-anchor=\"middle\"");
+  o += fmt::format(
+      "<text x=\"0\" y=\"0\" font-size=\"13\" text-anchor=\"middle\" "
+      "transform=\"translate({},{}) rotate(-90)\">{}</text>\n",
+      num(22), num((y0 + y1) / 2), esc("samples (log scale)"));
+  // min / avg / max as dashed verticals with their values.
+  const std::pair<const char*, double> marks[] = {{"min", h.min}, {"avg", h.avg}, {"max", h.max}};
+  double label_y = y0 + 14;
+  for (const auto& [name, v] : marks) {
+    const double x = ax.at(v) + (std::string(name) == "avg" ? 0 : bw / 2);
+    o += fmt::format(
+        "<line class=\"mark-{}\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#d62728\" "
+        "stroke-dasharray=\"4,3\"/>\n",
+        name, num(x), num(y0), num(x), num(y1));
+    const bool left = x > x0 + (x1 - x0) * 0.75;  // keep labels near the right edge inside
+    o += text(left ? x - 4 : x + 4, label_y, fmt::format("{} {} us", name, format_number(v)), 11,
+              left ? "fill=\"#d62728\" text-anchor=\"end\"" : "fill=\"#d62728\"");
+    label_y += 14;
+  }
+  o += "</svg>\n";
+  return o;
+}
+
 }  // namespace latsim::sweep

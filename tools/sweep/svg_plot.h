@@ -36,7 +36,17 @@ struct HeatMap {
   bool ranges = false;             // show min–max under the median (several seeds)
 };
 
+// A latency histogram like the OSADL plots: samples per µs bucket on a log count
+// axis, with min, avg and max marked.
+struct Histogram {
+  std::string title, subtitle, x_label;
+  std::vector<std::pair<long long, unsigned long long>> buckets;  // µs -> samples, ascending
+  double min = 0, avg = 0, max = 0;
+  int color = 0;
+};
+
 std::string line_plot_svg(const LinePlot& p);
+std::string histogram_svg(const Histogram& h);
 std::string heat_map_svg(const HeatMap& h);
 
 // A number as tables and plots print it: integers without decimals, others with at most

@@ -1,0 +1,40 @@
+#pragma once
+// ftrace text of the scheduler events (`trace` file of the nop tracer with
+// sched_switch/sched_wakeup enabled), which Perfetto and KernelShark-style
+// tools import. Streamed to disk like the timeline.
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include "platform/timeline/time_window.h"
+
+namespace latsim::platform::timeline {
+
+struct SchedTask {
+  std::string_view comm;
+  int pid, prio;
+};
+
+class FtraceTextWriter {
+ public:
+  FtraceTextWriter(std::string path, TimeWindow window, int ncpus);
+  ~FtraceTextWriter();
+  FtraceTextWriter(const FtraceTextWriter&) = delete;
+  FtraceTextWriter& operator=(const FtraceTextWriter&) = delete;
+
+  // prev_state: R (preempted), S, D or X, as the kernel's task_state_to_char.
+  void sched_switch(int cpu, uint64_t ps, bool irqs_off, const SchedTask& prev, char prev_state,
+                    const SchedTask& next);
+  void sched_wakeup(int cpu, uint64_t ps, bool irqs_off, const SchedTask& waker, const SchedTask& p,
+                    int target_cpu);
+  void finish();
+
+ private:
+  void head(int cpu, uint64_t ps, bool irqs_off, const SchedTask& cur);
+  std::string path_;
+  TimeWindow w_;
+  FILE* f_ = nullptr;
+  std::string buf_;
+};
+
+}  // namespace latsim::platform::timeline

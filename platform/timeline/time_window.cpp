@@ -1,0 +1,62 @@
+#include "platform/timeline/time_window.h"
+#include <cmath>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+namespace latsim::platform::timeline {
+namespace {
+
+// Picoseconds from "12.3s", "500ms", "250us", "40ns" or plain seconds.
+uint64_t parse_time_ps(const std::string& text, const std::string& whole) {
+  static const std::vector<std::pair<std::string, double>> kUnits = {
+      {"ms", 1e9}, {"us", 1e6}, {"ns", 1e3}, {"s", 1e12}};
+  std::string number = text;
+  double scale = 1e12;
+  for (const auto& [suffix, factor] : kUnits) {
+    if (text.size() > suffix.size() &&
+        text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      number = text.substr(0, text.size() - suffix.size());
+      scale = factor;
+      break;
+    }
+  }
+  size_t used = 0;
+  double v = -1;
+  try {
+    v = std::stod(number, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (number.empty() || used != number.size() || !std::isfinite(v) || v < 0)
+    throw std::invalid_argument("bad time window '" + whole +
+                                "': expected A..B with times such as 12.3s, 500ms, 250us");
+  return uint64_t(std::llround(v * scale));
+}
+
+}  // namespace
+
+TimeWindow parse_window(const std::string& text) {
+  TimeWindow w;
+  if (text.empty()) return w;
+  const auto dots = text.find("..");
+  if (dots == std::string::npos)
+    throw std::invalid_argument("bad time window '" + text +
+                                "': expected A..B with times such as 12.3s..12.4s");
+  w.from_ps = parse_time_ps(text.substr(0, dots), text);
+  w.to_ps = parse_time_ps(text.substr(dots + 2), text);
+  if (w.to_ps <= w.from_ps)
+    throw std::invalid_argument("bad time window '" + text + "': its end must follow its start");
+  return w;
+}
+
+uint64_t parse_span_ps(const std::string& text) { return parse_time_ps(text, text); }
+
+TimeWindow window_around(uint64_t t_ps, uint64_t span_ps) {
+  TimeWindow w;
+  w.from_ps = t_ps > span_ps / 2 ? t_ps - span_ps / 2 : 0;
+  w.to_ps = w.from_ps + span_ps;
+  return w;
+}
+
+}  // namespace latsim::platform::timeline

@@ -1,0 +1,188 @@
+#include "platform/timeline/timeline_recorder.h"
+#include <fmt/format.h>
+#include <algorithm>
+
+namespace latsim::platform::timeline {
+namespace {
+
+std::string task_label(const kernel::Task& t) { return fmt::format("{}-{}", t.comm, t.pid); }
+
+SchedTask sched_task(const kernel::Task& t) { return {t.comm, t.pid, t.prio}; }
+
+// task_state_to_char() of the trace output: R(+), S, D, X.
+char state_char(int state) {
+  if (state == kernel::TASK_RUNNING) return 'R';
+  if (state & kernel::TASK_DEAD) return 'X';
+  if (state & kernel::TASK_UNINTERRUPTIBLE) return 'D';
+  return 'S';
+}
+
+}  // namespace
+
+TimelineRecorder::TimelineRecorder(kernel::Kernel& k, std::vector<std::string> pci_masters,
+                                   const std::string& path, const std::string& ftrace_path,
+                                   TimeWindow win)
+    : k_(k),
+      masters_(std::move(pci_masters)),
+      window_(win),
+      w_(path, win),
+      cpus_(size_t(k.ncpus())) {
+  if (!ftrace_path.empty())
+    ftrace_ = std::make_unique<FtraceTextWriter>(ftrace_path, win, k.ncpus());
+  w_.process_name(kCpuPid, "CPUs", 1);
+  for (int c = 0; c < k.ncpus(); ++c) {
+    w_.thread_name(kCpuPid, c, fmt::format("CPU{}", c), 2 * c);
+    w_.thread_name(kCpuPid, kSectionTid + c, fmt::format("CPU{} critical sections", c), 2 * c + 1);
+  }
+  w_.process_name(kPciPid, "PCI bus", 2);
+  for (size_t m = 0; m < masters_.size(); ++m) w_.thread_name(kPciPid, int(m), masters_[m], int(m));
+  w_.process_name(kIrqPid, "IRQ lines", 3);
+}
+
+void TimelineRecorder::finish(sc_core::sc_time end) {
+  w_.finish(to_ps(end));
+  if (ftrace_) ftrace_->finish();
+}
+
+void TimelineRecorder::close_fn(int cpu, uint64_t ps) {
+  auto& c = cpus_[size_t(cpu)];
+  if (!c.fn_open) return;
+  w_.end(kCpuPid, cpu, ps);
+  c.fn_open = false;
+}
+
+void TimelineRecorder::runqueue_counter(int cpu, uint64_t ps) {
+  w_.counter(kCpuPid, ps, fmt::format("runqueue CPU{}", cpu), "nr_running",
+             double(k_.cpu_rq(cpu).nr_running));
+}
+
+void TimelineRecorder::sched_switch(int cpu, sc_core::sc_time t, const kernel::Task& prev,
+                                    const kernel::Task& next) {
+  const uint64_t ps = to_ps(t);
+  // The switch happens at task level: whatever is still open on this CPU ends here.
+  cpus_[size_t(cpu)].fn_open = false;
+  while (w_.depth(kCpuPid, cpu) > 0) w_.end(kCpuPid, cpu, ps);
+  w_.begin(kCpuPid, cpu, ps, task_label(next), "task");
+  runqueue_counter(cpu, ps);
+  if (ftrace_)
+    ftrace_->sched_switch(cpu, ps, !k_.cpu(cpu).irqs_enabled(), sched_task(prev),
+                          state_char(prev.state), sched_task(next));
+}
+
+void TimelineRecorder::sched_wakeup(int cpu, sc_core::sc_time t, const kernel::Task& p,
+                                    int target_cpu) {
+  const uint64_t ps = to_ps(t);
+  w_.instant(kCpuPid, cpu, ps, "wakeup " + task_label(p), "sched");
+  runqueue_counter(target_cpu, ps);
+  if (ftrace_)
+    ftrace_->sched_wakeup(cpu, ps, !k_.cpu(cpu).irqs_enabled(), sched_task(*k_.cpu_rq(cpu).curr),
+                          sched_task(p), target_cpu);
+}
+
+void TimelineRecorder::function_entry(int cpu, sc_core::sc_time t, const char* fn, const char*) {
+  const uint64_t ps = to_ps(t);
+  close_fn(cpu, ps);
+  // Functions are the innermost level: outside the window they need no bookkeeping
+  // (the mcount points are most of the events, so this is what makes a window cheap).
+  if (!window_.contains(ps)) return;
+  w_.begin(kCpuPid, cpu, ps, fn, "function");
+  cpus_[size_t(cpu)].fn_open = true;
+}
+
+std::string TimelineRecorder::irq_name(unsigned vector, bool nmi) {
+  if (nmi) return "NMI";
+  if (vector == kernel::LOCAL_TIMER_VECTOR) return "LOC: local timer";
+  if (vector == kernel::RESCHEDULE_VECTOR) return "RES: reschedule IPI";
+  if (vector == kernel::SPURIOUS_APIC_VECTOR) return "spurious";
+  for (unsigned irq = 0; irq < kernel::NR_IRQS; ++irq) {
+    if (kernel::irq_vector(irq) != vector) continue;
+    const char* name = k_.irq_desc(irq).name;
+    return fmt::format("irq{}: {}", irq, name ? name : "?");
+  }
+  return fmt::format("vector {:#x}", vector);
+}
+
+void TimelineRecorder::irq_entry(int cpu, sc_core::sc_time t, unsigned vector, bool nmi) {
+  const uint64_t ps = to_ps(t);
+  close_fn(cpu, ps);
+  w_.begin(kCpuPid, cpu, ps, irq_name(vector, nmi), "irq");
+}
+
+void TimelineRecorder::irq_exit(int cpu, sc_core::sc_time t) {
+  const uint64_t ps = to_ps(t);
+  close_fn(cpu, ps);
+  w_.end(kCpuPid, cpu, ps);
+}
+
+void TimelineRecorder::softirq_entry(int cpu, sc_core::sc_time t) {
+  const uint64_t ps = to_ps(t);
+  close_fn(cpu, ps);
+  w_.begin(kCpuPid, cpu, ps, "softirq", "softirq");
+}
+
+void TimelineRecorder::softirq_exit(int cpu, sc_core::sc_time t) {
+  const uint64_t ps = to_ps(t);
+  close_fn(cpu, ps);
+  w_.end(kCpuPid, cpu, ps);
+}
+
+void TimelineRecorder::critical_edge(int cpu, sc_core::sc_time t, bool critical,
+                                     const kernel::CodeSite& site) {
+  auto& c = cpus_[size_t(cpu)];
+  const uint64_t ps = to_ps(t);
+  // As LatencyTracer::begin/end: a new start restarts the section, an end closes an open one.
+  if (critical) {
+    c.in_section = true;
+    c.section_start = ps;
+    c.section_site = site;
+    return;
+  }
+  if (!c.in_section) return;
+  c.in_section = false;
+  // The tracer's latency: whole microseconds, rounded down (latency_tracer.cpp).
+  const uint64_t latency_us = (ps - c.section_start) / 1000000;
+  w_.complete(
+      kCpuPid, kSectionTid + cpu, c.section_start, ps, "critical section", "latency",
+      fmt::format("{{\"latency_us\":{},\"started_at\":\"{}\",\"ended_at\":\"{}\"}}", latency_us,
+                  kernel::format_site(c.section_site), kernel::format_site(site)));
+}
+
+void TimelineRecorder::irq_line(const char* name, sc_core::sc_time t, bool level) {
+  auto [it, fresh] = irq_tids_.try_emplace(name, int(irq_tids_.size()));
+  if (fresh) w_.thread_name(kIrqPid, it->second, name, it->second);
+  const uint64_t ps = to_ps(t);
+  if (level) {
+    line_rise_[it->second] = ps;
+    return;
+  }
+  auto rise = line_rise_.find(it->second);
+  if (rise == line_rise_.end()) return;
+  w_.complete(kIrqPid, it->second, rise->second, ps, name, "irq_line");
+  line_rise_.erase(rise);
+}
+
+void TimelineRecorder::pci_train(int master, sc_core::sc_time start, sc_core::sc_time end,
+                                 sc_core::sc_time period, sc_core::sc_time tenure, uint64_t bytes) {
+  // One slice per train (REQ# to the last data phase); a train announced while the
+  // master's previous one still runs starts where that one ends, so slices never overlap.
+  uint64_t& busy = pci_busy_until_[master];
+  const uint64_t from = std::max(to_ps(start), busy), to = to_ps(end);
+  if (to <= from) return;
+  busy = to;
+  const double bursts = period.value() ? double((end - start).value()) / double(period.value()) : 1;
+  const std::string& name =
+      size_t(master) < masters_.size() ? masters_[size_t(master)] : std::string("master");
+  w_.complete(kPciPid, master, from, to, name + " bursts", "pci",
+              fmt::format("{{\"bytes\":{},\"bursts\":{:.0f},\"tenure_ns\":{:.0f}}}", bytes,
+                          std::max(1.0, bursts), tenure.to_seconds() * 1e9));
+}
+
+void TimelineRecorder::pci_host_hold(sc_core::sc_time from, sc_core::sc_time to) {
+  uint64_t& busy = pci_busy_until_[0];
+  const uint64_t a = std::max(to_ps(from), busy), b = to_ps(to);
+  if (b <= a) return;
+  busy = b;
+  w_.complete(kPciPid, 0, a, b, "CPU transaction", "pci");
+}
+
+}  // namespace latsim::platform::timeline

@@ -1,0 +1,69 @@
+#pragma once
+// Turns kernel events and hardware signals into the timeline: per CPU a track
+// with task -> interrupt/softirq -> kernel function slices, per CPU a track of
+// the latency tracer's critical sections (latency in args), per PCI master a
+// track of its bus tenures, per IRQ line a track of its high level, runqueue
+// counters and process/thread names; plus the sched_switch/sched_wakeup ftrace text.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+#include "kernel_sim/kernel.h"
+#include "models/common/probe.h"
+#include "platform/timeline/ftrace_text_writer.h"
+#include "platform/timeline/trace_event_writer.h"
+
+namespace latsim::platform::timeline {
+
+// Track numbering (pid = process in the viewer, tid = track inside it).
+constexpr int kCpuPid = 1, kPciPid = 2, kIrqPid = 3;
+constexpr int kSectionTid = 100;  // + cpu: critical sections of that CPU
+
+class TimelineRecorder : public kernel::KernelObserver, public SignalProbe {
+ public:
+  // `ftrace_path` empty: no ftrace text.
+  TimelineRecorder(kernel::Kernel& k, std::vector<std::string> pci_masters, const std::string& path,
+                   const std::string& ftrace_path, TimeWindow w);
+  void finish(sc_core::sc_time end);
+
+  // KernelObserver
+  void sched_switch(int cpu, sc_core::sc_time t, const kernel::Task& prev,
+                    const kernel::Task& next) override;
+  void sched_wakeup(int cpu, sc_core::sc_time t, const kernel::Task& p, int target_cpu) override;
+  void function_entry(int cpu, sc_core::sc_time t, const char* fn, const char* parent) override;
+  void irq_entry(int cpu, sc_core::sc_time t, unsigned vector, bool nmi) override;
+  void irq_exit(int cpu, sc_core::sc_time t) override;
+  void softirq_entry(int cpu, sc_core::sc_time t) override;
+  void softirq_exit(int cpu, sc_core::sc_time t) override;
+  void critical_edge(int cpu, sc_core::sc_time t, bool critical,
+                     const kernel::CodeSite& site) override;
+  // SignalProbe
+  void irq_line(const char* name, sc_core::sc_time t, bool level) override;
+  void pci_train(int master, sc_core::sc_time start, sc_core::sc_time end, sc_core::sc_time period,
+                 sc_core::sc_time tenure, uint64_t bytes) override;
+  void pci_host_hold(sc_core::sc_time from, sc_core::sc_time to) override;
+  void cpu_if(int, sc_core::sc_time, bool) override {}  // shown by the critical sections
+
+ private:
+  struct Cpu {
+    bool fn_open = false;
+    bool in_section = false;
+    uint64_t section_start = 0;
+    kernel::CodeSite section_site;
+  };
+  void close_fn(int cpu, uint64_t ps);
+  void runqueue_counter(int cpu, uint64_t ps);
+  std::string irq_name(unsigned vector, bool nmi);
+
+  kernel::Kernel& k_;
+  std::vector<std::string> masters_;
+  TimeWindow window_;
+  TraceEventWriter w_;
+  std::unique_ptr<FtraceTextWriter> ftrace_;
+  std::vector<Cpu> cpus_;
+  std::map<std::string, int> irq_tids_;     // IRQ line -> track
+  std::map<int, uint64_t> line_rise_;       // track -> time the line went high
+  std::map<int, uint64_t> pci_busy_until_;  // master -> end of its last slice
+};
+
+}  // namespace latsim::platform::timeline

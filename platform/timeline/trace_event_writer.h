@@ -1,0 +1,68 @@
+#pragma once
+// Chrome trace-event JSON (the JSON Object Format that Perfetto UI, chrome://tracing
+// and speedscope open), streamed to disk: events are written as they come, so
+// memory holds only the open slices of each track, never the trace. `ts` is in
+// µs with ns digits. Slices open when the window starts are begun at its start;
+// those still open when it ends are ended at its end.
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+#include "platform/timeline/time_window.h"
+
+namespace latsim::platform::timeline {
+
+class TraceEventWriter {
+ public:
+  // Writes to `path`.tmp, renamed to `path` by finish(); throws if it cannot open it.
+  TraceEventWriter(std::string path, TimeWindow window);
+  ~TraceEventWriter();
+  TraceEventWriter(const TraceEventWriter&) = delete;
+  TraceEventWriter& operator=(const TraceEventWriter&) = delete;
+
+  // Metadata (ph M): names of a process (pid) and a thread (track) and their order.
+  void process_name(int pid, std::string_view name, int sort_index);
+  void thread_name(int pid, int tid, std::string_view name, int sort_index);
+
+  // Nested slices of one track (ph B/E). Times must not go back (simulated now).
+  void begin(int pid, int tid, uint64_t ps, std::string_view name, std::string_view cat,
+             std::string_view args_json = {});
+  void end(int pid, int tid, uint64_t ps);
+  size_t depth(int pid, int tid) const;
+  // A slice known whole (ph X), clipped to the window; may lie ahead of the others.
+  void complete(int pid, int tid, uint64_t from_ps, uint64_t to_ps, std::string_view name,
+                std::string_view cat, std::string_view args_json = {});
+  void instant(int pid, int tid, uint64_t ps, std::string_view name, std::string_view cat);
+  void counter(int pid, uint64_t ps, std::string_view name, std::string_view series, double v);
+
+  // Close what is open at `end_ps` (or the window's end), write the closing
+  // bracket and rename the file into place.
+  void finish(uint64_t end_ps);
+  uint64_t events() const { return events_; }
+
+ private:
+  struct Open {
+    std::string name, cat;
+    bool emitted;
+  };
+  void advance(uint64_t ps);
+  void event(char ph, int pid, int tid, uint64_t ps, std::string_view name, std::string_view cat,
+             std::string_view extra);
+  void flush_if_full();
+
+  std::string path_;
+  TimeWindow w_;
+  FILE* f_ = nullptr;
+  std::string buf_;
+  bool first_ = true, started_ = false, ended_ = false;
+  uint64_t events_ = 0;
+  std::map<std::pair<int, int>, std::vector<Open>> open_;
+};
+
+// Appends `s` to `out` with JSON string escapes.
+void append_json_escaped(std::string& out, std::string_view s);
+
+}  // namespace latsim::platform::timeline

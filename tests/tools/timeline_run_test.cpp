@@ -1,0 +1,127 @@
+// End-to-end: `latsim run --timeline/--vcd/--timeline-window` on short runs of the
+// reference scenario. The recorders only watch: every default output stays
+// byte-identical; the files are deterministic; a window bounds what is written;
+// the `max:SPAN` trigger centres the window on the longest critical section.
+#include <gtest/gtest.h>
+#include <unistd.h>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kSource = LATSIM_SOURCE_DIR;
+const std::string kScenario = kSource + "/scenarios/disk-dma-kernel-build.yaml";
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+fs::path work_dir(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("latsim-tl-" + std::to_string(::getpid())) / name;
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+int latsim(const std::string& args) {
+  const std::string cmd = "env -u SC_COPYRIGHT_MESSAGE " + std::string(LATSIM_BINARY) + " run " +
+                          kScenario + " -q " + args;
+  return std::system(cmd.c_str());
+}
+
+// The latency tracer's critical sections of a timeline, as [start, end] in µs.
+std::vector<std::pair<double, double>> sections(const nlohmann::json& j) {
+  std::vector<std::pair<double, double>> v;
+  for (const auto& e : j["traceEvents"])
+    if (e["ph"] == "X" && e["name"] == "critical section")
+      v.emplace_back(e["ts"].get<double>(), e["ts"].get<double>() + e["dur"].get<double>());
+  return v;
+}
+
+}  // namespace
+
+TEST(Timeline, RecordingLeavesEveryOutputUnchangedAndIsDeterministic) {
+  const fs::path d = work_dir("identical");
+  ASSERT_EQ(latsim("--duration 200ms --out " + (d / "plain").string()), 0);
+  for (const char* run : {"a", "b"})
+    ASSERT_EQ(latsim("--duration 200ms --out " + (d / run).string() + " --timeline " +
+                     (d / run).string() + ".json --vcd " + (d / run).string() + ".vcd"),
+              0);
+  for (const char* f : {"metrics.json", "cyclictest.txt", "dmesg.txt", "traces/max.txt"})
+    EXPECT_EQ(slurp(d / "plain" / f), slurp(d / "a" / f)) << f;
+  EXPECT_EQ(slurp(d / "a.json"), slurp(d / "b.json"));
+  EXPECT_EQ(slurp(d / "a.vcd"), slurp(d / "b.vcd"));
+  EXPECT_EQ(slurp(d / "a.ftrace.txt"), slurp(d / "b.ftrace.txt"));
+  EXPECT_NE(slurp(d / "a.ftrace.txt").find(": sched_switch: prev_comm="), std::string::npos);
+  // The longest section in the timeline is the one the latency tracer reported.
+  const auto j = nlohmann::json::parse(slurp(d / "a.json"));
+  uint64_t longest = 0;
+  for (const auto& e : j["traceEvents"])
+    if (e["ph"] == "X" && e["name"] == "critical section")
+      longest = std::max(longest, e["args"]["latency_us"].get<uint64_t>());
+  const auto m = nlohmann::json::parse(slurp(d / "a" / "metrics.json"));
+  EXPECT_EQ(longest, m["latency_tracer"]["max_us"].get<uint64_t>());
+  fs::remove_all(d);
+}
+
+TEST(Timeline, WindowBoundsEveryEvent) {
+  const fs::path d = work_dir("window");
+  ASSERT_EQ(latsim("--duration 300ms --out " + (d / "run").string() + " --timeline " +
+                   (d / "w.json").string() + " --vcd " + (d / "w.vcd").string() +
+                   " --timeline-window 100ms..150ms"),
+            0);
+  const auto j = nlohmann::json::parse(slurp(d / "w.json"));
+  size_t slices = 0;
+  for (const auto& e : j["traceEvents"]) {
+    if (e["ph"] == "M") continue;
+    const double ts = e["ts"].get<double>();
+    const double end = ts + (e.contains("dur") ? e["dur"].get<double>() : 0.0);
+    EXPECT_GE(ts, 100000.0) << e.dump();
+    EXPECT_LE(end, 150000.0) << e.dump();
+    slices += e["ph"] == "B";
+  }
+  EXPECT_GT(slices, 100u);  // 50 ms of two busy CPUs
+  const std::string vcd = slurp(d / "w.vcd");
+  EXPECT_NE(vcd.find("#100000000\n$dumpvars\n"), std::string::npos);
+  EXPECT_EQ(vcd.substr(vcd.size() - 11), "#150000000\n");
+  EXPECT_NE(latsim("--duration 300ms --out " + (d / "bad").string() + " --timeline " +
+                   (d / "x.json").string() + " --timeline-window 2s..1s 2>/dev/null"),
+            0);
+  EXPECT_FALSE(fs::exists(d / "x.json"));
+  fs::remove_all(d);
+}
+
+TEST(Timeline, MaxTriggerCentresTheWindowOnTheLongestSection) {
+  const fs::path d = work_dir("trigger");
+  ASSERT_EQ(latsim("--duration 300ms --out " + (d / "run").string() + " --timeline " +
+                   (d / "all.json").string()),
+            0);
+  ASSERT_EQ(latsim("--duration 300ms --out " + (d / "run2").string() + " --timeline " +
+                   (d / "max.json").string() + " --timeline-window max:20ms"),
+            0);
+  // The longest section of the whole run, found in the full timeline...
+  const auto all = sections(nlohmann::json::parse(slurp(d / "all.json")));
+  ASSERT_FALSE(all.empty());
+  auto longest = all.front();
+  for (const auto& s : all)
+    if (s.second - s.first > longest.second - longest.first) longest = s;
+  // ...lies in the middle of the triggered 20 ms window, and is in it.
+  const auto win = sections(nlohmann::json::parse(slurp(d / "max.json")));
+  double lo = 1e18, hi = 0;
+  for (const auto& s : win) lo = std::min(lo, s.first), hi = std::max(hi, s.second);
+  EXPECT_NE(std::find(win.begin(), win.end(), longest), win.end());
+  const double mid = (longest.first + longest.second) / 2;
+  EXPECT_GE(lo, mid - 10000.0 - 1e-3);
+  EXPECT_LE(hi, mid + 10000.0 + 1e-3);
+  EXPECT_LT(lo, mid - 9000.0);  // the window really spans ~20 ms around it
+  EXPECT_GT(hi, mid + 9000.0);
+  fs::remove_all(d);
+}
