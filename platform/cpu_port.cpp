@@ -48,6 +48,13 @@ void CpuPort::mem_write(uint64_t addr, const void* data, size_t len) {
   cpu_.fsb().dram().write(addr, data, len);
 }
 
+uint16_t CpuPort::inw(uint16_t port) { return uint16_t(access(io_addr(port), 0, 2, false)); }
+void CpuPort::outw(uint16_t v, uint16_t port) { access(io_addr(port), v, 2, true); }
+
+void CpuPort::mem_read(uint64_t addr, void* data, size_t len) {
+  cpu_.fsb().dram().read(addr, data, len);
+}
+
 void CpuPort::send_ipi(int cpu, unsigned vector) {
   // ICR write: fixed delivery, physical destination = the CPU's APIC ID.
   apic_bus_.deliver(unsigned(cpu), vector, irq::DeliveryMode::Fixed);

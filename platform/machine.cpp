@@ -1,4 +1,5 @@
 #include "platform/machine.h"
+#include "platform/workload_params.h"
 
 namespace latsim::platform {
 namespace {
@@ -38,6 +39,18 @@ ide::IdeControllerParams ide_params(const IdeConfig& c) {
   return p;
 }
 
+net::Rtl8139Params nic_params(const Scenario& s) {
+  net::Rtl8139Params p;
+  p.rx = nic_rx_source(s);  // the far end of the cable: traffic of a net_in load
+  return p;
+}
+
+sound::Es1371Params sound_params(const Scenario& s) {
+  sound::Es1371Params p;
+  p.src.busy_frames = uint32_t(s.mechanisms.es1371_src_busy_frames);
+  return p;
+}
+
 }  // namespace
 
 Machine::Machine(const Scenario& s)
@@ -53,8 +66,8 @@ Machine::Machine(const Scenario& s)
       ioapic("ioapic"),
       disk(disk_params(s.platform.disk)),
       ide("ide", ide_params(s.platform.ide), disk, dram, pci),
-      nic("nic", net::Rtl8139Params{}, dram, pci),
-      sound("sound", sound::Es1371Params{}, pci) {
+      nic("nic", nic_params(s), dram, pci),
+      sound("sound", sound_params(s), pci) {
   pci.set_latency_timer_enabled(s.mechanisms.pci_latency_timer);
 
   // PCI targets (order = target_socket index). IDE legacy ports first: they sit

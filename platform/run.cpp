@@ -8,8 +8,11 @@
 #include "kernel_sim/workloads/cyclictest.h"
 #include "kernel_sim/workloads/disk_read.h"
 #include "kernel_sim/workloads/kernel_build.h"
+#include "kernel_sim/workloads/latencytest.h"
+#include "kernel_sim/workloads/stress.h"
 #include "platform/machine.h"
 #include "platform/outputs.h"
+#include "platform/workload_params.h"
 
 namespace latsim::platform {
 namespace {
@@ -36,6 +39,9 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.ide_unmaskirq = k.hdparm.unmaskirq;
   p.apic_bus_mhz = s.platform.cpu.fsb_mhz;
   p.seed = s.seed;
+  p.netdev_max_backlog = k.netdev_max_backlog;
+  p.irq_threaded[11] = k.eth0_threaded != 0;
+  p.irq_threaded[10] = k.audiopci_threaded != 0;
   return p;
 }
 
@@ -47,6 +53,17 @@ std::unique_ptr<kernel::Workload> make_workload(const WorkloadConfig& w) {
     return std::make_unique<kernel::KernelBuild>(name, p);
   }
   if (w.kind == "disk_read") return std::make_unique<kernel::DiskRead>(name, w.file_mb, w.block_kb);
+  if (w.kind == "latencytest") return std::make_unique<kernel::Latencytest>(name, latencytest_params(w));
+  if (w.kind != "cyclictest") {
+    kernel::StressLoad::Params p;
+    p.kind = w.kind;
+    p.nice = w.nice;
+    p.packets_per_s = w.packets_per_s;
+    p.bytes = uint32_t(w.packet_bytes);
+    p.file_mb = w.file_mb;
+    p.block_kb = w.block_kb;
+    return std::make_unique<kernel::StressLoad>(name, p);
+  }
   return std::make_unique<kernel::Cyclictest>(name, w.priority, w.interval_us, w.histogram_us);
 }
 

@@ -83,6 +83,8 @@ struct KernelConfig {
   int netdev_max_backlog = 300;      // /proc/sys/net/core/netdev_max_backlog
   int preempt_max_latency_us = 500;  // /proc/sys/kernel/preempt_max_latency
   int ide0_threaded = 1;             // /proc/irq/14/ide0/threaded
+  int eth0_threaded = 1;             // /proc/irq/11/eth0/threaded
+  int audiopci_threaded = 1;         // /proc/irq/10/Ensoniq AudioPCI/threaded
   HdparmConfig hdparm;
 };
 
@@ -93,6 +95,7 @@ struct MechanismConfig {
   bool isa_io_delay = true;        // outb_p/inb_p write port 0x80 as a delay
   bool mcount_overhead = true;     // the tracer's own cost per mcount entry
   int mcount_cycles = 60;          // assumption: cost of one mcount entry on a PIII
+  int es1371_src_busy_frames = 27;  // AC-link frames an SRC RAM request waits (0: off)
 };
 
 struct WorkloadConfig {
@@ -107,6 +110,15 @@ struct WorkloadConfig {
   int priority = 80;
   int interval_us = 1000;
   int histogram_us = 0;  // -h: 0 = no histogram
+  // latencytest and the stress loads (cpu_burner, proc_read, net_in, net_out,
+  // disk_write, disk_copy)
+  double phase_s = 5.0;          // latencytest: each stress phase
+  int fragments = 3;             // latencytest: fragments in the audio buffer
+  int fragment_bytes = 256;      // latencytest: bytes per fragment
+  bool burner = true;            // latencytest: non-RT CPU burner
+  int nice = 0;                  // stress loads
+  double packets_per_s = 8000;   // net_in / net_out (latencytest: both)
+  int packet_bytes = 1472;       // UDP payload (1518-byte frames on the wire)
 };
 
 struct TracingConfig {

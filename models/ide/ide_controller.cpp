@@ -94,11 +94,17 @@ void IdeController::write(uint64_t off, uint8_t v) {
       device_ = v;
       break;
     case kTaskFile + 7:
-      if (v == kReadDma) {
+      if (v == kReadDma || v == kWriteDma) {
         const uint64_t lba = lba_[0] | (uint64_t(lba_[1]) << 8) | (uint64_t(lba_[2]) << 16) |
                              (uint64_t(device_ & 0x0f) << 24);
         command_time_ = sc_core::sc_time_stamp();
-        plan_ = disk_.read(lba, count_ ? count_ : 256, command_time_);
+        if (v == kReadDma) {
+          plan_ = disk_.read(lba, count_ ? count_ : 256, command_time_);
+        } else {  // WRITE DMA: the drive's buffer takes the data at the UDMA rate (a
+                  // write cache with room; the disk model's write timing is not here)
+          plan_ = ide::ReadPlan{lba, count_ ? count_ : 256u, command_time_, command_time_,
+                                SC_ZERO_TIME, false};
+        }
         status_ = BSY | DRDY;
         command_pending_ = true;
         stats_.commands++;

@@ -40,6 +40,7 @@ class IdeController : public sc_core::sc_module {
   enum BmCommand : uint8_t { START = 0x01, WRITE_TO_MEMORY = 0x08 };
   enum BmStatus : uint8_t { ACTIVE = 0x01, ERROR = 0x02, INTERRUPT = 0x04, DRV0_DMA = 0x20 };
   static constexpr uint8_t kReadDma = 0xC8;
+  static constexpr uint8_t kWriteDma = 0xCA;
 
   tlm_utils::simple_target_socket<IdeController> socket;
   irq::IrqLine intrq;
