@@ -19,11 +19,12 @@ namespace fs = std::filesystem;
 const std::string kScenario =
     std::string(LATSIM_SOURCE_DIR) + "/tests/tools/data/latencytest-short.yaml";
 
-fs::path run(const std::string& tag, const std::string& args) {
+fs::path run(const std::string& tag, const std::string& args,
+             const std::string& scenario = kScenario) {
   const fs::path out =
       fs::temp_directory_path() / ("latsim-drivers-" + tag + "-" + std::to_string(::getpid()));
   const std::string cmd =
-      std::string(LATSIM_BINARY) + " run " + kScenario + " -q --out " + out.string() + " " + args;
+      std::string(LATSIM_BINARY) + " run " + scenario + " -q --out " + out.string() + " " + args;
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
   return out;
 }
@@ -90,6 +91,23 @@ TEST(Latencytest, GoldenReport) {
   const auto m = metrics(out)["workloads"]["latencytest"];
   EXPECT_EQ(m["phases"].size(), 7u);
   EXPECT_GT(m["phases"]["disk_read"]["samples"].get<int>(), 100);
+  fs::remove_all(out);
+}
+
+// head -c N /dev/zero > tmpfile: writes dirty the page cache at memory speed;
+// pdflush (above dirty_background_ratio) and the throttled writer (above
+// dirty_ratio) write them back as WRITE DMA requests of at most max_sectors_kb.
+TEST(DiskWrite, DirtyPagesGoOutAsWriteDmaRequests) {
+  const auto out =
+      run("dw", "", std::string(LATSIM_SOURCE_DIR) + "/tests/tools/data/disk-write.yaml");
+  const auto m = metrics(out);
+  const auto wb = m["drivers"]["writeback"];
+  EXPECT_GT(wb["pages_written"].get<int>(), 1000);
+  EXPECT_GT(wb["write_requests"].get<int>(), 100);
+  EXPECT_GT(wb["max_dirty_pages"].get<int>(), 131072 / 10);        // past the background ratio
+  EXPECT_LE(wb["max_dirty_pages"].get<int>(), 131072 * 40 / 100);  // held at dirty_ratio
+  EXPECT_EQ(m["disk"]["max_request_kb"].get<int>(), 32);
+  EXPECT_EQ(m["disk"]["bytes_read"].get<int>(), 0);
   fs::remove_all(out);
 }
 
