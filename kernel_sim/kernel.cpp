@@ -27,6 +27,10 @@ Kernel::Kernel(const KernelParams& p, std::vector<CpuOps*> cpus)
       tracer_(int(cpus_.size()), tracer_params(p)),
       rng_(p.seed, "kernel") {
   for (size_t i = 0; i < rq_.size(); ++i) rq_[i].cpu = int(i);
+  for (size_t i = 0; i < cpus_.size(); ++i) {
+    acct_.push_back(std::make_unique<AccountedCpu>(*cpus_[i], [this, i] { return cpu_class(int(i)); }));
+    cpus_[i] = acct_.back().get();
+  }
   block_ = std::make_unique<BlockLayer>(*this);
 }
 
@@ -53,6 +57,25 @@ Es1371Driver& Kernel::snd() {
     snd_->probe();
   }
   return *snd_;
+}
+
+// account_system_time(): hardirq, then softirq, then the idle task, else system.
+CpuClass Kernel::cpu_class(int c) const {
+  const Task* t = rq_[size_t(c)].curr;
+  if (!t) return CpuClass::Idle;
+  if (t->preempt_count & 0x00ff0000u) return CpuClass::Irq;
+  if (t->preempt_count & 0x0000ff00u) return CpuClass::Softirq;
+  if (t->in_user) return CpuClass::User;
+  return t->is_idle ? CpuClass::Idle : CpuClass::System;
+}
+
+std::vector<const Spinlock*> Kernel::spinlocks() const {
+  std::vector<const Spinlock*> v{&timer_lock_, &monotonic_lock_, &i8253_lock_, &ioapic_lock_,
+                                 &xtime_lock_};
+  for (const auto& rq : rq_) v.push_back(&rq.lock);
+  for (const auto& d : irq_desc_) v.push_back(&d.lock);
+  v.push_back(&block_->ide_lock());
+  return v;
 }
 
 Task& Kernel::current() {

@@ -4,6 +4,7 @@
 // own (sched/sched.c -> sched/sched.cpp, kernel/softirq.c -> irq/softirq.cpp,
 // arch/i386/kernel/timers/timer_tsc.c -> time/timer_tsc.cpp, ...). The kernel
 // reaches hardware only through CpuOps.
+#include <array>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "kernel_sim/kernel_params.h"
 #include "kernel_sim/lib/random.h"
 #include "kernel_sim/locks/spinlock.h"
+#include "kernel_sim/sched/cputime.h"
 #include "kernel_sim/sched/runqueue.h"
 #include "kernel_sim/sched/task.h"
 #include "kernel_sim/time/timer_list.h"
@@ -49,6 +51,10 @@ struct PerCpu {
   bool irq_from_user = false;  // the interrupt being handled came from user mode
   uint64_t local_ticks = 0;    // per-CPU timer base jiffies
   sc_core::sc_time tick_epoch, tick_period;
+  // Entries of the local timer handler (tick handled, time entered), newest last:
+  // the IRQ half of a timer's latency, as rtla timerlat splits it.
+  std::array<std::pair<uint64_t, sc_core::sc_time>, 64> tick_irq_log{};
+  uint64_t tick_irq_n = 0;
 };
 
 // i386 vectors (include/asm-i386/mach-default/irq_vectors.h).
@@ -176,6 +182,9 @@ class Kernel {
     return pcpu_[size_t(cpu)].tick_epoch + pcpu_[size_t(cpu)].tick_period * double(n);
   }
   sc_time tick_period() const { return sc_time(1.0 / p_.hz, sc_core::SC_SEC); }
+  // When `cpu`'s local timer handler was entered for tick `n` (or the first later
+  // tick it handled, ticks merge when it is late); SC_ZERO_TIME if not logged.
+  sc_time tick_irq_entry(int cpu, uint64_t n) const;
 
   BlockLayer& block();
   // Network stack with the RTL8139 opened (eth0 up), and the probed ES1371; both
@@ -189,6 +198,10 @@ class Kernel {
   LatencyTracer& tracer() { return tracer_; }
   std::vector<std::string>& dmesg() { return dmesg_; }
   const std::vector<std::unique_ptr<Task>>& tasks() const { return tasks_; }
+  // Time per class on CPU `c` (user/system/irq/softirq/idle), measured exactly.
+  const CpuTimes& cpu_times(int c) const { return acct_[size_t(c)]->times(); }
+  // Every spinlock the kernel owns, for per-lock statistics (lockstat-like).
+  std::vector<const Spinlock*> spinlocks() const;
 
  private:
   // arch/i386/kernel: boot and interrupt entry
@@ -267,6 +280,8 @@ class Kernel {
   Spinlock xtime_lock_{"xtime_lock"};
   std::vector<std::string> dmesg_;
   bool booted_ = false;
+  std::vector<std::unique_ptr<AccountedCpu>> acct_;  // wrap cpus_: CPU time per class
+  CpuClass cpu_class(int c) const;
   sc_core::sc_event boot_done_;
 };
 

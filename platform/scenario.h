@@ -110,6 +110,12 @@ struct WorkloadConfig {
   int priority = 80;
   int interval_us = 1000;
   int histogram_us = 0;  // -h: 0 = no histogram
+  int threads = 1;                    // -t
+  bool priospread = false;            // --priospread
+  int distance_us = 500;              // -d
+  int loops = 0;                      // -l: 0 = endless
+  std::string affinity = "none";      // -a: none | all | CPU list ("1", "0,1", "0-1")
+  std::string timer = "clock_nanosleep";  // clock_nanosleep | posix_timers (-x)
   // latencytest and the stress loads (cpu_burner, proc_read, net_in, net_out,
   // disk_write, disk_copy)
   double phase_s = 5.0;          // latencytest: each stress phase

@@ -41,6 +41,7 @@ class BlockLayer {
   void write_page(uint64_t index, const char* parent);
   uint64_t nr_dirty() const { return nr_dirty_; }
   const BlockStats& stats() const { return stats_; }
+  const Spinlock& ide_lock() const { return ide_lock_; }
 
  private:
   enum class PageState : uint8_t { Absent, Locked, Uptodate };

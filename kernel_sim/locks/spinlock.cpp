@@ -16,14 +16,14 @@ void Kernel::spin_lock(Spinlock& l, const char* parent) {
       if (!this_cpu().spin_until(l.released)) handle_interrupt();
     }
     l.spin_total += now() - t0;
+    if (now() - t0 > l.max_spin) l.max_spin = now() - t0;
   }
-  l.owner = c;
+  l.acquired_at(c, now());
   exec(10, 1);  // the lock's cache line, usually last touched by the other CPU
 }
 
 void Kernel::spin_unlock(Spinlock& l, const CodeSite& site) {
-  l.owner = -1;
-  l.released.notify(sc_core::SC_ZERO_TIME);
+  l.released_at(now());
   preempt_enable(site);
 }
 
@@ -33,8 +33,7 @@ void Kernel::spin_lock_irq(Spinlock& l, const char* parent) {
 }
 
 void Kernel::spin_unlock_irq(Spinlock& l, const CodeSite& site) {
-  l.owner = -1;
-  l.released.notify(sc_core::SC_ZERO_TIME);
+  l.released_at(now());
   local_irq_enable(site);
   preempt_enable(site);
 }
@@ -57,15 +56,15 @@ bool Kernel::spin_lock_irqsave(Spinlock& l, const char* parent) {
     }
   }
   l.spin_total += now() - t0;
+  if (now() - t0 > l.max_spin) l.max_spin = now() - t0;
   preempt_disable(site);
-  l.owner = c;
+  l.acquired_at(c, now());
   exec(10, 1);
   return flags;
 }
 
 void Kernel::spin_unlock_irqrestore(Spinlock& l, bool flags, const CodeSite& site) {
-  l.owner = -1;
-  l.released.notify(sc_core::SC_ZERO_TIME);
+  l.released_at(now());
   if (flags) local_irq_enable(site);
   preempt_enable(site);
 }

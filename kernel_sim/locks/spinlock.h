@@ -12,6 +12,17 @@ struct Spinlock {
   sc_core::sc_event released;
   uint64_t acquisitions = 0, contended = 0;
   sc_core::sc_time spin_total;
+  // lockstat-like: the longest hold (acquired -> released) and the longest spin.
+  sc_core::sc_time held_since, max_hold, max_spin;
+  void acquired_at(int cpu, const sc_core::sc_time& now) {
+    if (owner < 0) held_since = now;
+    owner = cpu;
+  }
+  void released_at(const sc_core::sc_time& now) {
+    if (owner >= 0 && now - held_since > max_hold) max_hold = now - held_since;
+    owner = -1;
+    released.notify(sc_core::SC_ZERO_TIME);
+  }
 };
 
 }  // namespace latsim::kernel
