@@ -1,6 +1,9 @@
 #include "kernel_sim/kernel.h"
 #include <stdexcept>
 #include "kernel_sim/block/block_layer.h"
+#include "kernel_sim/drivers/net/rtl8139.h"
+#include "kernel_sim/drivers/sound/es1371.h"
+#include "kernel_sim/net/dev.h"
 
 namespace latsim::kernel {
 
@@ -41,6 +44,27 @@ Kernel::Kernel(const KernelParams& p, std::vector<CpuOps*> cpus)
 Kernel::~Kernel() = default;
 
 BlockLayer& Kernel::block() { return *block_; }
+
+NetStack& Kernel::net() {
+  if (!net_) net_ = std::make_unique<NetStack>(*this);
+  return *net_;
+}
+
+Rtl8139Driver& Kernel::nic() {
+  if (!nic_) {
+    nic_ = std::make_unique<Rtl8139Driver>(*this, net());
+    nic_->open();
+  }
+  return *nic_;
+}
+
+Es1371Driver& Kernel::snd() {
+  if (!snd_) {
+    snd_ = std::make_unique<Es1371Driver>(*this);
+    snd_->probe();
+  }
+  return *snd_;
+}
 
 // account_system_time(): hardirq, then softirq, then the idle task, else system.
 CpuClass Kernel::cpu_class(int c) const {

@@ -24,6 +24,9 @@ namespace latsim::kernel {
 
 class Kernel;
 class BlockLayer;
+class NetStack;
+class Rtl8139Driver;
+class Es1371Driver;
 
 // A load or measurement program (kernel build, cat, cyclictest).
 class Workload {
@@ -206,6 +209,14 @@ class Kernel {
   const TlbStats& tlb_stats() const { return tlb_stats_; }
 
   BlockLayer& block();
+  // Network stack with the RTL8139 opened (eth0 up), and the probed ES1371; both
+  // are brought up by their first user (from a task), so an idle board stays idle.
+  NetStack& net();
+  Rtl8139Driver& nic();
+  Es1371Driver& snd();
+  Rtl8139Driver* nic_if_up() { return nic_.get(); }
+  Es1371Driver* snd_if_up() { return snd_.get(); }
+  bool has_drivers() const { return nic_ || snd_ || net_; }
   LatencyTracer& tracer() { return tracer_; }
   std::vector<std::string>& dmesg() { return dmesg_; }
   void set_observer(KernelObserver* o) { obs_ = o; }  // timeline events; null: none
@@ -236,6 +247,7 @@ class Kernel {
   void irq_enter(const CodeSite& site);
   void irq_exit(const CodeSite& site);
   void io_apic_modify(unsigned irq, bool mask, const char* parent);
+  void io_apic_route(unsigned irq);  // program a PCI IRQ's redirection entry (edge, CPU0)
   uint32_t io_apic_read(unsigned reg);
   void io_apic_write(unsigned reg, uint32_t v);
   void init_8259A();
@@ -272,6 +284,10 @@ class Kernel {
   Task* last_task_ = nullptr;
   std::vector<std::unique_ptr<Workload>> workloads_;
   std::unique_ptr<BlockLayer> block_;
+  std::unique_ptr<NetStack> net_;
+  std::unique_ptr<Rtl8139Driver> nic_;
+  std::unique_ptr<Es1371Driver> snd_;
+  uint32_t io_apic_routed_ = (1u << 0) | (1u << 14);  // set up by setup_io_apic
   IrqDesc irq_desc_[NR_IRQS];
   std::function<void()> softirq_vec_[8];
   std::vector<TimerList> timers_;  // per-CPU timer bases (tvec_bases)

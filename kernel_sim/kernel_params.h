@@ -31,6 +31,8 @@ struct KernelParams {
   double apic_bus_mhz = 133.33;  // what calibrate_APIC_clock finds
   uint64_t seed = 1;
   int maxcpus = 0;  // maxcpus= boot option: smp_boot_cpus brings up this many (0: all)
+  int netdev_max_backlog = 300;  // /proc/sys/net/core/netdev_max_backlog: net_rx_action budget
+  int nic_weight = 64;           // dev->weight of 8139too: packets per poll before requeueing
 };
 
 }  // namespace latsim::kernel

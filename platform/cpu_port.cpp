@@ -55,6 +55,13 @@ void CpuPort::mem_write(uint64_t addr, const void* data, size_t len) {
   cpu_.fsb().dram().write(addr, data, len);
 }
 
+uint16_t CpuPort::inw(uint16_t port) { return uint16_t(access(io_addr(port), 0, 2, false)); }
+void CpuPort::outw(uint16_t v, uint16_t port) { access(io_addr(port), v, 2, true); }
+
+void CpuPort::mem_read(uint64_t addr, void* data, size_t len) {
+  cpu_.fsb().dram().read(addr, data, len);
+}
+
 void CpuPort::send_ipi(int cpu, unsigned vector) {
   // send_IPI_mask_bitmask: ICR2 = destination APIC ID, then ICR = fixed, physical, vector.
   cpu_.apic().write(cpu::LocalApic::APIC_ICR2, uint32_t(cpu) << 24);

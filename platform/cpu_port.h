@@ -35,6 +35,9 @@ class CpuPort : public kernel::CpuOps {
   uint32_t readl(uint64_t addr) override;
   void writel(uint32_t v, uint64_t addr) override;
   void mem_write(uint64_t addr, const void* data, size_t len) override;
+  uint16_t inw(uint16_t port) override;
+  void outw(uint16_t v, uint16_t port) override;
+  void mem_read(uint64_t addr, void* data, size_t len) override;
 
   uint32_t apic_read(unsigned offset) override { return cpu_.apic().read(offset); }
   void apic_write(unsigned offset, uint32_t v) override { cpu_.apic().write(offset, v); }

@@ -1,4 +1,5 @@
 #include "platform/machine.h"
+#include "platform/workload_params.h"
 
 namespace latsim::platform {
 namespace {
@@ -44,8 +45,9 @@ ide::IdeControllerParams ide_params(const IdeConfig& c) {
   return p;
 }
 
-net::Rtl8139Params nic_params(const NicConfig& c) {
+net::Rtl8139Params nic_params(const NicConfig& c, const Scenario& s) {
   net::Rtl8139Params p;
+  p.rx = nic_rx_source(s);  // the far end of the cable: traffic of a net_in load
   p.wire_mbit_s = c.wire_mbit_s;
   p.tx_fifo_bytes = uint32_t(c.tx_fifo_bytes);
   p.burst_overhead_clocks = uint32_t(c.burst_overhead_clocks);
@@ -98,7 +100,7 @@ Machine::Machine(const Scenario& s)
       ioapic("ioapic"),
       disk(disk_params(s.platform.disk)),
       ide("ide", ide_params(s.platform.ide), disk, dram, pci),
-      nic("nic", nic_params(s.platform.nic), dram, pci),
+      nic("nic", nic_params(s.platform.nic, s), dram, pci),
       sound("sound", sound_params(s.platform.sound), pci) {
   pci.set_latency_timer_enabled(s.mechanisms.pci_latency_timer);
   pci.set_width_bits(s.platform.pci.width_bits);

@@ -12,6 +12,10 @@
 #include "kernel_sim/workloads/disk_read.h"
 #include "kernel_sim/workloads/kernel_build.h"
 #include "kernel_sim/workloads/x11.h"
+#include "kernel_sim/workloads/latencytest.h"
+#include "kernel_sim/drivers/net/rtl8139.h"
+#include "kernel_sim/drivers/sound/es1371.h"
+#include "kernel_sim/net/dev.h"
 #include "platform/scenario_emit.h"
 
 namespace latsim::platform {
@@ -236,7 +240,60 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
                               {"fifo_writes", f.writes},
                               {"status_reads", f.status_reads},
                               {"status_reads_spinning", f.spin_reads}};
+    } else if (auto* lt = dynamic_cast<kernel::Latencytest*>(w.get())) {
+      json phases = json::object();
+      for (const auto& ph : lt->phases()) {
+        auto pct = [&](uint64_t a) {
+          return ph.samples ? round3(100.0 * double(a) / double(ph.samples)) : 0.0;
+        };
+        phases[ph.name] = {
+            {"samples", ph.samples},
+            {"max_cpu_delta_ms",
+             ph.samples ? round3(std::max(0.0, ph.max_cpu_ms - lt->cpu_ms())) : 0.0},
+            {"max_write_delta_ms",
+             ph.samples ? round3(std::max(0.0, ph.max_write_ms - lt->fragment_ms())) : 0.0},
+            {"cpu_within_1ms_pct", pct(ph.cpu_within1)},
+            {"cpu_within_2ms_pct", pct(ph.cpu_within2)},
+            {"write_within_1ms_pct", pct(ph.write_within1)},
+            {"write_within_2ms_pct", pct(ph.write_within2)}};
+      }
+      workloads[w->name()] = {{"fragment_ms", round3(lt->fragment_ms())},
+                              {"cpu_loop_ms", round3(lt->cpu_ms())},
+                              {"phases", phases}};
     }
+  }
+  if (k.has_drivers() || k.block().stats().pages_dirtied) {
+    json drivers = json::object();
+    if (auto* n = k.nic_if_up()) {
+      const auto& ns = k.net().stats();
+      drivers["eth0"] = {{"irqs", n->stats().irqs},
+                         {"rx_packets", n->stats().rx_packets},
+                         {"tx_packets", n->stats().tx_packets},
+                         {"polls", n->stats().polls},
+                         {"net_rx_action_runs", ns.rx_action_runs},
+                         {"time_squeeze", ns.time_squeeze},
+                         {"max_packets_per_poll", ns.max_packets_per_poll},
+                         {"socket_drops", ns.socket_drops},
+                         {"nic_frames_dropped_overflow", m.nic.stats().frames_dropped_overflow}};
+    }
+    if (auto* a = k.snd_if_up()) {
+      const auto& as = a->stats();
+      drivers["audiopci"] = {{"irqs", as.irqs},
+                             {"periods", as.periods},
+                             {"writes", as.writes},
+                             {"xruns", as.xruns},
+                             {"src_accesses", as.src_accesses},
+                             {"src_polls", as.src_polls},
+                             {"src_max_us", us(as.src_max)}};
+    }
+    const auto& bs = k.block().stats();
+    if (bs.pages_dirtied)
+      drivers["writeback"] = {{"pages_dirtied", bs.pages_dirtied},
+                              {"pages_written", bs.pages_written},
+                              {"write_requests", bs.write_requests},
+                              {"throttled", bs.throttled},
+                              {"max_dirty_pages", bs.max_dirty}};
+    j["drivers"] = drivers;
   }
   j["disk"] = disk;
   j["workloads"] = workloads;
@@ -369,6 +426,10 @@ void write_outputs(const Scenario& s, Machine&, kernel::Kernel& k, const RunResu
                                            timerlat, sc_core::sc_time_stamp().to_seconds()));
     // /var/log/messages: the tracer's "new N us maximum-latency" reports.
     write_file(tmp / "syslog.txt", tr.syslog("latsim"));
+
+    for (const auto& w : k.workloads())
+      if (auto* lt = dynamic_cast<kernel::Latencytest*>(w.get()))
+        write_file(tmp / "latencytest.txt", lt->report(s.kernel.version));
 
     std::string dmesg;
     for (const auto& l : tr.messages()) dmesg += l + "\n";

@@ -14,6 +14,11 @@
 #include "platform/machine.h"
 #include "platform/outputs.h"
 #include "platform/timeline/session.h"
+#include "kernel_sim/workloads/latencytest.h"
+#include "kernel_sim/workloads/stress.h"
+#include "platform/machine.h"
+#include "platform/outputs.h"
+#include "platform/workload_params.h"
 
 namespace latsim::platform {
 namespace {
@@ -42,6 +47,9 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.apic_bus_mhz = s.platform.cpu.fsb_mhz;
   p.seed = s.seed;
   p.maxcpus = k.maxcpus;
+  p.netdev_max_backlog = k.netdev_max_backlog;
+  p.irq_threaded[11] = k.eth0_threaded != 0;
+  p.irq_threaded[10] = k.audiopci_threaded != 0;
   return p;
 }
 
@@ -92,6 +100,17 @@ std::unique_ptr<kernel::Workload> make_workload(const WorkloadConfig& w, int ncp
     p.step_px = w.step_px;
     p.mmio_base = kVideoControlBase;  // the BAR the X server maps
     return std::make_unique<kernel::X11>(name, p);
+  }
+  if (w.kind == "latencytest") return std::make_unique<kernel::Latencytest>(name, latencytest_params(w));
+  if (w.kind != "cyclictest") {
+    kernel::StressLoad::Params p;
+    p.kind = w.kind;
+    p.nice = w.nice;
+    p.packets_per_s = w.packets_per_s;
+    p.bytes = uint32_t(w.packet_bytes);
+    p.file_mb = w.file_mb;
+    p.block_kb = w.block_kb;
+    return std::make_unique<kernel::StressLoad>(name, p);
   }
   kernel::CyclictestParams p;
   p.threads = w.threads;

@@ -123,6 +123,8 @@ struct KernelConfig {
   int preempt_max_latency_us = 500;  // /proc/sys/kernel/preempt_max_latency
   int ide0_threaded = 1;             // /proc/irq/14/ide0/threaded
   int maxcpus = 0;                   // maxcpus= boot option: CPUs brought up (0: all)
+  int eth0_threaded = 1;             // /proc/irq/11/eth0/threaded
+  int audiopci_threaded = 1;         // /proc/irq/10/Ensoniq AudioPCI/threaded
   HdparmConfig hdparm;
 };
 
@@ -160,6 +162,15 @@ struct WorkloadConfig {
   int width = 1000;
   int height = 700;
   int step_px = 8;
+  // latencytest and the stress loads (cpu_burner, proc_read, net_in, net_out,
+  // disk_write, disk_copy)
+  double phase_s = 5.0;          // latencytest: each stress phase
+  int fragments = 3;             // latencytest: fragments in the audio buffer
+  int fragment_bytes = 256;      // latencytest: bytes per fragment
+  bool burner = true;            // latencytest: non-RT CPU burner
+  int nice = 0;                  // stress loads
+  double packets_per_s = 8000;   // net_in / net_out (latencytest: both)
+  int packet_bytes = 1472;       // UDP payload (1518-byte frames on the wire)
 };
 
 struct TracingConfig {

@@ -55,6 +55,11 @@ class CpuOps {
   virtual void writel(uint32_t v, uint64_t addr) = 0;
   // Cached stores that a bus master will later read (PRD tables).
   virtual void mem_write(uint64_t addr, const void* data, size_t len) = 0;
+  // 16-bit port I/O (RTL8139 IntrStatus, RxBufPtr) and cached loads of what a bus
+  // master wrote (an Rx ring header); a load's miss cost is in the caller's Work.
+  virtual uint16_t inw(uint16_t port) = 0;
+  virtual void outw(uint16_t v, uint16_t port) = 0;
+  virtual void mem_read(uint64_t addr, void* data, size_t len) = 0;
 
   // On-chip local APIC: no bus cycle.
   virtual uint32_t apic_read(unsigned offset) = 0;

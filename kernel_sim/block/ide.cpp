@@ -11,7 +11,7 @@ namespace latsim::kernel {
 namespace {
 constexpr uint16_t IDE_DATA = 0x1f0, IDE_STATUS = 0x1f7, IDE_CONTROL = 0x3f6;
 constexpr uint16_t BM_BASE = 0xd000;  // BAR4 of the IDE function, as the BIOS assigned it
-constexpr uint8_t WIN_READDMA = 0xc8;
+constexpr uint8_t WIN_READDMA = 0xc8, WIN_WRITEDMA = 0xca;
 constexpr uint8_t WIN_READ = 0x20;
 constexpr uint8_t DRQ_STAT = 0x08;
 constexpr uint32_t SECTOR_WORDS = 128;  // dwords per 512-byte sector
@@ -47,7 +47,7 @@ void BlockLayer::start_request(const Request& rq) {
   // blk_rq_map_sg: physically contiguous pages form one segment.
   std::vector<std::pair<uint64_t, uint32_t>> segs;
   for (uint64_t page : rq.pages) {
-    const uint64_t a = frame_of(page);
+    const uint64_t a = rq.write ? wframes_[page] : frame_of(page);
     if (!segs.empty() && segs.back().first + segs.back().second == a &&
         segs.back().second < 0x10000)
       segs.back().second += 4096;
@@ -71,7 +71,7 @@ void BlockLayer::start_request(const Request& rq) {
   k_.fn("ide_build_dmatable", "__ide_dma_setup", 40 + 30 * table.size() / 2, 1 + table.size() / 16);
   k_.this_cpu().mem_write(kPrdTable, table.data(), table.size() * 4);
   k_.outl(uint32_t(kPrdTable), BM_BASE + 4);
-  k_.outb(0x08, BM_BASE);  // direction: the bus master writes memory
+  k_.outb(rq.write ? 0x00 : 0x08, BM_BASE);  // direction: 0x08 = the bus master writes memory
   k_.outb(uint8_t(k_.inb(BM_BASE + 2) | 0x06), BM_BASE + 2);  // clear INTR and ERROR
   // Task file: LBA28 READ DMA.
   const uint64_t lba = rq.sector;
@@ -81,9 +81,9 @@ void BlockLayer::start_request(const Request& rq) {
   k_.outb(uint8_t(lba >> 8), IDE_DATA + 4);
   k_.outb(uint8_t(lba >> 16), IDE_DATA + 5);
   k_.outb(uint8_t(0xe0 | ((lba >> 24) & 0x0f)), IDE_DATA + 6);
-  k_.outb(WIN_READDMA, IDE_STATUS);
+  k_.outb(rq.write ? WIN_WRITEDMA : WIN_READDMA, IDE_STATUS);
   k_.fn("__ide_dma_begin", "ide_do_rw_disk", 30);
-  k_.outb(0x09, BM_BASE);  // start
+  k_.outb(rq.write ? 0x01 : 0x09, BM_BASE);  // start
 }
 
 // __ide_do_rw_disk without DMA: task file, WIN_READ, handler task_in_intr.
@@ -148,6 +148,11 @@ void BlockLayer::ide_intr() {
   ide_end_request(active_);
   busy_ = false;
   stats_.ios_completed++;
+  if (!congestion_waiters_.empty()) {  // a request was freed: wake blk_congestion_wait
+    auto waiters = std::move(congestion_waiters_);
+    congestion_waiters_.clear();
+    for (Task* t : waiters) k_.try_to_wake_up(t, "__wake_up_common");
+  }
   ide_do_request("ide_intr");
   k_.spin_unlock_irqrestore(ide_lock_, flags, {"ide_intr", "unlock"});
 }
@@ -156,6 +161,10 @@ void BlockLayer::ide_end_request(const Request& rq) {
   k_.fn("ide_end_request", "ide_dma_intr", 40);
   k_.fn("end_that_request_first", "ide_end_request", 60, 1);
   for (uint64_t page : rq.pages) {
+    if (rq.write) {
+      end_page_writeback(page);
+      continue;
+    }
     k_.fn("mpage_end_io_read", "bio_endio", 60, 2);  // SetPageUptodate + unlock_page
     unlock_page(page);
   }

@@ -62,6 +62,16 @@ void Kernel::setup_io_apic() {
   }
 }
 
+void Kernel::io_apic_route(unsigned irq) {
+  if (io_apic_routed_ & (1u << irq)) return;
+  io_apic_routed_ |= 1u << irq;
+  // Like setup_IO_APIC_irqs: fixed delivery to CPU0, masked until request_irq
+  // unmasks it. Edge mode (an assumption): do_IRQ implements the edge path only.
+  const unsigned reg = IO_APIC_REDTBL + 2 * irq_to_pin(irq);
+  io_apic_write(reg + 1, 0u << 24);
+  io_apic_write(reg, irq_vector(irq) | IO_APIC_MASKED);
+}
+
 void Kernel::io_apic_modify(unsigned irq, bool mask, const char* parent) {
   const char* outer = mask ? "mask_IO_APIC_irq" : "unmask_IO_APIC_irq";
   const char* inner = mask ? "__mask_IO_APIC_irq" : "__unmask_IO_APIC_irq";

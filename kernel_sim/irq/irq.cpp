@@ -5,6 +5,7 @@
 namespace latsim::kernel {
 
 void Kernel::request_irq(unsigned irq, const char* name, IrqHandler h) {
+  io_apic_route(irq);
   IrqDesc& d = irq_desc_[irq];
   d.name = name;
   d.handler = std::move(h);

@@ -74,6 +74,15 @@ class AccountedCpu : public CpuOps {
   void mem_write(uint64_t addr, const void* data, size_t len) override {
     timed([&] { return (hw_.mem_write(addr, data, len), 0); });
   }
+  uint16_t inw(uint16_t port) override {
+    return timed([&] { return hw_.inw(port); });
+  }
+  void outw(uint16_t v, uint16_t port) override {
+    timed([&] { return (hw_.outw(v, port), 0); });
+  }
+  void mem_read(uint64_t addr, void* data, size_t len) override {
+    timed([&] { return (hw_.mem_read(addr, data, len), 0); });
+  }
   uint32_t apic_read(unsigned offset) override { return hw_.apic_read(offset); }
   void apic_write(unsigned offset, uint32_t v) override { hw_.apic_write(offset, v); }
   void send_ipi(int cpu, unsigned vector) override { hw_.send_ipi(cpu, vector); }

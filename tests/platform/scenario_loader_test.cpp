@@ -233,7 +233,8 @@ TEST(ScenarioSet, BadTunableAndWorkloadOverrides) {
             "kernel.tunables./sys/block/hda/queue/nr_requests: unknown tunable path (accepted: "
             "/sys/block/hda/queue/max_sectors_kb, /sys/block/hda/queue/read_ahead_kb, "
             "/proc/sys/net/core/netdev_max_backlog, /proc/sys/kernel/preempt_max_latency, "
-            "/proc/irq/14/ide0/threaded)");
+            "/proc/irq/14/ide0/threaded, /proc/irq/11/eth0/threaded, "
+            "/proc/irq/10/Ensoniq AudioPCI/threaded)");
   EXPECT_EQ(file_errors_of(kReference, {"workload.cyclictest.priority=0"}),
             "--set workload.cyclictest.priority=0: error: workload.2.priority: 0 is out of range "
             "(accepted: 1..99)");
@@ -347,7 +348,8 @@ TEST(ScenarioErrors, UnknownTunablePath) {
             "tunable path; did you mean `/sys/block/hda/queue/max_sectors_kb`? (accepted: "
             "/sys/block/hda/queue/max_sectors_kb, /sys/block/hda/queue/read_ahead_kb, "
             "/proc/sys/net/core/netdev_max_backlog, /proc/sys/kernel/preempt_max_latency, "
-            "/proc/irq/14/ide0/threaded)");
+            "/proc/irq/14/ide0/threaded, /proc/irq/11/eth0/threaded, "
+            "/proc/irq/10/Ensoniq AudioPCI/threaded)");
 }
 
 TEST(ScenarioErrors, YamlSyntaxError) {
@@ -382,11 +384,11 @@ TEST(ScenarioErrors, WorkloadMistakes) {
 )"),
             "bad.yaml:4:26: error: workload.0.jobs: 0 is out of range (accepted: 1..64)\n"
             "bad.yaml:5:5: error: workload.1: unknown workload kind `kernel_bild`; did you mean "
-            "`kernel_build`? (accepted: kernel_build, disk_read, cyclictest, x11)\n"
+            "`kernel_build`? (accepted: kernel_build, disk_read, cyclictest, x11, latencytest, cpu_burner, proc_read, net_out, net_in, disk_write, disk_copy)\n"
             "bad.yaml:6:29: error: workload.2.blok_kb: unknown disk_read parameter; did you mean "
             "`block_kb`? (accepted: name, file_mb, block_kb)\n"
             "bad.yaml:7:5: error: workload.3: expected a one-key map `KIND: {PARAMS}`, got "
-            "`cyclictest` (accepted: kernel_build, disk_read, cyclictest, x11)\n"
+            "`cyclictest` (accepted: kernel_build, disk_read, cyclictest, x11, latencytest, cpu_burner, proc_read, net_out, net_in, disk_write, disk_copy)\n"
             "bad.yaml:8:5: error: workload.4.name: duplicate workload name `kernel_build` (also "
             "workload.0); give each item its own `name`");
 }

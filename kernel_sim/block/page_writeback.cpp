@@ -1,0 +1,163 @@
+// mm/filemap.c generic_file_write and mm/page-writeback.c (2.6.9): write(2)
+// dirties page-cache pages; above dirty_background_ratio pdflush writes them back,
+// above dirty_ratio the writer itself writes and waits (balance_dirty_pages).
+#include <algorithm>
+#include "kernel_sim/block/block_layer.h"
+#include "kernel_sim/kernel.h"
+
+namespace latsim::kernel {
+namespace {
+constexpr uint64_t kTotalPages = 131072;                   // 512 MB
+constexpr uint64_t kBackgroundThresh = kTotalPages / 10;   // dirty_background_ratio 10
+constexpr uint64_t kDirtyThresh = kTotalPages * 40 / 100;  // dirty_ratio 40
+constexpr uint64_t kWriteChunk = 32 + 32 / 2;              // sync_writeback_pages()
+constexpr uint64_t kMaxWritebackPages = 1024;              // MAX_WRITEBACK_PAGES
+}  // namespace
+
+void BlockLayer::setup_write_file(uint64_t pages, uint64_t start_lba) {
+  wpages_.assign(pages, WState::Clean);
+  wframes_.assign(pages, 0);
+  wstart_lba_ = start_lba;
+  if (!pdflush_)
+    pdflush_ = k_.create_task(
+        "pdflush", [this] { pdflush(); }, Policy::Normal, 0);
+}
+
+void BlockLayer::write_page(uint64_t index, const char* parent) {
+  k_.fn("generic_file_aio_write_nolock", parent, 80, 1);
+  // Wait if an earlier write of this page is still in flight (wait_on_page_writeback).
+  while (wpages_[index] == WState::Writeback) blk_congestion_wait();
+  k_.fn("__grab_cache_page", "generic_file_buffered_write", 250, 2);
+  if (wpages_[index] == WState::Clean)
+    wframes_[index] = (4096 + rng_.below(131072 - 4096)) * 4096;  // a fresh frame
+  k_.fn("ext3_prepare_write", "generic_file_buffered_write", 300, 3);
+  k_.might_sleep("__copy_from_user_ll");
+  // 4 KiB into a page that is not in the cache: every destination line misses.
+  k_.fn("__copy_from_user_ll", "filemap_copy_from_user", 1100, 4, 128);
+  k_.fn("ext3_commit_write", "generic_file_buffered_write", 300, 3);
+  if (wpages_[index] == WState::Clean) {
+    k_.fn("__set_page_dirty_nobuffers", "set_page_dirty", 80, 1);
+    wpages_[index] = WState::Dirty;
+    nr_dirty_++;
+    stats_.pages_dirtied++;
+    stats_.max_dirty = std::max(stats_.max_dirty, nr_dirty_);
+  }
+  balance_dirty_pages();
+}
+
+void BlockLayer::balance_dirty_pages() {
+  k_.fn("balance_dirty_pages_ratelimited", "generic_file_buffered_write", 30);
+  if (nr_dirty_ > kBackgroundThresh && !pdflush_running_ && pdflush_ &&
+      pdflush_->state != TASK_RUNNING) {
+    k_.fn("pdflush_operation", "balance_dirty_pages", 40);  // background_writeout
+    k_.try_to_wake_up(pdflush_, "pdflush_operation");
+  }
+  while (nr_dirty_ + nr_writeback_ > kDirtyThresh) {
+    stats_.throttled++;
+    k_.fn("balance_dirty_pages", "balance_dirty_pages_ratelimited", 80, 1);
+    writeback_pages(kWriteChunk, "writeback_inodes");
+    blk_congestion_wait();
+  }
+}
+
+// mpage_writepages: runs of dirty pages become write bios of up to max_sectors.
+uint64_t BlockLayer::writeback_pages(uint64_t max_pages, const char* parent) {
+  k_.fn("mpage_writepages", parent, 100, 1);
+  uint64_t done = 0, run_start = 0, run_len = 0;
+  auto flush = [&] {
+    while (run_len) {
+      const uint32_t n = std::min<uint32_t>(uint32_t(run_len), max_sectors_ / 8);
+      make_write_request(run_start, n);
+      run_start += n;
+      run_len -= n;
+    }
+  };
+  for (uint64_t scanned = 0; scanned < wpages_.size() && done < max_pages; ++scanned) {
+    const uint64_t i = wb_next_;
+    wb_next_ = (wb_next_ + 1) % wpages_.size();
+    if (wpages_[i] != WState::Dirty) {
+      flush();
+      continue;
+    }
+    if (run_len && i != run_start + run_len) flush();  // wrapped to the file's start
+    k_.fn("__set_page_writeback", "mpage_writepage", 60, 1);
+    wpages_[i] = WState::Writeback;
+    nr_dirty_--;
+    nr_writeback_++;
+    if (!run_len) run_start = i;
+    run_len++;
+    done++;
+  }
+  flush();
+  generic_unplug_device();
+  return done;
+}
+
+void BlockLayer::make_write_request(uint64_t first_page, uint32_t npages) {
+  // get_request_wait: the queue holds at most nr_requests; wait for one to finish.
+  while (queue_.size() >= nr_requests_) blk_congestion_wait();
+  stats_.bios++;
+  k_.fn("submit_bio", "mpage_bio_submit", 60, 1);
+  k_.fn("generic_make_request", "submit_bio", 80, 1);
+  k_.fn("__make_request", "generic_make_request", 100, 1);
+  k_.spin_lock_irq(ide_lock_, "__make_request");
+  const uint64_t sector = wstart_lba_ + first_page * 8;
+  const uint32_t nsect = npages * 8;
+  k_.fn("elv_merge", "__make_request", 60, 1);
+  if (!queue_.empty() && queue_.back().write &&
+      queue_.back().sector + queue_.back().nr_sectors == sector &&
+      queue_.back().nr_sectors + nsect <= max_sectors_) {
+    Request& rq = queue_.back();
+    rq.nr_sectors += nsect;
+    for (uint32_t i = 0; i < npages; ++i) rq.pages.push_back(first_page + i);
+    stats_.merges++;
+  } else {
+    k_.fn("get_request", "__make_request", 120, 2);
+    Request rq;
+    rq.sector = sector;
+    rq.nr_sectors = nsect;
+    rq.write = true;
+    for (uint32_t i = 0; i < npages; ++i) rq.pages.push_back(first_page + i);
+    queue_.push_back(std::move(rq));
+    stats_.requests++;
+    stats_.write_requests++;
+  }
+  k_.spin_unlock_irq(ide_lock_, {"__make_request", "unlock"});
+}
+
+void BlockLayer::end_page_writeback(uint64_t index) {
+  k_.fn("end_page_writeback", "mpage_end_io_write", 40, 1);
+  wpages_[index] = WState::Clean;  // written: clean, and reclaimable at once
+  nr_writeback_--;
+  stats_.pages_written++;
+}
+
+// blk_congestion_wait: sleep until a request completes.
+void BlockLayer::blk_congestion_wait() {
+  k_.fn("blk_congestion_wait", "balance_dirty_pages", 40);
+  congestion_waiters_.push_back(&k_.current());
+  k_.set_current_state(TASK_UNINTERRUPTIBLE);
+  k_.fn("io_schedule_timeout", "blk_congestion_wait", 30);
+  k_.schedule("io_schedule_timeout");
+}
+
+// pdflush background_writeout: write while above the background threshold.
+void BlockLayer::pdflush() {
+  for (;;) {
+    k_.set_current_state(TASK_INTERRUPTIBLE);
+    while (nr_dirty_ <= kBackgroundThresh) {
+      k_.schedule("pdflush");
+      k_.set_current_state(TASK_INTERRUPTIBLE);
+    }
+    k_.set_current_state(TASK_RUNNING);
+    pdflush_running_ = true;
+    while (nr_dirty_ > kBackgroundThresh) {
+      k_.fn("background_writeout", "__pdflush", 60, 1);
+      writeback_pages(std::min(kMaxWritebackPages, nr_dirty_ - kBackgroundThresh), "wb_kupdate");
+      k_.cond_resched("background_writeout");
+    }
+    pdflush_running_ = false;
+  }
+}
+
+}  // namespace latsim::kernel

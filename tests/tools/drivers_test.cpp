@@ -1,0 +1,114 @@
+// The NIC and sound drivers and latencytest, end to end through the real binary:
+// netdev_max_backlog bounds the packets one rtl8139_poll takes, the ES1371 SRC
+// access lasts as long as the device keeps its BUSY bit, and latencytest.txt keeps
+// its format (golden).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kScenario =
+    std::string(LATSIM_SOURCE_DIR) + "/tests/tools/data/latencytest-short.yaml";
+
+fs::path run(const std::string& tag, const std::string& args,
+             const std::string& scenario = kScenario) {
+  const fs::path out =
+      fs::temp_directory_path() / ("latsim-drivers-" + tag + "-" + std::to_string(::getpid()));
+  const std::string cmd =
+      std::string(LATSIM_BINARY) + " run " + scenario + " -q --out " + out.string() + " " + args;
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  return out;
+}
+
+nlohmann::json metrics(const fs::path& out) {
+  std::ifstream in(out / "metrics.json");
+  return nlohmann::json::parse(in);
+}
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// net_rx_action's budget is netdev_max_backlog: while the FIFO audio task keeps
+// ksoftirqd off its CPU, frames pile up in the ring; one poll takes at most the budget.
+TEST(Rtl8139, NetdevMaxBacklogBoundsPacketsPerPoll) {
+  const auto big = run("bl300", "--set /proc/sys/net/core/netdev_max_backlog=300");
+  const auto small = run("bl2", "--set /proc/sys/net/core/netdev_max_backlog=2");
+  const auto b = metrics(big)["drivers"]["eth0"], s = metrics(small)["drivers"]["eth0"];
+  EXPECT_GT(b["max_packets_per_poll"].get<int>(), 2);
+  EXPECT_EQ(b["time_squeeze"].get<int>(), 0);
+  EXPECT_LE(s["max_packets_per_poll"].get<int>(), 2);
+  EXPECT_GT(s["max_packets_per_poll"].get<int>(), 0);
+  EXPECT_GT(s["time_squeeze"].get<int>(), 0);  // budget used up: softirq raised again
+  EXPECT_GT(s["polls"].get<int>(), b["polls"].get<int>());
+  fs::remove_all(big);
+  fs::remove_all(small);
+}
+
+// snd_es1371_src_read polls until BUSY clears twice (the previous request, then its
+// own), so it lasts about 2 x busy_frames AC-link frames (20.833 us each); with the
+// mechanism off only the port accesses remain.
+TEST(Es1371, SrcReadLoopFollowsTheDeviceBusyTime) {
+  const double frame_us = 256.0 / 12.288;
+  for (int n : {27, 9}) {
+    const auto out =
+        run("src" + std::to_string(n),
+            "--duration 0.1s --set platform.sound.src_busy_frames=" + std::to_string(n));
+    const double us = metrics(out)["drivers"]["audiopci"]["src_max_us"].get<double>();
+    EXPECT_GT(us, (2 * n - 2) * frame_us) << n;
+    EXPECT_LT(us, 2 * n * frame_us + 20.0) << n;
+    fs::remove_all(out);
+  }
+  const auto off = run("src0", "--duration 0.1s --set platform.sound.src_busy_frames=0");
+  EXPECT_LT(metrics(off)["drivers"]["audiopci"]["src_max_us"].get<double>(), 20.0);
+  fs::remove_all(off);
+}
+
+// latencytest.txt: the seed's BASIC RESULTS layout with this run's values. When a
+// change is intended, regenerate with LATSIM_UPDATE_GOLDEN=1.
+TEST(Latencytest, GoldenReport) {
+  const auto out = run("golden", "");
+  const fs::path want =
+      fs::path(LATSIM_SOURCE_DIR) / "tests/tools/data/golden/latencytest-short.latencytest.txt";
+  const std::string got = read_text(out / "latencytest.txt");
+  if (std::getenv("LATSIM_UPDATE_GOLDEN")) {
+    std::ofstream(want, std::ios::binary) << got;
+  } else {
+    EXPECT_EQ(got, read_text(want)) << "latencytest.txt differs from " << want;
+  }
+  const auto m = metrics(out)["workloads"]["latencytest"];
+  EXPECT_EQ(m["phases"].size(), 7u);
+  EXPECT_GT(m["phases"]["disk_read"]["samples"].get<int>(), 100);
+  fs::remove_all(out);
+}
+
+// head -c N /dev/zero > tmpfile: writes dirty the page cache at memory speed;
+// pdflush (above dirty_background_ratio) and the throttled writer (above
+// dirty_ratio) write them back as WRITE DMA requests of at most max_sectors_kb.
+TEST(DiskWrite, DirtyPagesGoOutAsWriteDmaRequests) {
+  const auto out =
+      run("dw", "", std::string(LATSIM_SOURCE_DIR) + "/tests/tools/data/disk-write.yaml");
+  const auto m = metrics(out);
+  const auto wb = m["drivers"]["writeback"];
+  EXPECT_GT(wb["pages_written"].get<int>(), 1000);
+  EXPECT_GT(wb["write_requests"].get<int>(), 100);
+  EXPECT_GT(wb["max_dirty_pages"].get<int>(), 131072 / 10);        // past the background ratio
+  EXPECT_LE(wb["max_dirty_pages"].get<int>(), 131072 * 40 / 100);  // held at dirty_ratio
+  EXPECT_EQ(m["disk"]["max_request_kb"].get<int>(), 32);
+  EXPECT_EQ(m["disk"]["bytes_read"].get<int>(), 0);
+  fs::remove_all(out);
+}
+
+}  // namespace
