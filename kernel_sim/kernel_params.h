@@ -29,6 +29,11 @@ struct KernelParams {
   int pagecache_mb = 256;        // assumption: page cache share of 512 MB during a build
   double apic_bus_mhz = 133.33;  // what calibrate_APIC_clock finds
   uint64_t seed = 1;
+  // kernel.flavour: 2.6.9-vp, 2.6.9, 2.4.20-lowlatency, 2.4.10-preempt, rt.
+  std::string flavour = "2.6.9-vp";
+  bool high_res_timers = false;  // hrtimers on a one-shot local APIC timer (rt)
+  int irq_thread_prio = 49;      // SCHED_FIFO priority of IRQ threads (VP 49, -rt 50)
+  int timer_softirq_prio = 1;    // -rt: ktimersoftd/N is SCHED_FIFO 1 ([98] in seed 003)
 };
 
 }  // namespace latsim::kernel
