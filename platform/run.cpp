@@ -36,6 +36,11 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.ide_unmaskirq = k.hdparm.unmaskirq;
   p.apic_bus_mhz = s.platform.cpu.fsb_mhz;
   p.seed = s.seed;
+  p.flavour = k.flavour;
+  if (k.flavour == "rt") {
+    p.high_res_timers = true;  // CONFIG_HIGH_RES_TIMERS: one-shot local APIC
+    p.irq_thread_prio = 50;    // forced IRQ threads run at SCHED_FIFO 50 on -rt
+  }
   return p;
 }
 
