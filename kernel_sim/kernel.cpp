@@ -26,12 +26,35 @@ Kernel::Kernel(const KernelParams& p, std::vector<CpuOps*> cpus)
   for (size_t i = 0; i < rq_.size(); ++i) rq_[i].cpu = int(i);
   hrtimer_q_.resize(cpus_.size());
   hrtimer_lock_.reset(new Spinlock[cpus_.size()]);
+  for (size_t i = 0; i < cpus_.size(); ++i) {
+    acct_.push_back(std::make_unique<AccountedCpu>(*cpus_[i], [this, i] { return cpu_class(int(i)); }));
+    cpus_[i] = acct_.back().get();
+  }
   block_ = std::make_unique<BlockLayer>(*this);
 }
 
 Kernel::~Kernel() = default;
 
 BlockLayer& Kernel::block() { return *block_; }
+
+// account_system_time(): hardirq, then softirq, then the idle task, else system.
+CpuClass Kernel::cpu_class(int c) const {
+  const Task* t = rq_[size_t(c)].curr;
+  if (!t) return CpuClass::Idle;
+  if (t->preempt_count & 0x00ff0000u) return CpuClass::Irq;
+  if (t->preempt_count & 0x0000ff00u) return CpuClass::Softirq;
+  if (t->in_user) return CpuClass::User;
+  return t->is_idle ? CpuClass::Idle : CpuClass::System;
+}
+
+std::vector<const Spinlock*> Kernel::spinlocks() const {
+  std::vector<const Spinlock*> v{&timer_lock_, &monotonic_lock_, &i8253_lock_, &ioapic_lock_,
+                                 &xtime_lock_};
+  for (const auto& rq : rq_) v.push_back(&rq.lock);
+  for (const auto& d : irq_desc_) v.push_back(&d.lock);
+  v.push_back(&block_->ide_lock());
+  return v;
+}
 
 Task& Kernel::current() {
   const sc_core::sc_object* obj = sc_core::sc_get_current_process_b();

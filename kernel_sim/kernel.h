@@ -5,6 +5,7 @@
 // arch/i386/kernel/timers/timer_tsc.c -> time/timer_tsc.cpp, ...). The kernel
 // reaches hardware only through CpuOps.
 #include <deque>
+#include <array>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "kernel_sim/locks/rwlock.h"
 #include "kernel_sim/locks/semaphore.h"
 #include "kernel_sim/locks/spinlock.h"
+#include "kernel_sim/sched/cputime.h"
 #include "kernel_sim/sched/runqueue.h"
 #include "kernel_sim/sched/task.h"
 #include "kernel_sim/time/hrtimer.h"
@@ -56,6 +58,10 @@ struct PerCpu {
   uint64_t hres_tick = 0;             // its next local tick index
   uint64_t migrations = 0;            // tasks moved onto this CPU
   Task* migrate_out = nullptr;        // switched away to move (set_cpus_allowed)
+  // Entries of the local timer handler (tick handled, time entered), newest last:
+  // the IRQ half of a timer's latency, as rtla timerlat splits it.
+  std::array<std::pair<uint64_t, sc_core::sc_time>, 64> tick_irq_log{};
+  uint64_t tick_irq_n = 0;
 };
 
 // i386 vectors (include/asm-i386/mach-default/irq_vectors.h).
@@ -184,11 +190,18 @@ class Kernel {
     return pcpu_[size_t(cpu)].tick_epoch + pcpu_[size_t(cpu)].tick_period * double(n);
   }
   sc_time tick_period() const { return sc_time(1.0 / p_.hz, sc_core::SC_SEC); }
+  // When `cpu`'s local timer handler was entered for tick `n` (or the first later
+  // tick it handled, ticks merge when it is late); SC_ZERO_TIME if not logged.
+  sc_time tick_irq_entry(int cpu, uint64_t n) const;
 
   BlockLayer& block();
   LatencyTracer& tracer() { return tracer_; }
   std::vector<std::string>& dmesg() { return dmesg_; }
   const std::vector<std::unique_ptr<Task>>& tasks() const { return tasks_; }
+  // Time per class on CPU `c` (user/system/irq/softirq/idle), measured exactly.
+  const CpuTimes& cpu_times(int c) const { return acct_[size_t(c)]->times(); }
+  // Every spinlock the kernel owns, for per-lock statistics (lockstat-like).
+  std::vector<const Spinlock*> spinlocks() const;
 
   // --- flavour mechanisms (issue 4) ---
   bool rt_flavour() const { return p_.flavour == "rt"; }
@@ -215,15 +228,15 @@ class Kernel {
   void up(Semaphore& s, const char* parent);
   // Per-lock hold/spin statistics of every spinlock taken so far (first-use order).
   std::vector<LockStats> lock_stats() const;
-  // time/hrtimer.cpp, time/posix_timers.cpp
+  // time/hrtimer.cpp, time/hr_posix_timers.cpp
   void hrtimer_start(Hrtimer& t, sc_time expires, const char* parent);
   void hrtimer_cancel(Hrtimer& t);
   // cyclictest -n: sleep until absolute time `abs` (CLOCK_MONOTONIC, TIMER_ABSTIME).
   void clock_nanosleep(sc_time abs, const char* parent);
   // cyclictest without -n: timer_create(SIGEV_SIGNAL) + timer_settime(first, interval),
   // then sigwait() once per period.
-  void timer_settime(PosixTimer& t, sc_time first, sc_time interval, const char* parent);
-  void sigwait(PosixTimer& t, const char* parent);
+  void timer_settime(HrPosixTimer& t, sc_time first, sc_time interval, const char* parent);
+  void sigwait(HrPosixTimer& t, const char* parent);
   uint64_t tick_at_or_after(int cpu, sc_time t) const;
   void set_cpus_allowed(Task* p, uint32_t mask);
 
@@ -299,6 +312,8 @@ class Kernel {
   Spinlock xtime_lock_{"xtime_lock"};
   std::vector<std::string> dmesg_;
   bool booted_ = false;
+  std::vector<std::unique_ptr<AccountedCpu>> acct_;  // wrap cpus_: CPU time per class
+  CpuClass cpu_class(int c) const;
   sc_core::sc_event boot_done_;
   // issue 4: flavours, locks, hrtimers
   void lock_acquired(Spinlock& l);
@@ -314,8 +329,8 @@ class Kernel {
   void run_hrtimer_softirq();
   void tick_sched_timer(int cpu);
   void tick_setup_sched_timer(int cpu);
-  void posix_timer_arm(PosixTimer& t, sc_time expires, const char* parent);
-  void posix_timer_fn(PosixTimer& t);
+  void posix_timer_arm(HrPosixTimer& t, sc_time expires, const char* parent);
+  void posix_timer_fn(HrPosixTimer& t);
   void ktimersoftd(int cpu);
   int select_task_rq_rt(Task* p, int cpu);
   std::vector<Spinlock*> locks_;

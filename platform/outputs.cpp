@@ -1,7 +1,9 @@
 #include "platform/outputs.h"
 #include <fmt/format.h>
 #include <unistd.h>
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -22,6 +24,127 @@ void write_file(const fs::path& p, const std::string& text) {
   std::ofstream f(p, std::ios::binary);
   f << text;
   if (!f) throw std::runtime_error("cannot write " + p.string());
+}
+
+// --json file of a cyclictest workload: cyclictest.json, or cyclictest-<name>.json.
+std::string cyclictest_json_name(const std::string& name) {
+  return name == "cyclictest" ? "cyclictest.json" : "cyclictest-" + name + ".json";
+}
+
+void merge(kernel::TimerlatStats& a, const kernel::TimerlatStats& b) {
+  if (!b.count) return;
+  if (!a.count || b.irq_min < a.irq_min) a.irq_min = b.irq_min;
+  if (!a.count || b.thr_min < a.thr_min) a.thr_min = b.thr_min;
+  a.irq_max = std::max(a.irq_max, b.irq_max);
+  a.thr_max = std::max(a.thr_max, b.thr_max);
+  a.irq_cur = b.irq_cur;
+  a.thr_cur = b.thr_cur;
+  a.irq_sum += b.irq_sum;
+  a.thr_sum += b.thr_sum;
+  a.count += b.count;
+}
+
+double ms(const sc_core::sc_time& t) { return std::round(t.to_seconds() * 1e6) / 1e3; }
+
+// count/min/avg/max over all threads (as before with one), then each thread with
+// the rtla timerlat split: IRQ (timer fired -> handler) and thread (-> running).
+nlohmann::json cyclictest_metrics(const kernel::Cyclictest& c) {
+  using nlohmann::json;
+  uint64_t count = 0;
+  int64_t mn = 0, mx = 0;
+  double sum = 0;
+  uint64_t irq_max = 0, thr_max = 0;
+  json threads = json::array();
+  for (int i = 0; i < c.nthreads(); ++i) {
+    const auto& st = c.stats(i);
+    if (st.cycles && (count == 0 || st.min < mn)) mn = st.min;
+    mx = std::max(mx, st.max);
+    count += st.cycles;
+    sum += st.sum;
+    irq_max = std::max(irq_max, st.irq_max_ns);
+    thr_max = std::max(thr_max, st.thr_max_ns);
+    auto avg_us = [&](double ns) { return st.cycles ? round3(ns / double(st.cycles) / 1e3) : 0.0; };
+    threads.push_back(
+        {{"pid", st.pid},
+         {"cpu", st.cpu},
+         {"priority", c.priority(i)},
+         {"interval_us", c.interval_us(i)},
+         {"count", st.cycles},
+         {"min_us", st.min},
+         {"avg_us", st.cycles ? round3(st.sum / double(st.cycles)) : 0.0},
+         {"max_us", st.max},
+         {"irq_latency_us",
+          {{"min", round3(st.irq_min_ns / 1e3)},
+           {"avg", avg_us(st.irq_sum_ns)},
+           {"max", round3(st.irq_max_ns / 1e3)}}},
+         {"thread_latency_us",
+          {{"min", round3(st.thr_min_ns / 1e3)},
+           {"avg", avg_us(st.thr_sum_ns)},
+           {"max", round3(st.thr_max_ns / 1e3)}}},
+         {"handler_to_thread_us",
+          {{"min", round3(st.after_irq_min_ns / 1e3)},
+           {"avg", avg_us(st.after_irq_sum_ns)},
+           {"max", round3(st.after_irq_max_ns / 1e3)}}},
+         {"timer_overruns", st.timer_overruns}});
+  }
+  return {{"count", count},
+          {"min_us", mn},
+          {"avg_us", count ? round3(sum / double(count)) : 0.0},
+          {"max_us", mx},
+          {"irq_latency_max_us", round3(irq_max / 1e3)},
+          {"thread_latency_max_us", round3(thr_max / 1e3)},
+          {"threads", threads}};
+}
+
+// Per CPU time by class, switches and migrations; per lock class (by name, as
+// lockstat groups them) and per IRQ line.
+void add_kernel_metrics(nlohmann::json& j, kernel::Kernel& k) {
+  using nlohmann::json;
+  using kernel::CpuClass;
+  for (int i = 0; i < k.ncpus() && i < int(j["cpus"].size()); ++i) {
+    const auto& t = k.cpu_times(i);
+    auto& c = j["cpus"][size_t(i)];
+    c["time_ms"] = {{"user", ms(t[CpuClass::User])},
+                    {"kernel", ms(t[CpuClass::System])},
+                    {"irq", ms(t[CpuClass::Irq])},
+                    {"softirq", ms(t[CpuClass::Softirq])},
+                    {"idle", ms(t[CpuClass::Idle])}};
+    c["context_switches"] = k.cpu_rq(i).nr_switches;
+    c["migrations"] = k.cpu_rq(i).nr_migrations;
+  }
+  struct Agg {
+    uint64_t acquisitions = 0, contended = 0;
+    sc_core::sc_time spin, max_spin, max_hold;
+  };
+  std::map<std::string, Agg> locks;
+  for (const kernel::Spinlock* l : k.spinlocks()) {
+    if (!l->acquisitions) continue;
+    Agg& a = locks[l->name];
+    a.acquisitions += l->acquisitions;
+    a.contended += l->contended;
+    a.spin += l->spin_total;
+    a.max_spin = std::max(a.max_spin, l->max_spin);
+    a.max_hold = std::max(a.max_hold, l->max_hold);
+  }
+  json lj = json::object();
+  for (const auto& [name, a] : locks)
+    lj[name] = {{"acquisitions", a.acquisitions},
+                {"contended", a.contended},
+                {"spin_us", us(a.spin)},
+                {"max_spin_us", us(a.max_spin)},
+                {"max_hold_us", us(a.max_hold)}};
+  j["locks"] = lj;
+  json irqs = json::object();
+  for (unsigned irq = 0; irq < kernel::NR_IRQS; ++irq) {
+    const auto& d = k.irq_desc(irq);
+    if (!d.name) continue;
+    irqs[std::to_string(irq)] = {{"name", d.name},
+                                 {"count", d.count},
+                                 {"threaded", d.threaded},
+                                 {"max_handler_us", us(d.max_handler)},
+                                 {"handler_total_us", us(d.handler_total)}};
+  }
+  j["irqs"] = irqs;
 }
 
 }  // namespace
@@ -59,11 +182,7 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
       disk["bytes_read"] = d->bytes();
       disk["read_mb_s"] = secs > 0 ? round3(double(d->bytes()) / 1e6 / secs) : 0.0;
     } else if (auto* c = dynamic_cast<kernel::Cyclictest*>(w.get())) {
-      const auto& st = c->stats();
-      workloads[w->name()] = {{"count", st.cycles},
-                              {"min_us", st.min},
-                              {"avg_us", st.cycles ? round3(st.sum / double(st.cycles)) : 0.0},
-                              {"max_us", st.max}};
+      workloads[w->name()] = cyclictest_metrics(*c);
     } else if (auto* b = dynamic_cast<kernel::KernelBuild*>(w.get())) {
       workloads[w->name()] = {{"compiles", b->compiles()}};
     }
@@ -86,6 +205,7 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
   uint64_t switches = 0;
   for (int i = 0; i < k.ncpus(); ++i) switches += k.cpu_rq(i).nr_switches;
   j["scheduler"] = {{"context_switches", switches}};
+  add_kernel_metrics(j, k);
   return j;
 }
 
@@ -140,20 +260,31 @@ void write_outputs(const Scenario& s, Machine&, kernel::Kernel& k, const RunResu
                  tr.format(t));
     if (tr.sections()) write_file(tmp / "traces" / "max.txt", tr.format(tr.max_trace()));
 
-    // cyclictest -q: the summary lines, or with -h the histogram block instead.
-    std::vector<const kernel::Cyclictest*> threads;
-    bool hist = false;
+    // cyclictest -q: the summary lines, or with -h the histogram block instead;
+    // --json=cyclictest.json; and the same samples as `rtla timerlat top` shows them.
+    std::string ct;
+    std::map<int, kernel::TimerlatStats> timerlat;
     for (const auto& w : k.workloads()) {
       if (auto* c = dynamic_cast<kernel::Cyclictest*>(w.get())) {
-        threads.push_back(c);
-        hist = hist || c->histogram_us() > 0;
+        ct += c->report();
+        const std::string file = cyclictest_json_name(c->name());
+        kernel::CyclictestRunInfo info;
+        info.cmdline = c->cmdline(file);
+        info.release = k.params().version;
+        info.version = k.params().kernel_preemption ? "#1 SMP PREEMPT" : "#1 SMP";
+        info.realtime = s.kernel.flavour == "rt";  // /sys/kernel/realtime exists on PREEMPT_RT
+        info.start_s = c->start_s();
+        info.end_s = sc_core::sc_time_stamp().to_seconds();
+        write_file(tmp / file, c->json(info));
+        for (const auto& [cpu, t] : c->timerlat()) merge(timerlat[cpu], t);
       }
     }
-    std::string ct;
-    if (hist) ct = kernel::Cyclictest::histogram_block(threads);
-    for (size_t i = 0; i < threads.size() && !hist; ++i)
-      ct += threads[i]->summary_line(int(i)) + "\n";
     write_file(tmp / "cyclictest.txt", ct);
+    if (!timerlat.empty())
+      write_file(tmp / "timerlat.txt", kernel::Cyclictest::timerlat_top(
+                                           timerlat, sc_core::sc_time_stamp().to_seconds()));
+    // /var/log/messages: the tracer's "new N us maximum-latency" reports.
+    write_file(tmp / "syslog.txt", tr.syslog("latsim"));
 
     std::string dmesg;
     for (const auto& l : tr.messages()) dmesg += l + "\n";

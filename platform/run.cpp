@@ -1,8 +1,10 @@
 #include "platform/run.h"
 #include <fmt/format.h>
 #include <unistd.h>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <stdexcept>
 #include "kernel_sim/block/block_layer.h"
 #include "kernel_sim/kernel.h"
 #include "kernel_sim/workloads/cyclictest.h"
@@ -44,7 +46,32 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   return p;
 }
 
-std::unique_ptr<kernel::Workload> make_workload(const WorkloadConfig& w) {
+// cyclictest -a CPUSET: "1", "0,1", "0-1" (as parse_cpumask reads it).
+std::vector<int> parse_cpu_list(const std::string& text) {
+  std::vector<int> cpus;
+  size_t i = 0;
+  auto number = [&] {
+    if (i >= text.size() || !std::isdigit(static_cast<unsigned char>(text[i])))
+      throw std::runtime_error("workload.cyclictest.affinity: '" + text +
+                               "' is not a CPU list (accepted: none, all, or CPU numbers such "
+                               "as 1, 0,1 or 0-1)");
+    int v = 0;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
+      v = v * 10 + (text[i++] - '0');
+    return v;
+  };
+  for (;;) {
+    const int a = number();
+    int b = a;
+    if (i < text.size() && text[i] == '-') ++i, b = number();
+    for (int c = a; c <= b; ++c) cpus.push_back(c);
+    if (i == text.size()) break;
+    if (text[i++] != ',') --i, number();  // reports the error
+  }
+  return cpus;
+}
+
+std::unique_ptr<kernel::Workload> make_workload(const WorkloadConfig& w, int ncpus) {
   const std::string name = w.name.empty() ? w.kind : w.name;
   if (w.kind == "kernel_build") {
     kernel::KernelBuildParams p;
@@ -52,7 +79,23 @@ std::unique_ptr<kernel::Workload> make_workload(const WorkloadConfig& w) {
     return std::make_unique<kernel::KernelBuild>(name, p);
   }
   if (w.kind == "disk_read") return std::make_unique<kernel::DiskRead>(name, w.file_mb, w.block_kb);
-  return std::make_unique<kernel::Cyclictest>(name, w.priority, w.interval_us, w.histogram_us);
+  kernel::CyclictestParams p;
+  p.threads = w.threads;
+  p.priority = w.priority;
+  p.priospread = w.priospread;
+  p.interval_us = w.interval_us;
+  p.distance_us = w.distance_us;
+  p.loops = uint64_t(w.loops);
+  p.affinity_all = w.affinity == "all";
+  if (w.affinity != "none" && w.affinity != "all") p.affinity = parse_cpu_list(w.affinity);
+  for (int c : p.affinity)
+    if (c >= ncpus)
+      throw std::runtime_error(fmt::format(
+          "workload.cyclictest.affinity: CPU {} does not exist (the machine has CPUs 0-{})", c,
+          ncpus - 1));
+  p.posix_timers = w.timer == "posix_timers";
+  p.histogram_us = w.histogram_us;
+  return std::make_unique<kernel::Cyclictest>(name, p);
 }
 
 }  // namespace
@@ -61,7 +104,7 @@ RunResult run_scenario(const Scenario& s, const RunOptions& o) {
   const auto wall0 = std::chrono::steady_clock::now();
   Machine m(s);
   kernel::Kernel k(kernel_params(s), m.cpu_ops());
-  for (const auto& w : s.workload) k.add_workload(make_workload(w));
+  for (const auto& w : s.workload) k.add_workload(make_workload(w, int(m.cpu_ops().size())));
   k.boot();
 
   const sc_core::sc_time total(s.duration_s, sc_core::SC_SEC);

@@ -107,6 +107,12 @@ struct WorkloadConfig {
   int priority = 80;
   int interval_us = 1000;
   int histogram_us = 0;  // -h: 0 = no histogram
+  int threads = 1;                    // -t
+  bool priospread = false;            // --priospread
+  int distance_us = 500;              // -d
+  int loops = 0;                      // -l: 0 = endless
+  std::string affinity = "none";      // -a: none | all | CPU list ("1", "0,1", "0-1")
+  std::string timer = "clock_nanosleep";  // clock_nanosleep | posix_timers (-x)
 };
 
 struct TracingConfig {

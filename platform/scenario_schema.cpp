@@ -312,7 +312,21 @@ std::vector<WorkloadKind> make_workload_kinds() {
                         "whole ticks"),
                 LATSIM_W(interval_us)),
         bind<W>(integer("histogram_us", 0, 100000, "us", "histogram range (-h); 0: none"),
-                LATSIM_W(histogram_us))}},
+                LATSIM_W(histogram_us)),
+        bind<W>(integer("threads", 1, 64, "", "measurement threads (-t)"), LATSIM_W(threads)),
+        bind<W>(of_type(ValueType::Bool, "priospread", "each later thread one priority lower"),
+                LATSIM_W(priospread)),
+        bind<W>(integer("distance_us", 0, 1000000, "us",
+                        "each later thread's interval is longer by this (-d; 0 with -h)"),
+                LATSIM_W(distance_us)),
+        bind<W>(integer("loops", 0, 2000000000, "", "cycles per thread (-l); 0: endless"),
+                LATSIM_W(loops)),
+        bind<W>(of_type(ValueType::String, "affinity",
+                        "-a: none (unpinned), all (thread i on CPU i), or a CPU list like 1, 0,1, 0-1"),
+                LATSIM_W(affinity)),
+        bind<W>(choice("timer", {"clock_nanosleep", "posix_timers"},
+                       "how a thread waits: clock_nanosleep, or a periodic POSIX timer's signal (-x)"),
+                LATSIM_W(timer))}},
   };
 }
 

@@ -25,6 +25,7 @@ LATSIM_PACKAGES=(
   libsystemc-dev libyaml-cpp-dev libspdlog-dev libfmt-dev libcli11-dev
   nlohmann-json3-dev libgtest-dev googletest libbenchmark-dev
   parallel
+  libxml2-utils  # xmllint: the tests check `latsim check --junit` output is well-formed XML
 )
 
 LATSIM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

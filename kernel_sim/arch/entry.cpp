@@ -137,6 +137,12 @@ void Kernel::do_nmi() {
 // arch/i386/kernel/apic.c: the per-CPU local timer tick.
 void Kernel::smp_apic_timer_interrupt() {
   const char* interrupted = pcpu_[size_t(smp_processor_id())].last_fn;
+  {
+    auto& p = pcpu_[size_t(smp_processor_id())];
+    if (p.tick_period > sc_core::SC_ZERO_TIME)  // log the entry: timerlat's IRQ latency
+      p.tick_irq_log[p.tick_irq_n++ % p.tick_irq_log.size()] = {
+          uint64_t((now() - p.tick_epoch) / p.tick_period + 1e-6), now()};  // 1 ns: rounding
+  }
   fn("smp_apic_timer_interrupt", interrupted, 60, 1);
   this_cpu().apic_write(0xb0, 0);  // ack_APIC_irq
   if (p_.high_res_timers) {  // local_apic_timer_interrupt -> hrtimer_interrupt

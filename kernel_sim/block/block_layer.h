@@ -31,6 +31,7 @@ class BlockLayer {
   void read_page(uint64_t index, const char* parent);
   void init_ide();  // request_irq(14, "ide0") etc.
   const BlockStats& stats() const { return stats_; }
+  const Spinlock& ide_lock() const { return ide_lock_; }
 
  private:
   enum class PageState : uint8_t { Absent, Locked, Uptodate };

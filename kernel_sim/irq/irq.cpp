@@ -47,7 +47,11 @@ void Kernel::do_IRQ(unsigned irq) {
   } else {
     spin_unlock(d.lock, {"do_IRQ", "unlock"});
     fn("generic_handle_IRQ_event", "do_IRQ", 40);
-    if (d.handler) d.handler();
+    if (d.handler) {
+      const sc_time t0 = now();
+      d.handler();
+      d.handled(now() - t0);
+    }
     spin_lock(d.lock, "do_IRQ");
     fn("generic_note_interrupt", "do_IRQ", 20);
     fn("end_edge_ioapic_irq", "do_IRQ", 20);
@@ -70,7 +74,11 @@ void Kernel::irq_thread(unsigned irq) {
     // Handlers are entered as from a hardirq: interrupts off until the driver unmasks.
     local_irq_disable({"irq_thread", "lock"});
     fn("generic_handle_IRQ_event", "do_hardirq", 40);
-    if (d.handler) d.handler();
+    if (d.handler) {
+      const sc_time t0 = now();
+      d.handler();
+      d.handled(now() - t0);
+    }
     local_irq_enable({"irq_thread", "unlock"});
     cond_resched("irq_thread");
   }

@@ -21,6 +21,12 @@ struct IrqDesc {
   Task* thread = nullptr;
   bool thread_pending = false;  // IRQ_INPROGRESS for the thread
   uint64_t count = 0;
+  // Handler runs (action->handler, in hardirq or in the IRQ thread): longest and total.
+  sc_core::sc_time max_handler, handler_total;
+  void handled(const sc_core::sc_time& took) {
+    handler_total += took;
+    if (took > max_handler) max_handler = took;
+  }
 };
 
 }  // namespace latsim::kernel

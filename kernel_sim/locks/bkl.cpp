@@ -25,8 +25,7 @@ void Kernel::release_kernel_lock(Task* prev) {
   if (prev->lock_depth < 0) return;
   if (sleeping_lock(kernel_flag_)) return rt_spin_unlock(kernel_flag_, {"schedule", "unlock"});
   lock_released(kernel_flag_);
-  kernel_flag_.owner = -1;
-  kernel_flag_.released.notify(sc_core::SC_ZERO_TIME);
+  kernel_flag_.released_at(now());
   sub_preempt_count(PREEMPT_OFFSET, {"schedule", "unlock"});
 }
 

@@ -44,7 +44,7 @@ void Kernel::rt_spin_lock(Spinlock& l, const char* parent) {
     l.spin_total += now() - t0;  // time blocked
   }
   l.owner_task = &me;
-  l.owner = me.cpu;
+  l.acquired_at(me.cpu, now());
   lock_acquired(l);
 }
 
@@ -53,8 +53,7 @@ void Kernel::rt_spin_unlock(Spinlock& l, const CodeSite& site) {
   Task& me = current();
   lock_released(l);
   l.owner_task = nullptr;
-  l.owner = -1;
-  l.released.notify(sc_core::SC_ZERO_TIME);
+  l.released_at(now());
   // rt_mutex_adjust_prio: give back a borrowed priority (keep what other held
   // locks' waiters still lend).
   int lend = MAX_PRIO;

@@ -10,13 +10,11 @@ void Kernel::lock_acquired(Spinlock& l) {
     l.registered = true;
     locks_.push_back(&l);
   }
-  l.acquired_at = now();
 }
 
+// Before Spinlock::released_at: the hold started at held_since.
 void Kernel::lock_released(Spinlock& l) {
-  const sc_time held = now() - l.acquired_at;
-  l.hold_total += held;
-  if (held > l.hold_max) l.hold_max = held;
+  l.hold_total += now() - l.held_since;
   l.releases++;
 }
 
@@ -24,7 +22,7 @@ std::vector<LockStats> Kernel::lock_stats() const {
   std::vector<LockStats> out;
   for (const Spinlock* l : locks_)
     out.push_back({l->name, l->acquisitions, l->contended, l->releases, l->spin_total,
-                   l->hold_total, l->hold_max});
+                   l->hold_total, l->max_hold, l->max_spin});
   return out;
 }
 
@@ -41,8 +39,9 @@ void Kernel::spin_lock(Spinlock& l, const char* parent) {
       if (!this_cpu().spin_until(l.released)) handle_interrupt();
     }
     l.spin_total += now() - t0;
+    if (now() - t0 > l.max_spin) l.max_spin = now() - t0;
   }
-  l.owner = c;
+  l.acquired_at(c, now());
   lock_acquired(l);
   exec(10, 1);  // the lock's cache line, usually last touched by the other CPU
 }
@@ -50,8 +49,7 @@ void Kernel::spin_lock(Spinlock& l, const char* parent) {
 void Kernel::spin_unlock(Spinlock& l, const CodeSite& site) {
   if (sleeping_lock(l)) return rt_spin_unlock(l, site);
   lock_released(l);
-  l.owner = -1;
-  l.released.notify(sc_core::SC_ZERO_TIME);
+  l.released_at(now());
   preempt_enable(site);
 }
 
@@ -64,8 +62,7 @@ void Kernel::spin_lock_irq(Spinlock& l, const char* parent) {
 void Kernel::spin_unlock_irq(Spinlock& l, const CodeSite& site) {
   if (sleeping_lock(l)) return rt_spin_unlock(l, site);
   lock_released(l);
-  l.owner = -1;
-  l.released.notify(sc_core::SC_ZERO_TIME);
+  l.released_at(now());
   local_irq_enable(site);
   preempt_enable(site);
 }
@@ -92,8 +89,9 @@ bool Kernel::spin_lock_irqsave(Spinlock& l, const char* parent) {
     }
   }
   l.spin_total += now() - t0;
+  if (now() - t0 > l.max_spin) l.max_spin = now() - t0;
   preempt_disable(site);
-  l.owner = c;
+  l.acquired_at(c, now());
   lock_acquired(l);
   exec(10, 1);
   return flags;
@@ -102,8 +100,7 @@ bool Kernel::spin_lock_irqsave(Spinlock& l, const char* parent) {
 void Kernel::spin_unlock_irqrestore(Spinlock& l, bool flags, const CodeSite& site) {
   if (sleeping_lock(l)) return rt_spin_unlock(l, site);
   lock_released(l);
-  l.owner = -1;
-  l.released.notify(sc_core::SC_ZERO_TIME);
+  l.released_at(now());
   if (flags) local_irq_enable(site);
   preempt_enable(site);
 }
@@ -120,8 +117,7 @@ void Kernel::cond_resched_lock(Spinlock& l, const char* parent) {
   }
   // _raw_spin_unlock + preempt_enable_no_resched + __cond_resched + spin_lock.
   lock_released(l);
-  l.owner = -1;
-  l.released.notify(sc_core::SC_ZERO_TIME);
+  l.released_at(now());
   sub_preempt_count(PREEMPT_OFFSET, {"cond_resched_lock", "unlock"});
   fn("cond_resched_lock", parent, 20);
   t.preempt_count += PREEMPT_ACTIVE;

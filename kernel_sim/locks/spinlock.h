@@ -21,17 +21,28 @@ struct Spinlock {
   sc_core::sc_event released;
   uint64_t acquisitions = 0, contended = 0;
   sc_core::sc_time spin_total;
-  // Hold statistics (per-lock metrics): from acquisition to release.
-  sc_core::sc_time acquired_at, hold_total, hold_max;
+  // lockstat-like: the longest hold (acquired -> released) and the longest spin.
+  sc_core::sc_time held_since, max_hold, max_spin;
+  void acquired_at(int cpu, const sc_core::sc_time& now) {
+    if (owner < 0) held_since = now;
+    owner = cpu;
+  }
+  void released_at(const sc_core::sc_time& now) {
+    if (owner >= 0 && now - held_since > max_hold) max_hold = now - held_since;
+    owner = -1;
+    released.notify(sc_core::SC_ZERO_TIME);
+  }
+  // Hold totals (per-lock metrics) beside the maxima above.
+  sc_core::sc_time hold_total;
   uint64_t releases = 0;
-  bool registered = false;  // listed in Kernel::locks()
+  bool registered = false;  // listed in Kernel::lock_stats()
 };
 
 // Everything a report needs about one lock.
 struct LockStats {
   const char* name;
   uint64_t acquisitions, contended, releases;
-  sc_core::sc_time spin_total, hold_total, hold_max;
+  sc_core::sc_time spin_total, hold_total, hold_max, spin_max;
 };
 
 }  // namespace latsim::kernel

@@ -43,6 +43,7 @@ bool Kernel::idle_balance(int c, Runqueue& rq) {
         arr->dequeue(p);
         busiest->nr_running--;
         p->cpu = c;
+        rq.nr_migrations++;
         fn("enqueue_task", "move_tasks", 30, 1);
         rq.active->enqueue(p);
         rq.nr_running++;

@@ -29,6 +29,7 @@ struct Runqueue {
   PrioArray* expired = &arrays[1];
   uint64_t nr_switches = 0;
   uint64_t expired_timestamp = 0;  // jiffies when the first task expired (0 = none)
+  uint64_t nr_migrations = 0;      // tasks that moved onto this CPU (wakeup or balance)
 };
 
 }  // namespace latsim::kernel

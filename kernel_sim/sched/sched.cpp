@@ -152,6 +152,7 @@ bool Kernel::try_to_wake_up(Task* p, const char* parent) {
       spin_unlock_irqrestore(rq_[size_t(cpu)].lock, flags, kWakeUnlock);
       cpu = this_cpu_id;
       p->cpu = cpu;
+      rq_[size_t(cpu)].nr_migrations++;
       flags = spin_lock_irqsave(rq_[size_t(cpu)].lock, "task_rq_lock");
     }
     Runqueue& rq = rq_[size_t(cpu)];

@@ -23,8 +23,9 @@ struct Hrtimer {
 
 using HrtimerQueue = std::map<std::pair<sc_core::sc_time, uint64_t>, Hrtimer*>;
 
-// A POSIX interval timer (timer_create with SIGEV_SIGNAL + timer_settime).
-struct PosixTimer {
+// A POSIX interval timer on an hrtimer (timer_create SIGEV_SIGNAL + timer_settime);
+// the jiffies-based 2.6.9 one is time/posix_timers.h.
+struct HrPosixTimer {
   Task* owner = nullptr;
   Hrtimer hr;
   sc_core::sc_time interval;

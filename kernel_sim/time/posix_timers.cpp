@@ -1,103 +1,87 @@
-// kernel/time/posix-timers.c, kernel/signal.c and hrtimer nanosleep: the two
-// ways cyclictest waits. clock_nanosleep arms a hard hrtimer whose callback
-// (hrtimer_wakeup) wakes the sleeper from the interrupt. A POSIX timer's
-// callback (posix_timer_fn) queues a signal under the owner's siglock and
-// wakes it; on -rt it runs in ktimersoftd/N (soft hrtimer), and the interval
-// timer is re-armed when the task dequeues the signal (do_schedule_next_timer).
-// Without high_res_timers both fall back to the jiffies timer wheel.
-#include <cmath>
+#include "kernel_sim/time/posix_timers.h"
 #include "kernel_sim/kernel.h"
 
 namespace latsim::kernel {
 
-uint64_t Kernel::tick_at_or_after(int cpu, sc_time t) const {
-  const auto& pc = pcpu_[size_t(cpu)];
-  if (t <= pc.tick_epoch) return 0;
-  uint64_t n = uint64_t(std::ceil((t - pc.tick_epoch) / pc.tick_period - 1e-9));
-  while (tick_time(cpu, n) < t) ++n;
-  return n;
+// Cycle counts below are assumptions of the order of the 2.6.9 paths' length
+// (a few hundred instructions each); the locks and the wakeup are modelled.
+
+void PosixTimer::create(Kernel& k) {
+  k.fn("sys_timer_create", "syscall_call", 400, 4);
+  task_ = &k.current();
 }
 
-void Kernel::clock_nanosleep(sc_time abs, const char* parent) {
-  fn("sys_clock_nanosleep", parent, 300, 3);
-  Task* me = &current();
-  if (!p_.high_res_timers) {
-    const int cpu = smp_processor_id();
-    return sleep_until_tick(cpu, tick_at_or_after(cpu, abs), "do_nanosleep");
-  }
-  fn("hrtimer_nanosleep", "sys_clock_nanosleep", 60, 1);
-  bool fired = false;
-  Hrtimer t;
-  t.function = [this, me, &fired] {
-    fn("hrtimer_wakeup", "__run_hrtimer", 30);
-    fired = true;
-    try_to_wake_up(me, "hrtimer_wakeup");
-  };
-  set_current_state(TASK_INTERRUPTIBLE);
-  hrtimer_start(t, abs, "do_nanosleep");
-  while (!fired) {
-    schedule("do_nanosleep");
-    if (!fired) set_current_state(TASK_INTERRUPTIBLE);
-  }
-  set_current_state(TASK_RUNNING);
+void PosixTimer::add_timer(Kernel& k) {
+  cpu_ = k.smp_processor_id();  // add_timer queues on this CPU's tvec_base
+  armed_ = true;
+  const uint64_t gen = generation_;
+  k.timers(cpu_).add(expires_, [this, &k, gen] { posix_timer_fn(k, gen); });
 }
 
-void Kernel::posix_timer_arm(PosixTimer& t, sc_time expires, const char* parent) {
-  if (p_.high_res_timers) return hrtimer_start(t.hr, expires, parent);
-  const int cpu = smp_processor_id();
-  t.hr.expires = expires;
-  timers_[size_t(cpu)].add(tick_at_or_after(cpu, expires), [this, &t] { posix_timer_fn(t); });
+void PosixTimer::settime(Kernel& k, uint64_t first, uint64_t incr) {
+  k.fn("sys_timer_settime", "syscall_call", 200, 2);
+  const bool flags = k.spin_lock_irqsave(it_lock_, "sys_timer_settime");
+  ++generation_;  // del_timer of a previous setting
+  expires_ = first;
+  incr_ = incr;
+  add_timer(k);
+  k.spin_unlock_irqrestore(it_lock_, flags, {"sys_timer_settime", "unlock"});
 }
 
-void Kernel::timer_settime(PosixTimer& t, sc_time first, sc_time interval, const char* parent) {
-  fn("sys_timer_settime", parent, 200, 2);
-  t.owner = &current();
-  t.interval = interval;
-  t.hr.soft = p_.flavour == "rt";  // -rt: posix timers expire in softirq context
-  t.hr.function = [this, &t] { posix_timer_fn(t); };
-  posix_timer_arm(t, first, "common_timer_set");
+void PosixTimer::posix_timer_fn(Kernel& k, uint64_t generation) {
+  if (generation != generation_ || !armed_) return;  // deleted or re-set meanwhile
+  k.fn("posix_timer_fn", "run_timer_softirq", 40, 1);
+  const bool flags = k.spin_lock_irqsave(it_lock_, "posix_timer_fn");
+  armed_ = false;
+  fired_ = {cpu_, expires_};
+  k.fn("posix_timer_event", "posix_timer_fn", 30);
+  k.fn("send_sigqueue", "posix_timer_event", 60, 1);
+  const bool f2 = k.spin_lock_irqsave(siglock_, "send_sigqueue");
+  if (!sig_pending_) {
+    sig_pending_ = true;
+    k.fn("signal_wake_up", "send_sigqueue", 30);
+    k.try_to_wake_up(task_, "signal_wake_up");
+  }
+  k.spin_unlock_irqrestore(siglock_, f2, {"send_sigqueue", "unlock"});
+  k.spin_unlock_irqrestore(it_lock_, flags, {"posix_timer_fn", "unlock"});
 }
 
-// posix_timer_fn -> posix_timer_event -> send_sigqueue.
-void Kernel::posix_timer_fn(PosixTimer& t) {
-  fn("posix_timer_fn", "__run_hrtimer", 40, 1);
-  t.expiries++;
-  Task* owner = t.owner;
-  fn("send_sigqueue", "posix_timer_fn", 80, 1);
-  const bool f = spin_lock_irqsave(owner->siglock, "send_sigqueue");
-  if (t.sig_queued) {
-    t.overruns++;  // still pending: counted as an overrun, no second signal
-  } else {
-    t.sig_queued = true;
-    fn("signal_wake_up", "send_sigqueue", 40);
-    if (owner->state == TASK_INTERRUPTIBLE) try_to_wake_up(owner, "signal_wake_up");
+PosixTimer::Expiry PosixTimer::sigwait(Kernel& k) {
+  k.fn("sys_rt_sigtimedwait", "syscall_call", 200, 3);
+  k.spin_lock_irq(siglock_, "sys_rt_sigtimedwait");
+  while (!sig_pending_) {
+    k.set_current_state(TASK_INTERRUPTIBLE);
+    k.spin_unlock_irq(siglock_, {"sys_rt_sigtimedwait", "unlock"});
+    k.schedule("sys_rt_sigtimedwait");
+    k.spin_lock_irq(siglock_, "sys_rt_sigtimedwait");
   }
-  spin_unlock_irqrestore(owner->siglock, f, {"send_sigqueue", "unlock"});
+  k.fn("dequeue_signal", "sys_rt_sigtimedwait", 120, 2);
+  sig_pending_ = false;
+  const Expiry e = fired_;
+  k.spin_unlock_irq(siglock_, {"dequeue_signal", "unlock"});
+  // do_schedule_next_timer -> schedule_next_timer: the next period, on this CPU.
+  k.fn("do_schedule_next_timer", "dequeue_signal", 60, 1);
+  const bool flags = k.spin_lock_irqsave(it_lock_, "do_schedule_next_timer");
+  if (incr_ && !armed_) {
+    expires_ += incr_;
+    const uint64_t now_tick = k.local_ticks(k.smp_processor_id());
+    while (expires_ <= now_tick) {  // periods already gone: it_overrun
+      expires_ += incr_;
+      ++overrun_;
+    }
+    add_timer(k);
+  }
+  k.spin_unlock_irqrestore(it_lock_, flags, {"do_schedule_next_timer", "unlock"});
+  k.fn("copy_siginfo_to_user", "sys_rt_sigtimedwait", 80, 1);
+  return e;
 }
 
-// sigwait(): sys_rt_sigtimedwait dequeues the timer's signal under siglock and
-// re-arms the interval timer on this CPU; it sleeps while none is queued.
-void Kernel::sigwait(PosixTimer& t, const char* parent) {
-  fn("sys_rt_sigtimedwait", parent, 200, 2);
-  Task& me = current();
-  for (;;) {
-    spin_lock_irq(me.siglock, "sys_rt_sigtimedwait");
-    if (t.sig_queued) break;
-    set_current_state(TASK_INTERRUPTIBLE);
-    spin_unlock_irq(me.siglock, {"sys_rt_sigtimedwait", "unlock"});
-    schedule("sys_rt_sigtimedwait");
-    set_current_state(TASK_RUNNING);
-  }
-  fn("dequeue_signal", "sys_rt_sigtimedwait", 60, 1);
-  t.sig_queued = false;
-  if (t.interval > sc_core::SC_ZERO_TIME) {  // do_schedule_next_timer: hrtimer_forward
-    sc_time next = t.hr.expires + t.interval;
-    while (next <= now()) next += t.interval, t.overruns++;
-    spin_unlock_irq(me.siglock, {"sys_rt_sigtimedwait", "unlock"});
-    posix_timer_arm(t, next, "do_schedule_next_timer");
-    return;
-  }
-  spin_unlock_irq(me.siglock, {"sys_rt_sigtimedwait", "unlock"});
+void PosixTimer::del(Kernel& k) {
+  k.fn("sys_timer_delete", "syscall_call", 150, 2);
+  const bool flags = k.spin_lock_irqsave(it_lock_, "sys_timer_delete");
+  ++generation_;
+  armed_ = false;
+  k.spin_unlock_irqrestore(it_lock_, flags, {"sys_timer_delete", "unlock"});
 }
 
 }  // namespace latsim::kernel

@@ -42,4 +42,15 @@ void Kernel::run_timer_softirq() {
   spin_unlock_irq(timer_lock_, {"run_timer_softirq", "unlock"});
 }
 
+sc_core::sc_time Kernel::tick_irq_entry(int cpu, uint64_t n) const {
+  const auto& p = pcpu_[size_t(cpu)];
+  const uint64_t size = p.tick_irq_log.size();
+  const uint64_t first = p.tick_irq_n > size ? p.tick_irq_n - size : 0;
+  for (uint64_t i = first; i < p.tick_irq_n; ++i) {
+    const auto& e = p.tick_irq_log[i % size];
+    if (e.first >= n) return e.second;
+  }
+  return sc_core::SC_ZERO_TIME;
+}
+
 }  // namespace latsim::kernel

@@ -1,6 +1,7 @@
 #include "kernel_sim/trace/latency_tracer.h"
 #include <fmt/format.h>
 #include <algorithm>
+#include <ctime>
 
 namespace latsim::kernel {
 namespace {
@@ -63,6 +64,7 @@ void LatencyTracer::end(int cpu, sc_time now, const CodeSite& site) {
                                  c.task.comm, c.task.pid, lat));
       log_.push_back(fmt::format(" => started at: <{}>", format_site(c.start)));
       log_.push_back(fmt::format(" => ended at:   <{}>", format_site(site)));
+      log_t_.insert(log_t_.end(), 3, now);
     }
   }
   if (lat <= p_.threshold_us) return;
@@ -102,6 +104,19 @@ std::string LatencyTracer::format(const LatencyTrace& t) const {
     const sc_time next = i + 1 < t.entries.size() ? t.entries[i + 1].t : t.t_end;
     out += fmt::format("{:08x} {} (+{}): {} ({})\n", e.preempt_count, ms(floor_us(e.t - t.t_start)),
                        ms(floor_us(next - e.t)), e.fn, e.parent);
+  }
+  return out;
+}
+
+std::string LatencyTracer::syslog(const std::string& host) const {
+  std::string out;
+  for (size_t i = 0; i < log_.size(); ++i) {
+    const std::time_t t = std::time_t(log_t_[i].to_seconds());  // boot = the epoch
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%b %e %H:%M:%S", &tm);
+    out += fmt::format("{} {} kernel: {}\n", stamp, host, log_[i]);
   }
   return out;
 }

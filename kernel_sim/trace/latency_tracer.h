@@ -64,6 +64,11 @@ class LatencyTracer {
   const LatencyTrace& max_trace() const { return max_trace_; }
   // "new N us maximum-latency critical section" messages, as the kernel logged them.
   const std::vector<std::string>& messages() const { return log_; }
+  // When each message was logged (the end of its section).
+  const std::vector<sc_time>& message_times() const { return log_t_; }
+  // The messages as syslogd wrote them to /var/log/messages (seed 000):
+  // "Jan  1 00:00:12 <host> kernel: (X/2382): new 329 us maximum-latency ...".
+  std::string syslog(const std::string& host) const;
 
   std::string format(const LatencyTrace& t) const;
 
@@ -82,6 +87,7 @@ class LatencyTracer {
   LatencyTrace max_trace_;
   uint64_t max_us_ = 0, over_ = 0, sections_ = 0;
   std::vector<std::string> log_;
+  std::vector<sc_time> log_t_;
 };
 
 }  // namespace latsim::kernel

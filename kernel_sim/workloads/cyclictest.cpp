@@ -5,90 +5,118 @@
 
 namespace latsim::kernel {
 
-void Cyclictest::start(Kernel& k) {
-  Task* t = k.create_task(
-      "cyclictest", [this, &k] { run(k); }, Policy::Fifo, prio_);
-  s_.pid = t->pid;
+CyclictestParams Cyclictest::legacy(int priority, int interval_us, int histogram_us) {
+  CyclictestParams p;
+  p.priority = priority;
+  p.interval_us = interval_us;
+  p.histogram_us = histogram_us;
+  return p;
 }
 
-void Cyclictest::run(Kernel& k) {
+Cyclictest::Cyclictest(std::string name, const CyclictestParams& p)
+    : name_(std::move(name)), p_(p) {
+  const int n = std::max(1, p_.threads);
+  // -h: "distance is ignored and set to 0, if histogram enabled" (cyclictest.c).
+  const int distance = p_.histogram_us > 0 ? 0 : p_.distance_us;
+  for (int i = 0; i < n; ++i) {
+    prio_.push_back(std::max(1, p_.priority - (p_.priospread ? i : 0)));
+    intv_.push_back(p_.interval_us + i * distance);
+    timers_.push_back(std::make_unique<PosixTimer>(siglock_));
+  }
+  st_.resize(size_t(n));
+}
+
+void TimerlatStats::add(uint64_t irq, uint64_t thr) {
+  if (count == 0 || irq < irq_min) irq_min = irq;
+  if (count == 0 || thr < thr_min) thr_min = thr;
+  irq_max = std::max(irq_max, irq);
+  thr_max = std::max(thr_max, thr);
+  irq_cur = irq;
+  thr_cur = thr;
+  irq_sum += double(irq);
+  thr_sum += double(thr);
+  count++;
+}
+
+void Cyclictest::start(Kernel& k) {
+  start_s_ = k.now().to_seconds();
+  for (int i = 0; i < nthreads(); ++i) {
+    int cpu = i % k.ncpus();
+    uint32_t mask = ~0u;
+    if (!p_.affinity.empty()) cpu = p_.affinity[size_t(i) % p_.affinity.size()];
+    if (p_.affinity_all || !p_.affinity.empty()) mask = 1u << cpu;
+    st_[size_t(i)].cpu = cpu;
+    Task* t = k.create_task(
+        "cyclictest", [this, &k, i] { run(k, i); }, Policy::Fifo, prio_[size_t(i)], cpu, mask);
+    st_[size_t(i)].pid = t->pid;
+  }
+}
+
+void Cyclictest::run(Kernel& k, int thread) {
   const uint64_t step = std::max<uint64_t>(
-      1, uint64_t(std::llround(interval_us_ * 1e-6 / k.tick_period().to_seconds())));
+      1, uint64_t(std::llround(intv_[size_t(thread)] * 1e-6 / k.tick_period().to_seconds())));
   int cpu = k.smp_processor_id();
   uint64_t tick = k.local_ticks(cpu) + 2;
-  for (;;) {
-    // clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next)
-    k.fn("sys_clock_nanosleep", "syscall_call", 300, 3);
-    const sc_core::sc_time next = k.tick_time(cpu, tick);
-    k.sleep_until_tick(cpu, tick, "do_nanosleep");
-    k.fn("sys_clock_gettime", "syscall_call", 150, 1);
-    const int64_t diff =
-        int64_t(std::floor((k.now().to_seconds() - next.to_seconds()) * 1e6));  // µs
-    s_.act = diff;
-    if (s_.cycles == 0 || diff < s_.min) s_.min = diff;
-    if (diff > s_.max) s_.max = diff;
-    s_.sum += double(diff);
-    s_.cycles++;
-    s_.histogram[diff]++;
-    if (histogram_us_ > 0 && diff >= histogram_us_) {  // cyclictest: hist_overflow + outliers[]
-      s_.overflows++;
-      if (s_.outliers.size() < size_t(histogram_us_)) s_.outliers.push_back(s_.cycles - 1);
+  PosixTimer* timer = p_.posix_timers ? timers_[size_t(thread)].get() : nullptr;
+  if (timer) {
+    timer->create(k);
+    timer->settime(k, tick, step);
+  }
+  for (uint64_t n = 0; p_.loops == 0 || n < p_.loops; ++n) {
+    sc_core::sc_time next;
+    if (timer) {  // sigwait(): the expiry the signal stands for
+      const PosixTimer::Expiry e = timer->sigwait(k);
+      cpu = e.cpu;
+      tick = e.tick;
+      next = k.tick_time(cpu, tick);
+    } else {  // clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next)
+      k.fn("sys_clock_nanosleep", "syscall_call", 300, 3);
+      next = k.tick_time(cpu, tick);
+      k.sleep_until_tick(cpu, tick, "do_nanosleep");
     }
+    k.fn("sys_clock_gettime", "syscall_call", 150, 1);
+    record(k, thread, cpu, tick, next);
     k.user_exec(2000, 4);
+    if (timer) continue;
     // The timer was queued on the CPU the thread slept on; stay on its tick grid.
     tick += step;
     const uint64_t now_tick = k.local_ticks(cpu);
     if (tick <= now_tick) tick = now_tick + 1;  // overrun: the next period we can still make
   }
+  if (timer) timer->del(k);
 }
 
-std::string Cyclictest::summary_line(int thread) const {
-  const long avg = s_.cycles ? long(s_.sum / double(s_.cycles)) : 0;
-  return fmt::format("T:{:2d} ({:5d}) P:{:2d} I:{} C:{:7d} Min:{:7d} Act:{:5d} Avg:{:5d} Max:{:8d}",
-                     thread, s_.pid, prio_, interval_us_, s_.cycles, s_.min, s_.act, avg, s_.max);
-}
-
-}  // namespace latsim::kernel
-
-namespace latsim::kernel {
-
-std::string Cyclictest::histogram_block(const std::vector<const Cyclictest*>& threads) {
-  // Layout of rt-tests' print_hist(): bucket rows "%06d " with per-thread "%06lu"
-  // columns separated by tabs, then the per-thread summary rows.
-  int buckets = 0;
-  for (auto* t : threads) buckets = std::max(buckets, t->histogram_us_);
-  std::string out = "# Histogram\n";
-  for (int i = 0; i < buckets; ++i) {
-    out += fmt::format("{:06d} ", i);
-    for (size_t j = 0; j < threads.size(); ++j) {
-      auto it = threads[j]->s_.histogram.find(i);
-      out += fmt::format("{:06d}", it == threads[j]->s_.histogram.end() ? 0 : it->second);
-      if (j + 1 < threads.size()) out += "\t";
-    }
-    out += "\n";
+void Cyclictest::record(Kernel& k, int thread, int cpu, uint64_t tick, sc_core::sc_time next) {
+  CyclicStats& s = st_[size_t(thread)];
+  const int64_t diff = int64_t(std::floor((k.now().to_seconds() - next.to_seconds()) * 1e6));  // µs
+  s.act = diff;
+  if (s.cycles == 0 || diff < s.min) s.min = diff;
+  if (diff > s.max) s.max = diff;
+  s.sum += double(diff);
+  s.histogram[diff]++;
+  if (p_.histogram_us > 0 && diff >= p_.histogram_us) {  // cyclictest: hist_overflow + outliers[]
+    s.overflows++;
+    if (s.outliers.size() < size_t(p_.histogram_us)) s.outliers.push_back(s.cycles);
   }
-  auto row = [&](const char* title, const char* f, auto value) {
-    out += title;
-    for (auto* t : threads) out += fmt::format(fmt::runtime(f), value(*t));
-    out += "\n";
-  };
-  row("# Total:", " {:09d}", [](const Cyclictest& t) { return t.s_.cycles - t.s_.overflows; });
-  row("# Min Latencies:", " {:05d}", [](const Cyclictest& t) { return t.s_.min; });
-  row("# Avg Latencies:", " {:05d}", [](const Cyclictest& t) {
-    return t.s_.cycles ? int64_t(t.s_.sum / double(t.s_.cycles)) : 0;
-  });
-  row("# Max Latencies:", " {:05d}", [](const Cyclictest& t) { return t.s_.max; });
-  row("# Histogram Overflows:", " {:05d}", [](const Cyclictest& t) { return t.s_.overflows; });
-  out += "# Histogram Overflow at cycle number:\n";
-  for (size_t j = 0; j < threads.size(); ++j) {
-    const auto& s = threads[j]->s_;
-    out += fmt::format("# Thread {}:", j);
-    for (uint64_t c : s.outliers) out += fmt::format(" {:05d}", c);
-    if (s.overflows > s.outliers.size())
-      out += fmt::format(" # {:05d} others", s.overflows - s.outliers.size());
-    out += "\n";
-  }
-  return out + "\n";
+  // timerlat's split: the local timer handler entry for that tick, then the thread.
+  const sc_core::sc_time entry = k.tick_irq_entry(cpu, tick);
+  const uint64_t irq = entry > next ? (entry - next).value() / 1000 : 0;  // ps -> ns
+  const uint64_t thr = k.now() > next ? (k.now() - next).value() / 1000 : 0;
+  if (s.cycles == 0 || irq < s.irq_min_ns) s.irq_min_ns = irq;
+  if (s.cycles == 0 || thr < s.thr_min_ns) s.thr_min_ns = thr;
+  s.irq_max_ns = std::max(s.irq_max_ns, irq);
+  s.thr_max_ns = std::max(s.thr_max_ns, thr);
+  s.irq_cur_ns = irq;
+  const uint64_t after = thr - std::min(thr, irq);
+  if (s.cycles == 0 || after < s.after_irq_min_ns) s.after_irq_min_ns = after;
+  s.after_irq_max_ns = std::max(s.after_irq_max_ns, after);
+  s.after_irq_sum_ns += double(after);
+  s.thr_cur_ns = thr;
+  s.irq_sum_ns += double(irq);
+  s.thr_sum_ns += double(thr);
+  s.timer_overruns = timers_[size_t(thread)]->overruns();
+  per_cpu_[cpu].add(irq, thr);
+  s.cycles++;
 }
 
 }  // namespace latsim::kernel

@@ -1,13 +1,33 @@
 #pragma once
-// A cyclictest-like SCHED_FIFO thread: sleep to an absolute time, measure how
-// late it runs. On this periodic-tick kernel a sleep ends at a tick, so the
-// thread asks for tick instants and measures from the tick it asked for.
+// rt-tests' cyclictest: N SCHED_FIFO threads each sleep to an absolute time
+// (clock_nanosleep) or wait for the signal of a periodic POSIX timer (-x), then
+// measure how late they run. On this periodic-tick kernel a sleep ends at a tick,
+// so a thread asks for tick instants and measures from the tick it asked for.
+// Like rtla timerlat it also splits each sample: IRQ latency (timer fired ->
+// local timer handler entered) and thread latency (timer fired -> thread running).
 #include <map>
+#include <string>
 #include <vector>
 #include "kernel_sim/kernel.h"
+#include "kernel_sim/time/posix_timers.h"
 
 namespace latsim::kernel {
 
+// The command-line options of cyclictest that matter to the kernel.
+struct CyclictestParams {
+  int threads = 1;            // -t NUM
+  int priority = 80;          // -p PRIO (of the first thread)
+  bool priospread = false;    // --priospread: each later thread one lower
+  int interval_us = 1000;     // -i INTV
+  int distance_us = 500;      // -d DIST: each later thread's interval is longer by this
+  uint64_t loops = 0;         // -l LOOPS, 0 = endless
+  std::vector<int> affinity;  // -a CPUSET: thread i pinned to affinity[i % n]; empty: unpinned
+  bool affinity_all = false;  // -a without a list: thread i on CPU i % ncpus
+  bool posix_timers = false;  // -x: timer_create + sigwait instead of clock_nanosleep
+  int histogram_us = 0;       // -h US: 0 = no histogram
+};
+
+// One thread's statistics (struct thread_stat), plus the timerlat split in ns.
 struct CyclicStats {
   uint64_t cycles = 0;
   int64_t min = 0, max = 0, act = 0;
@@ -16,32 +36,77 @@ struct CyclicStats {
   uint64_t overflows = 0;                 // samples >= the -h bucket count
   std::vector<uint64_t> outliers;         // their cycle numbers (as many as buckets)
   int pid = 0;
+  int cpu = -1;  // the CPU it was placed on (pinned with -a)
+  // rtla timerlat: IRQ = fired -> handler, thread = fired -> running (gross), ns.
+  uint64_t irq_min_ns = 0, irq_max_ns = 0, irq_cur_ns = 0, thr_min_ns = 0, thr_max_ns = 0,
+           thr_cur_ns = 0;
+  double irq_sum_ns = 0, thr_sum_ns = 0;
+  // handler -> thread running (thread minus IRQ latency, per sample), ns.
+  uint64_t after_irq_min_ns = 0, after_irq_max_ns = 0;
+  double after_irq_sum_ns = 0;
+  uint64_t timer_overruns = 0;  // POSIX timer expiries merged (timer_getoverrun)
+};
+
+// rtla timerlat top's per-CPU columns (ns; printed in µs): keyed by the CPU whose
+// timer fired.
+struct TimerlatStats {
+  uint64_t count = 0;
+  uint64_t irq_cur = 0, irq_min = 0, irq_max = 0, thr_cur = 0, thr_min = 0, thr_max = 0;
+  double irq_sum = 0, thr_sum = 0;
+  void add(uint64_t irq, uint64_t thr);
+};
+
+// What the --json file says about the run and the system (rt_write_json).
+struct CyclictestRunInfo {
+  std::string cmdline;
+  std::string release;  // uname -r
+  std::string version;  // uname -v
+  bool realtime = false;
+  double start_s = 0, end_s = 0;  // simulated seconds since the epoch
 };
 
 class Cyclictest : public Workload {
  public:
+  Cyclictest(std::string name, const CyclictestParams& p);
   Cyclictest(std::string name, int priority, int interval_us, int histogram_us = 0)
-      : name_(std::move(name)),
-        prio_(priority),
-        interval_us_(interval_us),
-        histogram_us_(histogram_us) {}
+      : Cyclictest(std::move(name), legacy(priority, interval_us, histogram_us)) {}
   const std::string& name() const override { return name_; }
   bool measures() const override { return true; }
   void start(Kernel& k) override;
-  const CyclicStats& stats() const { return s_; }
-  int priority() const { return prio_; }
-  int interval_us() const { return interval_us_; }
+  const CyclictestParams& params() const { return p_; }
+  int nthreads() const { return int(st_.size()); }
+  const CyclicStats& stats(int thread = 0) const { return st_[size_t(thread)]; }
+  int priority(int thread = 0) const { return prio_[size_t(thread)]; }
+  int interval_us(int thread = 0) const { return intv_[size_t(thread)]; }
+  int histogram_us() const { return p_.histogram_us; }
+  // The command line that would have produced this run (for "cmdline:").
+  std::string cmdline(const std::string& json_file) const;
+
   // "T: 0 ( 1234) P:80 I:1000 C:  29999 Min:      9 Act:   18 Avg:   15 Max:      34"
   std::string summary_line(int thread) const;
-  int histogram_us() const { return histogram_us_; }
-  // The -h block of rt-tests' print_hist() for these threads (one column each).
-  static std::string histogram_block(const std::vector<const Cyclictest*>& threads);
+  // What cyclictest -q prints on exit: the summary lines, or with -h the histogram block.
+  std::string report() const;
+  // The -h block of rt-tests' print_hist() for this process's threads.
+  std::string histogram_block() const;
+  // The --json file of rt-tests (rt_write_json + write_stats).
+  std::string json(const CyclictestRunInfo& run) const;
+  const std::map<int, TimerlatStats>& timerlat() const { return per_cpu_; }
+  double start_s() const { return start_s_; }
+  // `rtla timerlat top -q` after `duration_s`: one row per CPU.
+  static std::string timerlat_top(const std::map<int, TimerlatStats>& cpus, double duration_s);
 
  private:
-  void run(Kernel& k);
+  static CyclictestParams legacy(int priority, int interval_us, int histogram_us);
+  void run(Kernel& k, int thread);
+  void record(Kernel& k, int thread, int cpu, uint64_t tick, sc_core::sc_time next);
   std::string name_;
-  int prio_, interval_us_, histogram_us_;
-  CyclicStats s_;
+  CyclictestParams p_;
+  std::vector<int> prio_, intv_;
+  std::vector<CyclicStats> st_;
+  std::vector<std::unique_ptr<PosixTimer>> timers_;
+  Spinlock siglock_{"sighand->siglock"};  // one per process: its threads share it
+  std::map<int, TimerlatStats> per_cpu_;
+  double start_s_ = 0;
 };
 
 }  // namespace latsim::kernel

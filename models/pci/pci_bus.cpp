@@ -57,12 +57,16 @@ sc_time PciBus::host_grant_time(sc_time t) const {
   // each burst is waited for at most once.
   sc_time grant = t;
   std::vector<std::pair<const BurstTrain*, uint64_t>> waited;
+  // Trains that lost a hand-over to the host: their next burst queues behind the host's
+  // cycle, so even back-to-back bursts (a saturated bus) are waited for only once.
+  std::vector<const BurstTrain*> yielded;
   for (bool moved = true; moved;) {
     moved = false;
     const sc_time idle = free_at(grant);  // another CPU's transaction still on the bus
     if (idle > grant) grant = idle, moved = true;
     for (const auto& tr : trains_) {
       if (!tr.covers(grant)) continue;
+      if (std::find(yielded.begin(), yielded.end(), &tr) != yielded.end()) continue;
       const sc_time natural = tr.burst_end_at(grant);
       if (natural <= grant) continue;
       const uint64_t k = to_ps(grant - tr.start) / std::max<uint64_t>(1, to_ps(tr.period));
@@ -80,6 +84,8 @@ sc_time PciBus::host_grant_time(sc_time t) const {
       sc_time next = release + clk_ * 2.0;  // 2 clocks arbitration latency
       if (arb.grant(req) != 0)
         next = std::max(next, tr.burst_end_at(next));  // the master goes again
+      else
+        yielded.push_back(&tr);
       grant = next;
       moved = true;
     }

@@ -80,7 +80,7 @@ void start_cyclic(FakeMachine& m, Cyclic& c, int loops) {
         [&k, &c, loops] {
           const sc_time interval = us(500);
           sc_time next = k.now() + ms(1);
-          PosixTimer timer;
+          HrPosixTimer timer;
           if (c.posix) k.timer_settime(timer, next, interval, "syscall_call");
           for (int i = 0; i < loops; ++i) {
             if (c.posix)

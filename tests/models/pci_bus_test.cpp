@@ -99,6 +99,19 @@ TEST(PciBusGrant, BetweenBurstsAndOutsideTheTrainNoWait) {
   EXPECT_EQ(pci.host_grant_time(tr.end), tr.end);
 }
 
+TEST(PciBusGrant, BackToBackBurstsYieldToTheHostAfterOneBurst) {
+  fresh_simulation();
+  PciBus pci("pci", 33.33, 64, ArbitrationPolicy::Rotate);
+  const int ide = pci.add_master("ide");
+  const sc_time start = sc_time(10, SC_US);
+  // udma4 through a 16-byte line buffer: 8-clock tenures every 8 clocks, the bus saturated.
+  pci.announce(train(ide, start, 256, 8, 8));
+  // REQ# 3 clocks into burst 5: the host gets GNT# at that burst's end plus arbitration,
+  // and the master's next burst queues behind it rather than being waited for too.
+  const sc_time t = start + clocks(5 * 8 + 3);
+  EXPECT_EQ(pci.host_grant_time(t), start + clocks(6 * 8 + kArbitrationClocks));
+}
+
 TEST(PciBusGrant, LatencyTimerBoundsWaitForALongTenure) {
   fresh_simulation();
   PciBus pci("pci", 33.33, 64, ArbitrationPolicy::Rotate);

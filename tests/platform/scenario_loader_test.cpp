@@ -56,7 +56,7 @@ TEST(ScenarioLoader, ReferenceScenarioLoads) {
   EXPECT_EQ(s.platform.pci.arbiter, "rotate");
   EXPECT_EQ(s.platform.host_bridge.cpu_holdoff, HoldoffPolicy::SgEntry);
   EXPECT_EQ(s.platform.host_bridge.holdoff_grants, 3);
-  EXPECT_EQ(s.platform.ide.udma_mode, 2);
+  EXPECT_EQ(s.platform.ide.udma_mode, 4);  // the scenario overrides the preset (fitted to O4)
   EXPECT_EQ(s.platform.disk.capacity_sectors, 58168LL * 16 * 63);
 
   EXPECT_EQ(s.kernel.flavour, "2.6.9-vp");

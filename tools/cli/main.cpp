@@ -9,6 +9,7 @@
 #include "platform/scenario_loader.h"
 #include "platform/scenario_schema.h"
 #include "tools/sweep/cli.h"
+#include "tools/check/cli.h"
 
 namespace {
 
@@ -113,6 +114,7 @@ int sc_main(int argc, char* argv[]) {
       app.add_subcommand("keys", "List every scenario key with its type, range and default");
   keys->callback([&] { list_keys = true; });
   const latsim::sweep::Commands sweeps(app);  // sweep, sweep-merge
+  const latsim::check::Command check(app);     // check
 
   try {
     app.parse(argc, argv);
@@ -126,6 +128,7 @@ int sc_main(int argc, char* argv[]) {
       return 0;
     }
     if (sweeps.selected()) return sweeps.run();
+    if (check.selected()) return check.run();
     if (*run) return cmd_run(a);
     return cmd_validate(a);
   } catch (const latsim::platform::ScenarioError& e) {

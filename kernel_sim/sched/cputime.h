@@ -1,0 +1,93 @@
+#pragma once
+// Where each CPU's time goes, as /proc/stat splits it (user, system, irq,
+// softirq, idle), but measured exactly instead of sampled at the tick: every
+// CpuOps call that lets simulated time pass is charged to the class of the
+// context that made it (preempt_count's hardirq/softirq bits, user mode, idle).
+#include <functional>
+#include <optional>
+#include <type_traits>
+#include "kernel_sim/arch/cpu_ops.h"
+
+namespace latsim::kernel {
+
+enum class CpuClass { User = 0, System, Irq, Softirq, Idle };
+
+struct CpuTimes {
+  sc_core::sc_time by_class[5];
+  uint64_t migrations = 0;  // tasks that moved onto this CPU
+  const sc_core::sc_time& operator[](CpuClass c) const { return by_class[int(c)]; }
+};
+
+// A CpuOps that forwards to the hardware's and charges the time each call took.
+class AccountedCpu : public CpuOps {
+ public:
+  AccountedCpu(CpuOps& hw, std::function<CpuClass()> classify)
+      : hw_(hw), classify_(std::move(classify)) {}
+  const CpuTimes& times() const { return t_; }
+  CpuTimes& times() { return t_; }
+
+  int id() const override { return hw_.id(); }
+  double mhz() const override { return hw_.mhz(); }
+  uint64_t rdtsc() const override { return hw_.rdtsc(); }
+  uint64_t cache_misses(const void* key, uint64_t footprint) override {
+    return hw_.cache_misses(key, footprint);
+  }
+  bool run(Work& w) override {
+    return timed([&] { return hw_.run(w); });
+  }
+  bool interrupt_deliverable() const override { return hw_.interrupt_deliverable(); }
+  Trap take_interrupt() override {
+    return timed([&] { return hw_.take_interrupt(); }, CpuClass::Irq);
+  }
+  void iret(const Trap& t, bool prev_if) override {
+    timed([&] { return (hw_.iret(t, prev_if), 0); }, CpuClass::Irq);
+  }
+  void hlt() override {
+    timed([&] { return (hw_.hlt(), 0); });
+  }
+  bool spin_until(sc_core::sc_event& ev) override {
+    return timed([&] { return hw_.spin_until(ev); });
+  }
+  bool irqs_enabled() const override { return hw_.irqs_enabled(); }
+  void set_irqs_enabled(bool on) override { hw_.set_irqs_enabled(on); }
+  uint8_t inb(uint16_t port) override {
+    return timed([&] { return hw_.inb(port); });
+  }
+  void outb(uint8_t v, uint16_t port) override {
+    timed([&] { return (hw_.outb(v, port), 0); });
+  }
+  uint32_t inl(uint16_t port) override {
+    return timed([&] { return hw_.inl(port); });
+  }
+  void outl(uint32_t v, uint16_t port) override {
+    timed([&] { return (hw_.outl(v, port), 0); });
+  }
+  uint32_t readl(uint64_t addr) override {
+    return timed([&] { return hw_.readl(addr); });
+  }
+  void writel(uint32_t v, uint64_t addr) override {
+    timed([&] { return (hw_.writel(v, addr), 0); });
+  }
+  void mem_write(uint64_t addr, const void* data, size_t len) override {
+    timed([&] { return (hw_.mem_write(addr, data, len), 0); });
+  }
+  uint32_t apic_read(unsigned offset) override { return hw_.apic_read(offset); }
+  void apic_write(unsigned offset, uint32_t v) override { hw_.apic_write(offset, v); }
+  void send_ipi(int cpu, unsigned vector) override { hw_.send_ipi(cpu, vector); }
+
+ private:
+  // Interrupt entry and exit are the hardware's part of handling an interrupt.
+  template <class F>
+  std::invoke_result_t<F> timed(F&& f, std::optional<CpuClass> forced = std::nullopt) {
+    const CpuClass c = forced ? *forced : classify_();
+    const sc_core::sc_time t0 = sc_core::sc_time_stamp();
+    auto r = f();
+    t_.by_class[int(c)] += sc_core::sc_time_stamp() - t0;
+    return r;
+  }
+  CpuOps& hw_;
+  std::function<CpuClass()> classify_;
+  CpuTimes t_;
+};
+
+}  // namespace latsim::kernel

@@ -1,0 +1,329 @@
+// `latsim check`'s pieces, without running anything: tolerances, metric paths into
+// metrics.json, the VP tracer's text as check reads it, trace signatures, JUnit XML.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "tools/check/bounds.h"
+#include "tools/check/metric_path.h"
+#include "tools/check/report.h"
+#include "tools/check/trace_signature.h"
+#include "tools/check/vp_trace.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace latsim::check;
+using nlohmann::json;
+
+const std::string kSource = LATSIM_SOURCE_DIR;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// ---- tolerances ----
+
+TEST(CheckBounds, RelativeToleranceIsAPercentOfTheFigure) {
+  Bounds b;
+  b.approx = 2305;
+  b.tolerance = 35;
+  b.relative = true;
+  EXPECT_DOUBLE_EQ(b.lo(), 1498.25);
+  EXPECT_DOUBLE_EQ(b.hi(), 3111.75);
+  EXPECT_TRUE(b.holds(1498.25));  // inclusive
+  EXPECT_TRUE(b.holds(3111.75));
+  EXPECT_FALSE(b.holds(3111.76));
+  EXPECT_FALSE(b.holds(3996));  // the uncalibrated model's defaults figure
+  EXPECT_EQ(b.text(), "2305 ± 35% (1498.25..3111.75)");
+}
+
+TEST(CheckBounds, AbsoluteToleranceAndMinMax) {
+  Bounds a;
+  a.approx = 70;
+  a.tolerance = 5;
+  EXPECT_TRUE(a.holds(65));
+  EXPECT_FALSE(a.holds(64.5));
+  EXPECT_EQ(a.text(), "70 ± 5 (65..75)");
+  Bounds m;
+  m.min = 2.5;
+  EXPECT_TRUE(m.holds(1e300));
+  EXPECT_FALSE(m.holds(2.4));
+  EXPECT_EQ(m.text(), "≥ 2.5");
+  m.max = 6;
+  EXPECT_EQ(m.text(), "2.5..6");
+  EXPECT_FALSE(m.holds(6.01));
+  Bounds x;
+  x.max = 0.5;
+  EXPECT_EQ(x.text(), "≤ 0.5");
+  EXPECT_TRUE(x.holds(-3));
+}
+
+TEST(CheckBounds, NumbersPrintShort) {
+  EXPECT_EQ(number_text(3996), "3996");
+  EXPECT_EQ(number_text(3996.0 / 1013.0), "3.94472");
+  EXPECT_EQ(number_text(0.1 + 0.2), "0.3");
+  EXPECT_EQ(number_text(1.0 / 0.0), "inf");
+}
+
+// ---- metric paths ----
+
+const json kMetrics = json::parse(R"({
+  "latency_tracer": {"max_us": 3996, "threshold_us": 500},
+  "cpus": [{"spin_us": 1.5}, {"spin_us": 2.25, "nmis": 30}],
+  "workloads": {"cyclictest": {"max_us": 812}},
+  "scenario": "disk-dma-kernel-build"
+})");
+
+double value_at(const std::string& path) {
+  std::string why;
+  const auto p = parse_metric_path(path, why);
+  EXPECT_TRUE(p) << why;
+  if (!p) return -1;
+  const auto v = metric_value(kMetrics, *p, why);
+  EXPECT_TRUE(v) << why;
+  return v ? *v : -1;
+}
+
+std::string error_at(const std::string& path) {
+  std::string why;
+  const auto p = parse_metric_path(path, why);
+  if (!p) return "parse: " + why;
+  const auto v = metric_value(kMetrics, *p, why);
+  EXPECT_FALSE(v) << path << " gave " << *v;
+  return why;
+}
+
+TEST(CheckMetricPath, DotsAndIndexes) {
+  EXPECT_EQ(value_at("latency_tracer.max_us"), 3996);
+  EXPECT_EQ(value_at("cpus[1].spin_us"), 2.25);
+  EXPECT_EQ(value_at("cpus.1.nmis"), 30);
+  EXPECT_EQ(value_at("cpus[0].spin_us"), 1.5);
+  EXPECT_EQ(value_at("workloads.cyclictest.max_us"), 812);
+}
+
+TEST(CheckMetricPath, MissingOrNotANumberSaysWhat) {
+  EXPECT_EQ(error_at("latency_tracer.max"),
+            "latency_tracer has no key `max` (has: max_us, threshold_us)");
+  EXPECT_EQ(error_at("cpus[2].spin_us"), "cpus has 2 entries, no [2]");
+  EXPECT_EQ(error_at("scenario"), "scenario is a string, not a number");
+  EXPECT_EQ(error_at("latency_tracer"), "latency_tracer is an object, not a number");
+  EXPECT_EQ(error_at("latency_tracer[0]"), "latency_tracer is an object, not an array");
+  EXPECT_EQ(error_at("nope.x"),
+            "metrics.json has no key `nope` (has: cpus, latency_tracer, scenario, workloads)");
+}
+
+TEST(CheckMetricPath, MalformedPathsAreRejected) {
+  EXPECT_EQ(error_at(""), "parse: empty metric path");
+  EXPECT_EQ(error_at("a..b"), "parse: `a..b`: empty key between dots");
+  EXPECT_EQ(error_at("a."), "parse: `a.`: ends with `.`");
+  EXPECT_EQ(error_at("cpus[x]"), "parse: `cpus[x]`: an array index is [N] with N a number from 0");
+  EXPECT_EQ(error_at("cpus[0]x"), "parse: `cpus[0]x`: expected `.` or `[` after `]`");
+}
+
+// ---- the VP tracer's text ----
+
+TEST(CheckVpTrace, ReadsTheTracersOwnGoldenOutput) {
+  const std::string path = kSource + "/tests/kernel_sim/data/vp_trace_golden.txt";
+  const VpTrace t = parse_vp_trace(slurp(path), "vp_trace_golden.txt");
+  EXPECT_EQ(t.latency_us, 2305);
+  EXPECT_EQ(t.task, "ksoftirqd/0/3");
+  ASSERT_EQ(t.steps.size(), 8u);
+  EXPECT_EQ(t.steps[0].fn, "schedule");
+  EXPECT_EQ(t.steps[0].parent, "worker_thread");
+  EXPECT_EQ(t.steps[0].line, 10u);
+  EXPECT_EQ(t.steps[5].fn, "dequeue_task");
+  EXPECT_EQ(t.steps[5].step_us, 764);
+  EXPECT_EQ(t.steps[6].preempt_count, 0x04000002u);
+  EXPECT_EQ(t.steps[6].at_us, 765);
+  const TraceStep* s = t.longest_step();
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->fn, "finish_task_switch");
+  EXPECT_EQ(s->step_us, 1505);
+}
+
+// The layouts of other tracer versions quoted in FORMATS.md section 3.
+TEST(CheckVpTrace, ReadsTheOlderAndNewerLayouts) {
+  const VpTrace v10 = parse_vp_trace(
+      "preemption latency trace v1.0\n-----------------------------\n"
+      " latency: 121 us, entries: 1032 (1032)\n process: default.hotplug/1470, uid: 0\n"
+      "=======>\n 0.000ms (+0.000ms): page_address (kmap_high)\n"
+      " 0.050ms (+0.071ms): kunmap_high (page_address)\n",
+      "v10.txt");
+  EXPECT_EQ(v10.latency_us, 121);
+  ASSERT_EQ(v10.steps.size(), 2u);
+  EXPECT_EQ(v10.longest_step()->fn, "kunmap_high");
+  EXPECT_EQ(v10.longest_step()->step_us, 71);
+
+  const VpTrace v107 = parse_vp_trace(
+      "preemption latency trace v1.0.7 on 2.6.9-rc4-mm1-RT-U3\n"
+      " latency: 700 us, entries: 2 (2)   |   [VP:0 KP:1 SP:1 HP:1 #CPUS:2]\n"
+      "=======>\n    4 88000001 0.000ms (+0.650ms): do_nmi (default_idle)\n"
+      "    4 80010004 0.650ms (+0.050ms): nmi_watchdog_tick (do_nmi)\n",
+      "v107.txt");
+  ASSERT_EQ(v107.steps.size(), 2u);
+  EXPECT_EQ(v107.steps[0].preempt_count, 0x88000001u);
+  EXPECT_EQ(v107.longest_step()->fn, "do_nmi");
+}
+
+TEST(CheckVpTrace, MalformedTextSaysFileAndLine) {
+  try {
+    parse_vp_trace(
+        "preemption latency trace v1.0.5 on x\n latency: 600 us, entries: 1 (1)\n=======>\n"
+        "00000001 0.000ms (+0.600ms): schedule (worker_thread)\n"
+        "00000001 0.6ms (+0.000ms): oops (schedule)\n",
+        "trace-001-600us.txt");
+    FAIL() << "accepted a malformed entry";
+  } catch (const TraceFormatError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "trace-001-600us.txt:5: expected `PPPPPPPP T.TTTms (+D.DDDms): function "
+              "(parent)`, got `00000001 0.6ms (+0.000ms): oops (schedule)`");
+  }
+  EXPECT_THROW(parse_vp_trace("cyclictest output\n", "x.txt"), TraceFormatError);
+  EXPECT_THROW(parse_vp_trace("preemption latency trace v1.0.5\n latency: 5 us\n", "x.txt"),
+               TraceFormatError);
+}
+
+// ---- trace signatures, on real latsim traces (tests/tools/data/check/traces) ----
+
+std::vector<VpTrace> real_traces() {
+  return read_trace_dir(kSource + "/tests/tools/data/check/traces");
+}
+
+TEST(CheckTraceSignature, ReadsARunsTraceDirectory) {
+  const auto traces = real_traces();
+  ASSERT_GE(traces.size(), 2u);
+  for (size_t i = 1; i < traces.size(); ++i) EXPECT_LT(traces[i - 1].file, traces[i].file);
+  const VpTrace* l = longest_trace(traces);
+  ASSERT_NE(l, nullptr);
+  for (const auto& t : traces) EXPECT_LE(t.latency_us, l->latency_us);
+  EXPECT_EQ(read_trace_dir(kSource + "/no/such/dir").size(), 0u);
+}
+
+// The traces are those of a 2 s run of scenarios/disk-dma-kernel-build.yaml with
+// max_sectors_kb and read_ahead_kb at 32: max.txt and trace-001-992us.txt are the same
+// section (mark_offset_tsc's PIT reads stretched to 124/248 us), trace-003-868us.txt another.
+TraceSignature step_in(std::vector<std::string> fns, int64_t min_us) {
+  TraceSignature s;
+  s.kind = TraceSignature::Kind::LongestStepIn;
+  s.functions = std::move(fns);
+  s.min_step_us = min_us;
+  return s;
+}
+
+TraceSignature slow(int64_t over, size_t count, std::optional<int64_t> under = {}) {
+  TraceSignature s;
+  s.kind = TraceSignature::Kind::SlowMotion;
+  s.step_over_us = over;
+  s.count_at_least = count;
+  s.step_under_us = under;
+  return s;
+}
+
+TraceSignature has(std::vector<std::string> fns) {
+  TraceSignature s;
+  s.kind = TraceSignature::Kind::LongestTraceHas;
+  s.functions = std::move(fns);
+  return s;
+}
+
+TEST(CheckTraceSignature, LongestStepIn) {
+  const auto traces = real_traces();
+  auto r = evaluate(step_in({"mark_offset_tsc"}, 200), traces);
+  EXPECT_TRUE(r.holds);
+  EXPECT_EQ(r.measured, "mark_offset_tsc 248 us (max.txt, 992 us)");
+  EXPECT_EQ(r.value, 248);
+  EXPECT_TRUE(evaluate(step_in({"schedule", "mark_offset_tsc"}, 0), traces).holds);
+  EXPECT_FALSE(evaluate(step_in({"mark_offset_tsc"}, 300), traces).holds);  // 248 < 300
+  r = evaluate(step_in({"schedule", "__switch_to"}, 50), traces);
+  EXPECT_FALSE(r.holds);
+  EXPECT_EQ(r.measured, "mark_offset_tsc 248 us (max.txt, 992 us)");
+  EXPECT_EQ(step_in({"schedule", "__switch_to"}, 50).expected(),
+            "in schedule/__switch_to, ≥ 50 us");
+}
+
+TEST(CheckTraceSignature, SlowMotion) {
+  const auto traces = real_traces();
+  // Lines 22-25 of trace-003-868us.txt: spin_lock +0.123, mark_offset_tsc +0.125, +0.248,
+  // +0.124 ms (max.txt has only three in a row: +0.248, +0.248, +0.124 at line 23).
+  auto r = evaluate(slow(100, 4), traces);
+  EXPECT_TRUE(r.holds);
+  EXPECT_EQ(r.measured, "4 steps (trace-003-868us.txt:22, from spin_lock)");
+  EXPECT_EQ(r.value, 4);
+  EXPECT_FALSE(evaluate(slow(100, 5), traces).holds);
+  // Under 200 us the 248 us step breaks that run.
+  r = evaluate(slow(100, 2, 200), traces);
+  EXPECT_TRUE(r.holds);
+  EXPECT_EQ(r.measured, "2 steps (trace-003-868us.txt:22, from spin_lock)");
+  EXPECT_FALSE(evaluate(slow(100, 3, 200), traces).holds);
+  r = evaluate(slow(200, 2), traces);
+  EXPECT_TRUE(r.holds);
+  EXPECT_EQ(r.measured, "2 steps (max.txt:23, from mark_offset_tsc)");
+  r = evaluate(slow(240, 1, 245), traces);
+  EXPECT_FALSE(r.holds);
+  EXPECT_EQ(r.measured, "0 steps");
+  r = evaluate(slow(123, 1, 124), traces);  // only 123 < step < 124: none (whole us)
+  EXPECT_FALSE(r.holds);
+  r = evaluate(slow(122, 1, 124), traces);  // the 123 us steps, none two in a row
+  EXPECT_TRUE(r.holds);
+  EXPECT_EQ(r.measured, "1 step (max.txt:20, from spin_lock)");
+  EXPECT_EQ(slow(100, 2, 200).expected(), "≥ 2 steps in a row of 100..200 us");
+  EXPECT_EQ(slow(50, 4).expected(), "≥ 4 steps in a row > 50 us");
+}
+
+TEST(CheckTraceSignature, LongestTraceHas) {
+  const auto traces = real_traces();
+  auto r = evaluate(has({"do_IRQ", "mark_offset_tsc", "do_timer"}), traces);
+  EXPECT_TRUE(r.holds);
+  EXPECT_EQ(r.measured, "all (max.txt, 992 us)");
+  r = evaluate(has({"do_IRQ", "schedule", "__switch_to"}), traces);
+  EXPECT_FALSE(r.holds);
+  EXPECT_EQ(r.measured, "missing schedule, __switch_to (max.txt, 992 us)");
+  EXPECT_EQ(r.value, 1);
+}
+
+TEST(CheckTraceSignature, NoTracesNeverHolds) {
+  TraceSignature s;
+  s.kind = TraceSignature::Kind::LongestTraceHas;
+  s.functions = {"schedule"};
+  const auto r = evaluate(s, {});
+  EXPECT_FALSE(r.holds);
+  EXPECT_EQ(r.measured, "no traces");
+}
+
+// ---- JUnit ----
+
+TEST(CheckJunit, EscapesWhatXmlCannotHoldAndParsesBack) {
+  EXPECT_EQ(xml_escape("a<b & \"c\" 'd'>\x01\n"),
+            "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;&#10;");
+  latsim::check::Hypothesis h;
+  h.name = "odd<&>";
+  h.file = "x/odd.yaml";
+  h.claim = "Claims with \"quotes\" & <angles>\x02";
+  h.source = "seed 000";
+  Row pass{"odd<&>", "a", "m.x", "≥ 1", "2", Verdict::Pass, "", "x:1:1"};
+  Row fail{"odd<&>", "b", "m.y", "≤ 1", "2 & more", Verdict::Fail, "outside ≤ 1: <2>", "x:2:3"};
+  Row err{"odd<&>", "c", "m.z", "≥ 0", "-", Verdict::Error, "seed 1 run failed: exit 2", "x:3:3"};
+  const std::string xml = junit_xml({HypothesisResult{&h, {pass, fail, err}}});
+  EXPECT_NE(xml.find("<testsuites name=\"latsim check\" tests=\"3\" failures=\"1\" errors=\"1\">"),
+            std::string::npos)
+      << xml;
+  EXPECT_EQ(xml.find('\x02'), std::string::npos);
+  const fs::path file =
+      fs::temp_directory_path() / ("check-junit-" + std::to_string(::getpid()) + ".xml");
+  std::ofstream(file) << xml;
+  // xmllint (libxml2-utils, tools/bootstrap.sh) is the well-formedness judge.
+  const int rc = std::system(("xmllint --noout " + file.string()).c_str());
+  EXPECT_EQ(rc, 0) << xml;
+  fs::remove(file);
+}
+
+}  // namespace

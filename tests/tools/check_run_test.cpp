@@ -1,0 +1,191 @@
+// `latsim check` end to end: the self-test hypotheses of tests/tools/data/check run for real
+// (1 s simulated per case), so check's verdict logic is tested on real outputs: one file
+// must pass, one must fail row by row as its comments say; bad files exit 2 with
+// FILE:LINE:COLUMN; verdicts are reproducible; JUnit XML parses.
+#include "tests/tools/sweep_test_support.h"
+
+namespace sweep_test {
+namespace {
+
+const std::string kPass = kSource + "/tests/tools/data/check/self-test-pass.yaml";
+const std::string kFail = kSource + "/tests/tools/data/check/self-test-fail.yaml";
+const std::string kBad = kSource + "/tests/tools/data/check/bad-hypothesis.yaml";
+
+using Check = Sweep;  // a per-test directory and the real binary
+
+std::vector<std::string> verdicts_of(const json& v) {
+  std::vector<std::string> out;
+  for (const auto& r : v["rows"]) out.push_back(r["verdict"].get<std::string>());
+  return out;
+}
+
+TEST_F(Check, SelfTestPassHolds) {
+  const Result r = latsim({"check", kPass, "-j", "2", "--out", "o", "--junit", "o/junit.xml"});
+  ASSERT_EQ(r.code, 0) << r;
+  EXPECT_EQ(r.err, "") << r;
+  const auto out = lines_of(r.out);
+  ASSERT_GE(out.size(), 2u);
+  EXPECT_EQ(out[0].rfind("| hypothesis", 0), 0u) << r.out;
+  size_t rows = 0;
+  for (const auto& l : out) {
+    if (l.rfind("| self-test-pass ", 0) != 0) continue;
+    ++rows;
+    EXPECT_NE(l.find("| PASS    |"), std::string::npos) << l;
+  }
+  EXPECT_EQ(rows, 9u) << r.out;
+  EXPECT_TRUE(contains(r.out, "PASS self-test-pass: ")) << r.out;
+  EXPECT_TRUE(contains(r.out, "check: 9 of 9 expectations hold, 0 fail, 0 could not be judged"))
+      << r.out;
+
+  const fs::path o = dir_ / "o";
+  const json v = read_json(o / "self-test-pass" / "verdicts.json");
+  EXPECT_EQ(v["verdict"], "PASS");
+  EXPECT_EQ(verdicts_of(v), std::vector<std::string>(9, "PASS"));
+  // Each case ran as `latsim run` of the base with the file's duration and its own sets.
+  for (const char* c : {"defaults", "quiet", "small"}) {
+    const fs::path run = o / "self-test-pass" / c / "seed-1";
+    EXPECT_TRUE(fs::is_regular_file(run / "metrics.json")) << run;
+    EXPECT_EQ(read_json(run / "metrics.json")["simulated_s"], 1.0);
+  }
+  EXPECT_TRUE(contains(slurp(o / "self-test-pass/quiet/seed-1/scenario.resolved.yaml"),
+                       kMaxSectors + ": 32"));
+  EXPECT_TRUE(contains(slurp(o / "self-test-pass/small/seed-1/scenario.resolved.yaml"),
+                       kMaxSectors + ": 8"));
+  // The measured figures are the runs' own.
+  EXPECT_EQ(v["rows"][0]["measured"],
+            read_json(o / "self-test-pass/defaults/seed-1/metrics.json")["latency_tracer"]["max_us"]
+                .dump());
+
+  const std::string xml = slurp(o / "junit.xml");
+  EXPECT_TRUE(contains(xml,
+                       "<testsuites name=\"latsim check\" tests=\"9\" failures=\"0\" "
+                       "errors=\"0\">"))
+      << xml;
+  EXPECT_EQ(shell("xmllint --noout o/junit.xml").code, 0);
+}
+
+TEST_F(Check, SelfTestFailFailsRowByRow) {
+  const Result r = latsim({"check", kFail, "-j", "2", "--out", "o", "--junit", "o/junit.xml"});
+  ASSERT_EQ(r.code, 1) << r;
+  const json v = read_json(dir_ / "o/self-test-fail/verdicts.json");
+  EXPECT_EQ(v["verdict"], "FAIL");
+  // In the file's order, as its comments say.
+  EXPECT_EQ(verdicts_of(v), (std::vector<std::string>{"PASS", "FAIL", "ERROR", "FAIL", "FAIL",
+                                                      "FAIL", "PASS", "FAIL", "FAIL", "FAIL"}));
+  EXPECT_EQ(v["rows"][2]["detail"],
+            "defaults (seed 1): latency_tracer has no key `no_such_metric` (has: "
+            "critical_sections, max_us, threshold_us, traces_over_threshold)");
+  EXPECT_EQ(v["rows"][1]["location"], kFail + ":14:9");
+  EXPECT_EQ(v["rows"][4]["measured"].get<std::string>().rfind("missing rtl8139_poll (", 0), 0u)
+      << v["rows"][4];
+  EXPECT_TRUE(contains(r.out, kFail + ":14:9: FAIL: self-test-fail/defaults: outside ≤ 100: "
+                                      "seed 1: "))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "check: 2 of 10 expectations hold, 7 fail, 1 could not be judged"))
+      << r.out;
+  const std::string xml = slurp(dir_ / "o/junit.xml");
+  EXPECT_TRUE(contains(xml, "tests=\"10\" failures=\"7\" errors=\"1\"")) << xml;
+  EXPECT_EQ(shell("xmllint --noout o/junit.xml").code, 0);
+}
+
+TEST_F(Check, VerdictsAreReproducible) {
+  ASSERT_EQ(latsim({"check", kFail, "-j", "2", "--out", "a", "--junit", "a.xml"}).code, 1);
+  ASSERT_EQ(latsim({"check", kFail, "-j", "1", "--out", "b", "--junit", "b.xml"}).code, 1);
+  EXPECT_EQ(slurp(dir_ / "a/self-test-fail/verdicts.json"),
+            slurp(dir_ / "b/self-test-fail/verdicts.json"));
+  EXPECT_EQ(slurp(dir_ / "a.xml"), slurp(dir_ / "b.xml"));
+  // Again into the same directory: the old runs are replaced, the verdicts the same.
+  ASSERT_EQ(latsim({"check", kFail, "--out", "a", "--junit", "a2.xml"}).code, 1);
+  EXPECT_EQ(slurp(dir_ / "a.xml"), slurp(dir_ / "a2.xml"));
+}
+
+TEST_F(Check, SeedsRunEachCaseSeveralTimes) {
+  const Result r =
+      latsim({"check", kPass, "--seeds", "2", "--duration", "1s", "-j", "2", "--out", "o"});
+  ASSERT_EQ(r.code, 0) << r;
+  for (const char* c : {"defaults", "quiet", "small"})
+    for (const char* s : {"seed-1", "seed-2"})
+      EXPECT_TRUE(fs::is_regular_file(dir_ / "o/self-test-pass" / c / s / "metrics.json"))
+          << c << "/" << s;
+  const json v = read_json(dir_ / "o/self-test-pass/verdicts.json");
+  EXPECT_EQ(v["seeds"], 2);
+  // Every seed's figure is shown: "3599, 3612".
+  EXPECT_TRUE(contains(v["rows"][0]["measured"].get<std::string>(), ", ")) << v["rows"][0];
+  EXPECT_EQ(v["rows"][1]["measured"].get<std::string>().rfind("2 of 2 seeds: ", 0), 0u)
+      << v["rows"][1];
+}
+
+TEST_F(Check, BadFileExits2AndRunsNothing) {
+  const Result r = latsim({"check", kPass, kBad, "--out", "o"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(lines_of(r.err),
+            (std::vector<std::string>{
+                kBad + ":9:41: error: cases[0].expect[0].aprox: unknown key; did you mean "
+                       "`approx`? (accepted: metric, min, max, approx, tolerance, trace, "
+                       "over_seeds)",
+                kBad + ":9:65: error: cases[0].expect[0].tolerance: a tolerance goes with "
+                       "`approx`",
+                kBad + ":9:9: error: cases[0].expect[0]: needs `min`, `max`, or `approx` with "
+                       "`tolerance`"}));
+  EXPECT_FALSE(fs::exists(dir_ / "o"));
+  // A case's --set is checked against the scenario schema before anything runs.
+  const fs::path bad_set = dir_ / "bad-set.yaml";
+  std::ofstream(bad_set) << "schema_version: 1\nclaim: c\nsource: s\n"
+                            "base: "
+                         << kScenario
+                         << "\ncases:\n  - name: a\n    set: [/sys/block/hda/queue/"
+                            "max_sectors_kb=256]\n";
+  const Result s = latsim({"check", bad_set.string(), "--out", "o"});
+  EXPECT_EQ(s.code, 2) << s;
+  EXPECT_EQ(s.err, bad_set.string() +
+                       ":7:11: error: cases[0].set[0]: "
+                       "kernel.tunables./sys/block/hda/queue/max_sectors_kb: 256 is out of range "
+                       "(accepted: 4..128)\n");
+  EXPECT_FALSE(fs::exists(dir_ / "o"));
+  EXPECT_EQ(latsim({"check", "no-such-file.yaml"}).err,
+            "no-such-file.yaml: error: cannot read: No such file or directory\n");
+}
+
+TEST_F(Check, ValidateRunsNothing) {
+  const Result r = latsim({"check", "--validate", kPass, kFail, "--out", "o"});
+  ASSERT_EQ(r.code, 0) << r;
+  EXPECT_EQ(lines_of(r.out),
+            (std::vector<std::string>{
+                kPass +
+                    ": ok (self-test-pass: 3 case(s), 6 expectation(s), 3 comparison(s), 1 "
+                    "seed(s) each; base " +
+                    fs::proximate(kScenario, dir_).string() + ")",
+                kFail +
+                    ": ok (self-test-fail: 2 case(s), 6 expectation(s), 4 comparison(s), 1 "
+                    "seed(s) each; base " +
+                    fs::proximate(kScenario, dir_).string() + ")"}));
+  EXPECT_FALSE(fs::exists(dir_ / "o"));
+}
+
+TEST_F(Check, AFailedRunCannotBeJudged) {
+  const Result r = latsim({"check", kFail, "--out", "o"},
+                          "LATSIM_DEBUG_CRASH_ON_SET=/sys/block/hda/queue/max_sectors_kb=8");
+  ASSERT_EQ(r.code, 1) << r;
+  EXPECT_TRUE(contains(r.err,
+                       "check: self-test-fail/small seed 1 failed: killed by signal 6 "
+                       "(SIGABRT): latsim: LATSIM_DEBUG_CRASH_ON_SET="))
+      << r;
+  const json v = read_json(dir_ / "o/self-test-fail/verdicts.json");
+  // The defaults case's own rows stand; every comparison with `small` is an error.
+  EXPECT_EQ(verdicts_of(v), (std::vector<std::string>{"PASS", "FAIL", "ERROR", "FAIL", "FAIL",
+                                                      "FAIL", "ERROR", "ERROR", "ERROR", "ERROR"}));
+  EXPECT_TRUE(fs::is_regular_file(dir_ / "o/self-test-fail/small/seed-1.stderr.txt"));
+}
+
+TEST_F(Check, HelpTeachesTheFormat) {
+  const Result r = latsim({"check", "--help"});
+  ASSERT_EQ(r.code, 0) << r;
+  for (const char* s :
+       {"schema_version: 1", "longest_step_in", "consecutive_steps_over_us", "longest_trace_has",
+        "monotonic", "ratio", "over_seeds", "--junit", "--seeds", "Exit status"})
+    EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
+}
+
+}  // namespace
+}  // namespace sweep_test

@@ -1,0 +1,219 @@
+#include "tools/check/check.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <set>
+
+#include "tools/check/evaluate.h"
+#include "tools/check/hypothesis.h"
+#include "tools/check/report.h"
+#include "tools/sweep/results.h"
+#include "tools/sweep/runner.h"
+#include "tools/sweep/sweep_dir.h"
+
+namespace latsim::check {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Every file loaded, or every problem of every file on stderr.
+std::optional<std::vector<Hypothesis>> load_all(const CheckOptions& o) {
+  std::vector<std::string> extra;
+  if (!o.duration.empty()) extra.push_back("duration=" + o.duration);
+  std::vector<Hypothesis> hs;
+  bool bad = false;
+  std::map<std::string, std::string> names;
+  for (const auto& f : o.files) {
+    try {
+      hs.push_back(load_hypothesis(f, extra));
+      if (o.seeds) hs.back().seeds = o.seeds;
+      const auto [it, fresh] = names.emplace(hs.back().name, f);
+      if (!fresh) {
+        std::cerr << fmt::format(
+            "{}: error: a hypothesis named `{}` (the file's stem) is already given by {}\n", f,
+            hs.back().name, it->second);
+        bad = true;
+      }
+    } catch (const HypothesisError& e) {
+      std::cerr << e.what() << "\n";
+      bad = true;
+    }
+  }
+  if (bad) return std::nullopt;
+  return hs;
+}
+
+std::string last_line(const std::string& text) {
+  const auto nl = text.rfind('\n');
+  return nl == std::string::npos ? text : text.substr(nl + 1);
+}
+
+// Where one run of a case writes.
+fs::path run_dir(const fs::path& out, const Hypothesis& h, const Case& c, uint64_t seed) {
+  return out / h.name / c.name / fmt::format("seed-{}", seed);
+}
+
+}  // namespace
+
+int run_check(const CheckOptions& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto loaded = load_all(o);
+  if (!loaded) return kBadInput;
+  const std::vector<Hypothesis>& hs = *loaded;
+
+  if (o.validate) {
+    for (const auto& h : hs) {
+      size_t expect = 0;
+      for (const auto& c : h.cases) expect += c.expect.size();
+      std::cout << fmt::format(
+          "{}: ok ({}: {} case(s), {} expectation(s), {} comparison(s), "
+          "{} seed(s) each; base {})\n",
+          h.file, h.name, h.cases.size(), expect, h.compare.size(), h.seeds, h.base);
+    }
+    return 0;
+  }
+
+  fs::path out;
+  try {
+    out = sweep::checked_sweep_dir(o.out);
+  } catch (const std::exception& e) {
+    std::cerr << "latsim check: error: " << e.what() << "\n";
+    return kBadInput;
+  }
+  fs::create_directories(out);
+  std::optional<sweep::DirLock> lock;
+  try {
+    lock.emplace(out);
+  } catch (const std::exception&) {
+    std::cerr << fmt::format("latsim check: error: another latsim command is writing to {}\n",
+                             out.string());
+    return kBadInput;
+  }
+
+  // One job per hypothesis x case x seed; runs[h][c][s] says how each went.
+  std::vector<std::vector<std::vector<RunOutcome>>> runs(hs.size());
+  struct Where {
+    size_t h, c, s;
+  };
+  std::vector<sweep::Job> jobs;
+  std::vector<Where> where;
+  const std::string self = std::to_string(::getpid());
+  for (size_t hi = 0; hi < hs.size(); ++hi) {
+    const Hypothesis& h = hs[hi];
+    runs[hi].resize(h.cases.size());
+    for (size_t ci = 0; ci < h.cases.size(); ++ci) {
+      const Case& c = h.cases[ci];
+      for (size_t si = 0; si < h.seeds; ++si) {
+        RunOutcome r;
+        r.seed = c.seed + si;
+        r.dir = run_dir(out, h, c, r.seed);
+        // An earlier check's output of this run goes first: never judge stale files.
+        std::error_code ec;
+        if (fs::exists(r.dir / "run-info.json", ec)) fs::remove_all(r.dir, ec);
+        fs::create_directories(r.dir.parent_path());
+        sweep::Job j;
+        j.argv = {"/proc/self/exe", "run", h.base};
+        auto add_set = [&](const std::string& s) {
+          j.argv.push_back("--set");
+          j.argv.push_back(s);
+        };
+        if (!h.duration.empty()) add_set("duration=" + h.duration);
+        for (const auto& s : c.sets) add_set(s);
+        if (!o.duration.empty()) add_set("duration=" + o.duration);
+        j.argv.insert(j.argv.end(),
+                      {"--seed", std::to_string(r.seed), "-q", "--out", r.dir.string()});
+        j.stderr_path =
+            (r.dir.parent_path() / fmt::format(".seed-{}.stderr-{}", r.seed, self)).string();
+        j.timeout_s = o.case_timeout;
+        jobs.push_back(std::move(j));
+        where.push_back({hi, ci, si});
+        runs[hi][ci].push_back(std::move(r));
+      }
+    }
+  }
+
+  sweep::RunnerOptions ro;
+  ro.jobs = o.jobs ? o.jobs : sweep::default_jobs();
+  ro.progress = !o.quiet && ::isatty(STDERR_FILENO);
+  ro.label = "check";
+  ro.noun = "runs";
+  auto on_done = [&](size_t k, const sweep::JobResult& jr) -> std::optional<std::string> {
+    const Where w = where[k];
+    RunOutcome& r = runs[w.h][w.c][w.s];
+    const fs::path err = jobs[k].stderr_path;
+    std::error_code ec;
+    if (jr.outcome == sweep::Outcome::Interrupted) {
+      fs::remove(err, ec);
+      return std::nullopt;
+    }
+    r.ok = jr.ok() && fs::is_regular_file(r.dir / "metrics.json", ec);
+    const std::string tail = sweep::tail_of(err.string());
+    const fs::path keep = r.ok ? r.dir / "stderr.txt"
+                               : r.dir.parent_path() / fmt::format("seed-{}.stderr.txt", r.seed);
+    fs::remove(r.dir.parent_path() / fmt::format("seed-{}.stderr.txt", r.seed), ec);
+    if (fs::file_size(err, ec) > 0 && !ec)
+      fs::rename(err, keep, ec);
+    else
+      fs::remove(err, ec);
+    if (r.ok) return std::nullopt;
+    const std::string how = jr.ok() ? "exited 0 without writing metrics.json" : jr.describe();
+    const std::string last = last_line(tail);
+    r.error = last.empty() ? how : fmt::format("{}: {}", how, last);
+    return fmt::format("check: {}/{} seed {} failed: {}", hs[w.h].name, hs[w.h].cases[w.c].name,
+                       r.seed, r.error);
+  };
+  const sweep::RunSummary sum = sweep::run_jobs(jobs, ro, on_done);
+  if (sum.signal) {
+    std::cerr << fmt::format("check: stopped by signal {}; no verdicts\n", sum.signal);
+    return 128 + sum.signal;
+  }
+
+  std::vector<HypothesisResult> results;
+  std::vector<Row> all;
+  for (size_t hi = 0; hi < hs.size(); ++hi) {
+    HypothesisResult res{&hs[hi], evaluate(hs[hi], runs[hi])};
+    sweep::write_atomic(out / hs[hi].name / "verdicts.json", verdicts_json(res).dump(2) + "\n");
+    all.insert(all.end(), res.rows.begin(), res.rows.end());
+    results.push_back(std::move(res));
+  }
+  if (!o.junit.empty()) {
+    const fs::path junit = fs::absolute(o.junit);
+    fs::create_directories(junit.parent_path());
+    sweep::write_atomic(junit, junit_xml(results));
+  }
+
+  size_t pass = 0, fail = 0, error = 0;
+  for (const auto& r : all) {
+    pass += r.verdict == Verdict::Pass;
+    fail += r.verdict == Verdict::Fail;
+    error += r.verdict == Verdict::Error;
+  }
+  if (!o.quiet) {
+    std::cout << verdict_table(all) << "\n";
+    for (const auto& res : results)
+      std::cout << fmt::format("{} {}: {}\n", res.passed() ? "PASS" : "FAIL", res.hypothesis->name,
+                               res.hypothesis->claim);
+  }
+  if (fail + error) {
+    std::cout << "\n";
+    for (const auto& r : all)
+      if (r.verdict != Verdict::Pass)
+        std::cout << fmt::format("{}: {}: {}/{}: {}\n", r.location, verdict_text(r.verdict),
+                                 r.hypothesis, r.case_name, r.detail);
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::cout << fmt::format(
+      "\ncheck: {} of {} expectations hold, {} fail, {} could not be judged "
+      "({} hypothes{}, {} runs, {:.1f} s wall, -j {}); outputs in {}/\n",
+      pass, all.size(), fail, error, hs.size(), hs.size() == 1 ? "is" : "es", jobs.size(), wall,
+      ro.jobs, out.string());
+  return fail + error ? kCheckFailed : 0;
+}
+
+}  // namespace latsim::check

@@ -1,0 +1,98 @@
+#include "tools/check/cli.h"
+
+#include <iostream>
+
+namespace latsim::check {
+
+const char* format_help() {
+  return R"(
+Hypothesis file (YAML, schema_version: 1):
+
+  schema_version: 1
+  claim: Smaller IDE requests shorten the longest latency.   # one sentence
+  source: seed 000, Mark H. Johnson, linux-kernel, 2004-09-03
+  base: ../disk-dma-kernel-build.yaml   # scenario, relative to this file or a parent dir
+  duration: 10s          # optional: every case's simulated time
+  seeds: 1               # optional: seeds per case (--seeds wins): the case's seed, +1, ...
+  over_seeds: each       # optional: each (every seed must hold) | median (the median must)
+  cases:                 # each case is one `latsim run` per seed
+    - name: defaults
+      expect:
+        - {metric: latency_tracer.max_us, approx: 2305, tolerance: 35%}
+        - {metric: 'cpus[0].fsb_stall_us', min: 100}   # quote [ ] inside { }
+        - trace: {longest_step_in: [schedule, __switch_to], min_step_us: 50}
+        - trace: {consecutive_steps_over_us: 50, count_at_least: 4}
+        - trace: {longest_trace_has: do_IRQ}
+    - name: quiet
+      set: [/sys/block/hda/queue/max_sectors_kb=32]   # KEY=VALUE, as for --set
+      expect:
+        - {metric: disk.max_request_kb, max: 32, over_seeds: median}
+  compare:
+    - {metric: latency_tracer.max_us, ratio: [defaults, quiet], min: 2.5, max: 6}
+    - {metric: latency_tracer.max_us, greater: [defaults, quiet]}
+    - {metric: disk.max_request_kb, monotonic: decreasing, cases: [defaults, quiet]}
+
+Metric expectations: `metric` is a path into the run's metrics.json, dotted, with array
+indexes (workloads.cyclictest.max_us, cpus[1].spin_us); it must be a number within
+`min`..`max` (inclusive, either may be left out) or `approx` ± `tolerance`, relative
+(35%) or absolute (in the metric's unit). No expectation should read back a value the
+scenario sets: judge what the run measured.
+Comparisons across cases: `ratio: [A, B]` bounds A/B like an expectation; `greater:
+[A, B]` means A > B; `monotonic: increasing|decreasing` over `cases: [A, B, C...]` in
+that order (strict unless `strict: false`).
+Trace signatures read the run's traces/*.txt (the voluntary-preempt tracer's format: one
+line per entry, `(+D.DDDms)` is the time to the next entry, the entry's "step"):
+  longest_step_in: F | [F, G]     in the longest trace, the longest step is F's (or G's),
+    min_step_us: N                and it lasts at least N us
+  consecutive_steps_over_us: X    "slow motion": some trace has N steps in a row, each
+    count_at_least: N             longer than X us (and shorter than steps_under_us: Y)
+  longest_trace_has: F | [F, G]   each function has an entry in the longest trace
+With several seeds, `over_seeds: each` judges every seed (a comparison pairs the i-th
+seeds), `median` judges the median (a trace signature: a majority of the seeds).
+
+Outputs: DIR/<hypothesis>/<case>/seed-<N>/ (each run), DIR/<hypothesis>/verdicts.json.
+Exit status: 0 every expectation holds; 1 one fails or cannot be judged (a run failed, a
+metric is missing); 2 a bad hypothesis file (FILE:LINE:COLUMN: error: KEY: ...) or
+command line; 128+N stopped by signal N.
+)";
+}
+
+Command::Command(CLI::App& app) {
+  cmd_ = app.add_subcommand(
+      "check",
+      "Run hypothesis files: every case of every hypothesis as its own `latsim run`\n"
+      "process (-j at a time), then print a verdict table (hypothesis, case, metric,\n"
+      "expected, measured, verdict). Exit 0 only if every expectation holds.");
+  cmd_->add_option("hypotheses", o_.files, "Hypothesis YAML files (schema_version: 1)")->required();
+  cmd_->add_option("-j,--jobs", o_.jobs, "Runs at a time (default: the CPUs available)")
+      ->check(CLI::PositiveNumber);
+  cmd_->add_option("--junit", o_.junit, "Also write the verdicts as JUnit XML to FILE");
+  cmd_->add_option("--out", o_.out, "Output directory (default: out/check/)");
+  cmd_->add_option("--seeds", o_.seeds,
+                   "Run each case with K seeds (the case's seed and the next K-1) instead of\n"
+                   "the file's `seeds`; the file's over_seeds says how they are judged")
+      ->check(CLI::PositiveNumber);
+  cmd_->add_option("--duration", o_.duration,
+                   "Simulated time of every run (e.g. 5s), instead of the files' and scenarios'");
+  cmd_->add_option("--case-timeout", o_.case_timeout,
+                   "Wall-clock seconds a run may take before it is killed (its expectations\n"
+                   "then cannot be judged)")
+      ->check(CLI::NonNegativeNumber);
+  cmd_->add_flag("--validate", o_.validate,
+                 "Check the files (and every case's scenario with its overrides), run nothing");
+  cmd_->add_flag("-q,--quiet", o_.quiet, "No table: only failures and the summary line");
+  cmd_->footer(format_help());
+}
+
+bool Command::selected() const { return cmd_->parsed(); }
+
+int Command::run() const {
+  try {
+    return run_check(o_);
+  } catch (const std::exception& e) {
+    std::cerr << "latsim check: error: " << e.what() << "\n";
+    return kBadInput;
+  }
+}
+
+}  // namespace latsim::check

@@ -1,0 +1,37 @@
+#pragma once
+// Verdicts of a hypothesis from its cases' finished runs: one row per expectation and per
+// comparison. Everything here reads files only, so a verdict is as reproducible as the runs.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "tools/check/hypothesis.h"
+
+namespace latsim::check {
+
+// One `latsim run` of a case with one seed.
+struct RunOutcome {
+  uint64_t seed = 0;
+  std::filesystem::path dir;  // its output directory (metrics.json, traces/)
+  bool ok = false;            // finished and wrote metrics.json
+  std::string error;          // when not ok: "exit status 2: <its last stderr line>"
+};
+
+enum class Verdict { Pass, Fail, Error };
+const char* verdict_text(Verdict v);  // "PASS", "FAIL", "ERROR"
+
+struct Row {
+  std::string hypothesis, case_name, metric, expected, measured;
+  Verdict verdict = Verdict::Error;
+  std::string detail;    // why it failed or could not be judged ("" when it passed)
+  std::string location;  // FILE:LINE:COL of the expectation in the hypothesis file
+};
+
+// `runs[i]` are the runs of h.cases[i], one per seed, in seed order.
+std::vector<Row> evaluate(const Hypothesis& h, const std::vector<std::vector<RunOutcome>>& runs);
+
+// The median of `v` (the mean of the middle two for an even count); v is not empty.
+double median(std::vector<double> v);
+
+}  // namespace latsim::check

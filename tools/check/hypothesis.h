@@ -1,0 +1,100 @@
+#pragma once
+// A hypothesis file (schema_version: 1): a claim from a seed, a base scenario, the cases
+// that override it, and what each case's outputs (metrics.json, traces/) must show.
+//
+//   schema_version: 1
+//   claim: Smaller IDE requests shorten the longest latency.
+//   source: seed 000, Mark H. Johnson, linux-kernel, 2004-09-03
+//   base: ../disk-dma-kernel-build.yaml      # relative to this file, else to a parent dir
+//   duration: 10s                            # optional: every case's simulated time
+//   seeds: 1                                 # optional: seeds per case (--seeds wins)
+//   over_seeds: each                         # optional: each | median
+//   cases:
+//     - name: defaults
+//       expect:
+//         - {metric: latency_tracer.max_us, approx: 2305, tolerance: 35%}
+//         - trace: {longest_step_in: [schedule, __switch_to], min_step_us: 50}
+//     - name: quiet
+//       set: [/sys/block/hda/queue/max_sectors_kb=32]
+//   compare:
+//     - {metric: latency_tracer.max_us, ratio: [defaults, quiet], min: 2.5, max: 6}
+//     - {metric: latency_tracer.max_us, greater: [defaults, quiet]}
+//     - {metric: disk.max_request_kb, monotonic: decreasing, cases: [defaults, quiet]}
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "platform/scenario_loader.h"
+#include "tools/check/bounds.h"
+#include "tools/check/metric_path.h"
+#include "tools/check/trace_signature.h"
+
+namespace latsim::check {
+
+enum class SeedMode { Each, Median };
+
+struct Expectation {
+  std::string location;  // FILE:LINE:COL of the entry
+  std::optional<MetricPath> metric;
+  Bounds bounds;                        // with metric
+  std::optional<TraceSignature> trace;  // or a trace signature
+  std::optional<SeedMode> over_seeds;   // this entry's own, else the file's
+};
+
+struct Case {
+  std::string name;
+  std::string location;
+  std::vector<std::string> sets;  // --set KEY=VALUE overrides, in order
+  uint64_t seed = 0;              // the seed the case's scenario gives (after its sets)
+  std::vector<Expectation> expect;
+};
+
+struct Comparison {
+  enum class Op { Ratio, Greater, Monotonic };
+  Op op = Op::Ratio;
+  std::string location;
+  MetricPath metric;
+  std::vector<std::string> cases;  // Ratio, Greater: [A, B]; Monotonic: the order
+  Bounds bounds;                   // Ratio: of A / B
+  bool increasing = true;          // Monotonic
+  bool strict = true;              // Monotonic
+  std::optional<SeedMode> over_seeds;
+};
+
+struct Hypothesis {
+  std::string file;  // as given
+  std::string name;  // the file's stem: names its output directory and JUnit suite
+  std::string claim, source;
+  std::string base;      // the base scenario's path, as found
+  std::string duration;  // empty: the base scenario's
+  size_t seeds = 1;
+  SeedMode over_seeds = SeedMode::Each;
+  std::vector<Case> cases;
+  std::vector<Comparison> compare;
+
+  const Case* find_case(const std::string& name) const;
+};
+
+// Every problem in a file, one compiler-style line each (platform::Diagnostic).
+class HypothesisError : public std::runtime_error {
+ public:
+  explicit HypothesisError(std::vector<platform::Diagnostic> diagnostics);
+  const std::vector<platform::Diagnostic>& diagnostics() const { return diagnostics_; }
+
+ private:
+  std::vector<platform::Diagnostic> diagnostics_;
+};
+
+// Reads and validates `path`, including every case's scenario (base + duration + the
+// case's sets + `extra_sets`, e.g. a command-line duration). Throws HypothesisError.
+Hypothesis load_hypothesis(const std::string& path,
+                           const std::vector<std::string>& extra_sets = {});
+
+// The same from text; `display_name` stands for the file (and `dir` for its directory
+// when resolving `base`).
+Hypothesis load_hypothesis_text(const std::string& text, const std::string& display_name,
+                                const std::string& dir,
+                                const std::vector<std::string>& extra_sets = {});
+
+}  // namespace latsim::check

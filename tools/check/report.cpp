@@ -1,0 +1,157 @@
+#include "tools/check/report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace latsim::check {
+
+namespace {
+
+// Display width of UTF-8 text (every code point one column: enough for ± ≥ ≤).
+size_t width(const std::string& s) {
+  size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+std::string cell(std::string s) {
+  for (auto& c : s)
+    if (c == '|' || c == '\n') c = c == '|' ? '/' : ' ';
+  return s;
+}
+
+}  // namespace
+
+bool HypothesisResult::passed() const {
+  return std::all_of(rows.begin(), rows.end(),
+                     [](const Row& r) { return r.verdict == Verdict::Pass; });
+}
+
+std::string verdict_table(const std::vector<Row>& rows) {
+  const std::vector<std::string> head{"hypothesis", "case",     "metric",
+                                      "expected",   "measured", "verdict"};
+  std::vector<std::vector<std::string>> cells;
+  for (const auto& r : rows)
+    cells.push_back({cell(r.hypothesis), cell(r.case_name), cell(r.metric), cell(r.expected),
+                     cell(r.measured), verdict_text(r.verdict)});
+  std::vector<size_t> w;
+  for (const auto& h : head) w.push_back(width(h));
+  for (const auto& c : cells)
+    for (size_t i = 0; i < c.size(); ++i) w[i] = std::max(w[i], width(c[i]));
+  auto line = [&](const std::vector<std::string>& c) {
+    std::string s = "|";
+    for (size_t i = 0; i < c.size(); ++i)
+      s += " " + c[i] + std::string(w[i] - width(c[i]), ' ') + " |";
+    return s + "\n";
+  };
+  std::string out = line(head);
+  std::string rule = "|";
+  for (size_t x : w) rule += std::string(x + 2, '-') + "|";
+  out += rule + "\n";
+  for (const auto& c : cells) out += line(c);
+  return out;
+}
+
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  for (unsigned char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      case '\n':
+        out += "&#10;";
+        break;
+      case '\t':
+        out += "&#9;";
+        break;
+      default:
+        if (c >= 0x20 || c == '\r') out += char(c);  // other control characters: not XML
+    }
+  }
+  return out;
+}
+
+std::string junit_xml(const std::vector<HypothesisResult>& results) {
+  size_t tests = 0, failures = 0, errors = 0;
+  for (const auto& h : results)
+    for (const auto& r : h.rows) {
+      ++tests;
+      failures += r.verdict == Verdict::Fail;
+      errors += r.verdict == Verdict::Error;
+    }
+  std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  x +=
+      fmt::format("<testsuites name=\"latsim check\" tests=\"{}\" failures=\"{}\" errors=\"{}\">\n",
+                  tests, failures, errors);
+  for (const auto& h : results) {
+    size_t f = 0, e = 0;
+    for (const auto& r : h.rows) {
+      f += r.verdict == Verdict::Fail;
+      e += r.verdict == Verdict::Error;
+    }
+    const Hypothesis& hy = *h.hypothesis;
+    x += fmt::format(
+        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" file=\"{}\">\n",
+        xml_escape(hy.name), h.rows.size(), f, e, xml_escape(hy.file));
+    x += "    <properties>\n";
+    x += fmt::format("      <property name=\"claim\" value=\"{}\"/>\n", xml_escape(hy.claim));
+    x += fmt::format("      <property name=\"source\" value=\"{}\"/>\n", xml_escape(hy.source));
+    x += fmt::format("      <property name=\"base\" value=\"{}\"/>\n", xml_escape(hy.base));
+    x += "    </properties>\n";
+    for (const auto& r : h.rows) {
+      const std::string name = fmt::format("{}: {}", r.metric, r.expected);
+      x += fmt::format("    <testcase classname=\"{}.{}\" name=\"{}\"", xml_escape(hy.name),
+                       xml_escape(r.case_name), xml_escape(name));
+      if (r.verdict == Verdict::Pass) {
+        x += "/>\n";
+        continue;
+      }
+      const char* tag = r.verdict == Verdict::Fail ? "failure" : "error";
+      const std::string msg = r.verdict == Verdict::Fail
+                                  ? fmt::format("measured {}, expected {}", r.measured, r.expected)
+                                  : r.detail;
+      x += ">\n";
+      x +=
+          fmt::format("      <{} message=\"{}\" type=\"{}\">{}&#10;{}</{}>\n", tag, xml_escape(msg),
+                      verdict_text(r.verdict), xml_escape(r.location), xml_escape(r.detail), tag);
+      x += "    </testcase>\n";
+    }
+    x += "  </testsuite>\n";
+  }
+  x += "</testsuites>\n";
+  return x;
+}
+
+nlohmann::json verdicts_json(const HypothesisResult& result) {
+  const Hypothesis& h = *result.hypothesis;
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& r : result.rows)
+    rows.push_back({{"case", r.case_name},
+                    {"metric", r.metric},
+                    {"expected", r.expected},
+                    {"measured", r.measured},
+                    {"verdict", verdict_text(r.verdict)},
+                    {"detail", r.detail},
+                    {"location", r.location}});
+  return {{"schema_version", 1}, {"hypothesis", h.name},
+          {"file", h.file},      {"claim", h.claim},
+          {"source", h.source},  {"base", h.base},
+          {"seeds", h.seeds},    {"verdict", result.passed() ? "PASS" : "FAIL"},
+          {"rows", rows}};
+}
+
+}  // namespace latsim::check

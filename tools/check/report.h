@@ -1,0 +1,31 @@
+#pragma once
+// What `latsim check` prints and writes: the verdict table (a Markdown table, aligned, so
+// it reads in a terminal and pastes into an issue), JUnit XML for CI, and verdicts.json.
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tools/check/evaluate.h"
+
+namespace latsim::check {
+
+struct HypothesisResult {
+  const Hypothesis* hypothesis = nullptr;
+  std::vector<Row> rows;
+  bool passed() const;
+};
+
+// | hypothesis | case | metric | expected | measured | verdict |, one line per row.
+std::string verdict_table(const std::vector<Row>& rows);
+
+// One <testsuite> per hypothesis, one <testcase> per row; FAIL is a <failure>, ERROR an
+// <error>. No times or host names: the same runs give the same bytes.
+std::string junit_xml(const std::vector<HypothesisResult>& results);
+
+// The rows and the hypothesis's claim, source and verdict (deterministic).
+nlohmann::json verdicts_json(const HypothesisResult& result);
+
+// Text escaped for an XML attribute or element; characters XML 1.0 forbids are dropped.
+std::string xml_escape(const std::string& s);
+
+}  // namespace latsim::check

@@ -1,0 +1,144 @@
+#include "tools/check/vp_trace.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <sstream>
+
+namespace latsim::check {
+
+namespace {
+
+// "0.764" (milliseconds with three decimals, as the tracer prints them) -> 764 us.
+bool parse_ms(const std::string& s, int64_t& us) {
+  const size_t dot = s.find('.');
+  if (dot == std::string::npos || dot == 0 || s.size() - dot - 1 != 3) return false;
+  int64_t v = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (i == dot) continue;
+    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+    v = v * 10 + (s[i] - '0');
+  }
+  us = v;
+  return true;
+}
+
+bool is_hex8(const std::string& s) {
+  return s.size() == 8 &&
+         std::all_of(s.begin(), s.end(), [](char c) { return std::isxdigit((unsigned char)c); });
+}
+
+std::vector<std::string> words(const std::string& s) {
+  std::istringstream in(s);
+  std::vector<std::string> w;
+  for (std::string x; in >> x;) w.push_back(x);
+  return w;
+}
+
+// One entry line; false when it is not one.
+bool parse_entry(const std::string& line, TraceStep& st) {
+  const size_t open = line.find("ms (+");
+  if (open == std::string::npos) return false;
+  const size_t close = line.find("ms): ", open);
+  if (close == std::string::npos) return false;
+  auto head = words(line.substr(0, open));  // [pid] [preempt_count] T.TTT
+  if (head.empty() || head.size() > 3 || !parse_ms(head.back(), st.at_us)) return false;
+  if (!parse_ms(line.substr(open + 5, close - open - 5), st.step_us)) return false;
+  if (head.size() >= 2) {
+    if (!is_hex8(head[head.size() - 2])) return false;
+    st.preempt_count = uint32_t(std::stoul(head[head.size() - 2], nullptr, 16));
+  }
+  std::string rest = line.substr(close + 5);
+  while (!rest.empty() && std::isspace(static_cast<unsigned char>(rest.back()))) rest.pop_back();
+  const size_t paren = rest.find(" (");
+  if (paren == std::string::npos || rest.back() != ')') return false;
+  st.fn = rest.substr(0, paren);
+  st.parent = rest.substr(paren + 2, rest.size() - paren - 3);
+  return !st.fn.empty() && st.fn.find(' ') == std::string::npos;
+}
+
+}  // namespace
+
+const TraceStep* VpTrace::longest_step() const {
+  const TraceStep* best = nullptr;
+  for (const auto& s : steps)
+    if (!best || s.step_us > best->step_us) best = &s;
+  return best;
+}
+
+VpTrace parse_vp_trace(const std::string& text, const std::string& name) {
+  VpTrace t;
+  t.file = name;
+  std::istringstream in(text);
+  std::string line;
+  size_t n = 0;
+  bool header = false, latency = false, body = false;
+  auto fail = [&](const std::string& why) {
+    throw TraceFormatError(fmt::format("{}:{}: {}", name, n, why));
+  };
+  while (std::getline(in, line)) {
+    ++n;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (n == 1) {
+      if (line.rfind("preemption latency trace", 0) != 0)
+        fail("not a latency trace (expected `preemption latency trace v1.0.x`)");
+      header = true;
+      continue;
+    }
+    if (!body) {
+      if (line.rfind("=======>", 0) == 0) {
+        if (!latency) fail("`=======>` before the ` latency: N us` line");
+        body = true;
+      } else if (auto p = line.find("latency: "); p != std::string::npos && !latency) {
+        const auto w = words(line.substr(p + 9));
+        if (w.empty() || !std::all_of(w[0].begin(), w[0].end(), ::isdigit)) fail("bad latency");
+        t.latency_us = std::stoll(w[0]);
+        latency = true;
+      } else if (auto q = line.find("| task: "); q != std::string::npos) {
+        const std::string rest = line.substr(q + 8);
+        t.task = rest.substr(0, rest.find(','));
+      }
+      continue;
+    }
+    if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    TraceStep st;
+    if (!parse_entry(line, st))
+      fail(
+          fmt::format("expected `PPPPPPPP T.TTTms (+D.DDDms): function (parent)`, got `{}`", line));
+    st.line = n;
+    t.steps.push_back(std::move(st));
+  }
+  if (!header) throw TraceFormatError(name + ": empty file");
+  if (!body) throw TraceFormatError(name + ": no `=======>` line (the entries' start)");
+  return t;
+}
+
+std::vector<VpTrace> read_trace_dir(const std::filesystem::path& dir) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> files;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return {};
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.is_regular_file() && e.path().extension() == ".txt") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  std::vector<VpTrace> traces;
+  for (const auto& f : files) {
+    std::ifstream in(f, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    if (!in) throw TraceFormatError(f.string() + ": cannot read");
+    traces.push_back(parse_vp_trace(s.str(), f.filename().string()));
+  }
+  return traces;
+}
+
+const VpTrace* longest_trace(const std::vector<VpTrace>& traces) {
+  const VpTrace* best = nullptr;
+  for (const auto& t : traces)
+    if (!best || t.latency_us > best->latency_us) best = &t;
+  return best;
+}
+
+}  // namespace latsim::check
