@@ -34,6 +34,8 @@ Kernel::Kernel(const KernelParams& p, std::vector<CpuOps*> cpus)
       tracer_(int(cpus_.size()), tracer_params(p)),
       rng_(p.seed, "kernel") {
   for (size_t i = 0; i < rq_.size(); ++i) rq_[i].cpu = int(i);
+  hrtimer_q_.resize(cpus_.size());
+  hrtimer_lock_.reset(new Spinlock[cpus_.size()]);
   for (size_t i = 0; i < cpus_.size(); ++i) {
     acct_.push_back(std::make_unique<AccountedCpu>(*cpus_[i], [this, i] { return cpu_class(int(i)); }));
     cpus_[i] = acct_.back().get();
@@ -145,6 +147,18 @@ void Kernel::start_kernel() {
     pcpu_[size_t(c)].ksoftirqd = t;
   }
   next_pid_ = 6;
+  if (rt_flavour()) {
+    // -rt: ktimersoftd/N runs TIMER_SOFTIRQ and HRTIMER_SOFTIRQ at SCHED_FIFO.
+    for (int c = 0; c < ncpus(); ++c)
+      pcpu_[size_t(c)].ktimersoftd =
+          create_task(
+              "ktimersoftd/" + std::to_string(c), [this, c] { ktimersoftd(c); }, Policy::Fifo,
+              p_.timer_softirq_prio, c, 1u << c);
+  }
+  if (p_.high_res_timers) {
+    open_softirq(HRTIMER_SOFTIRQ, [this] { run_hrtimer_softirq(); });
+    tick_setup_sched_timer(0);
+  }
   open_softirq(TIMER_SOFTIRQ, [this] { run_timer_softirq(); });
   request_irq(0, "timer", [this] { timer_interrupt("generic_handle_IRQ_event"); });
   block_->init_ide();  // ide-probe: hda on the primary channel, IRQ 14
@@ -154,7 +168,10 @@ void Kernel::start_kernel() {
   boot_done_.notify(sc_core::SC_ZERO_TIME);
 }
 
-void Kernel::start_secondary() { setup_apic_timer(); }
+void Kernel::start_secondary() {
+  setup_apic_timer();
+  if (p_.high_res_timers) tick_setup_sched_timer(smp_processor_id());
+}
 
 void Kernel::cpu_idle(int c) {
   if (c == 0) {

@@ -4,6 +4,7 @@
 // own (sched/sched.c -> sched/sched.cpp, kernel/softirq.c -> irq/softirq.cpp,
 // arch/i386/kernel/timers/timer_tsc.c -> time/timer_tsc.cpp, ...). The kernel
 // reaches hardware only through CpuOps.
+#include <deque>
 #include <array>
 #include <memory>
 #include <unordered_map>
@@ -12,10 +13,13 @@
 #include "kernel_sim/irq/irq_desc.h"
 #include "kernel_sim/kernel_params.h"
 #include "kernel_sim/lib/random.h"
+#include "kernel_sim/locks/rwlock.h"
+#include "kernel_sim/locks/semaphore.h"
 #include "kernel_sim/locks/spinlock.h"
 #include "kernel_sim/sched/cputime.h"
 #include "kernel_sim/sched/runqueue.h"
 #include "kernel_sim/sched/task.h"
+#include "kernel_sim/time/hrtimer.h"
 #include "kernel_sim/time/timer_list.h"
 #include "kernel_sim/trace/latency_tracer.h"
 #include "kernel_sim/trace/observer.h"
@@ -54,6 +58,12 @@ struct PerCpu {
   uint64_t local_ticks = 0;    // per-CPU timer base jiffies
   sc_core::sc_time tick_epoch, tick_period;
   int active_mm = 0;  // cpu_tlbstate.active_mm: the page tables loaded (lazily kept)
+  Task* ktimersoftd = nullptr;       // -rt: the timer softirq thread
+  std::deque<Hrtimer*> hrtimer_soft;  // expired soft hrtimers for HRTIMER_SOFTIRQ
+  Hrtimer tick_timer;                 // high_res_timers: tick_sched_timer
+  uint64_t hres_tick = 0;             // its next local tick index
+  uint64_t migrations = 0;            // tasks moved onto this CPU
+  Task* migrate_out = nullptr;        // switched away to move (set_cpus_allowed)
   // Entries of the local timer handler (tick handled, time entered), newest last:
   // the IRQ half of a timer's latency, as rtla timerlat splits it.
   std::array<std::pair<uint64_t, sc_core::sc_time>, 64> tick_irq_log{};
@@ -82,7 +92,8 @@ enum Softirq {
   NET_TX_SOFTIRQ,
   NET_RX_SOFTIRQ,
   SCSI_SOFTIRQ,
-  TASKLET_SOFTIRQ
+  TASKLET_SOFTIRQ,
+  HRTIMER_SOFTIRQ = 7  // -rt/hrtimer: soft hrtimers (its own number in later kernels)
 };
 
 class Kernel {
@@ -226,6 +237,43 @@ class Kernel {
   // Every spinlock the kernel owns, for per-lock statistics (lockstat-like).
   std::vector<const Spinlock*> spinlocks() const;
 
+  // --- flavour mechanisms (issue 4) ---
+  bool rt_flavour() const { return p_.flavour == "rt"; }
+  // Return to user mode (syscall exit / resume_userspace): the point where every
+  // flavour reschedules, and the only one without kernel or voluntary preemption.
+  void resume_userspace(const char* parent);
+  // The 2.4 low-latency patch's conditional_schedule() in long kernel loops; a
+  // cond_resched() point on the flavours that have one (not 2.4.10-preempt).
+  void conditional_schedule(const char* parent);
+  void cond_resched_lock(Spinlock& l, const char* parent);
+  // locks/bkl.cpp
+  void lock_kernel(const char* parent);
+  void unlock_kernel(const CodeSite& site);
+  Spinlock& kernel_flag() { return kernel_flag_; }
+  // locks/rwlock.cpp
+  void read_lock(RwLock& l, const char* parent);
+  void read_unlock(RwLock& l, const CodeSite& site);
+  void write_lock(RwLock& l, const char* parent);
+  void write_unlock(RwLock& l, const CodeSite& site);
+  // locks/semaphore.cpp
+  void wait_event(WaitQueue& q, const std::function<bool()>& cond, const char* parent);
+  void wake_up(WaitQueue& q, const char* parent);
+  void down(Semaphore& s, const char* parent);
+  void up(Semaphore& s, const char* parent);
+  // Per-lock hold/spin statistics of every spinlock taken so far (first-use order).
+  std::vector<LockStats> lock_stats() const;
+  // time/hrtimer.cpp, time/hr_posix_timers.cpp
+  void hrtimer_start(Hrtimer& t, sc_time expires, const char* parent);
+  void hrtimer_cancel(Hrtimer& t);
+  // cyclictest -n: sleep until absolute time `abs` (CLOCK_MONOTONIC, TIMER_ABSTIME).
+  void clock_nanosleep(sc_time abs, const char* parent);
+  // cyclictest without -n: timer_create(SIGEV_SIGNAL) + timer_settime(first, interval),
+  // then sigwait() once per period.
+  void timer_settime(HrPosixTimer& t, sc_time first, sc_time interval, const char* parent);
+  void sigwait(HrPosixTimer& t, const char* parent);
+  uint64_t tick_at_or_after(int cpu, sc_time t) const;
+  void set_cpus_allowed(Task* p, uint32_t mask);
+
  private:
   // arch/i386/kernel: boot and interrupt entry
   void cpu_idle(int cpu);
@@ -261,7 +309,7 @@ class Kernel {
   // softirq
   void wakeup_softirqd(int cpu, const char* parent);
   void ksoftirqd(int cpu);
-  void __do_softirq(const char* parent);
+  void __do_softirq(const char* parent, uint32_t mask = ~0u);
   // sched internals
   void thread_start(Task* p);
   void context_switch(Runqueue& rq, Task* prev, Task* next);
@@ -318,6 +366,30 @@ class Kernel {
   sc_core::sc_event tlb_ack_;
   TlbStats tlb_stats_;
   KernelObserver* obs_ = nullptr;
+  // issue 4: flavours, locks, hrtimers
+  void lock_acquired(Spinlock& l);
+  void lock_released(Spinlock& l);
+  bool sleeping_lock(const Spinlock& l) const;
+  void rt_spin_lock(Spinlock& l, const char* parent);
+  void rt_spin_unlock(Spinlock& l, const CodeSite& site);
+  void set_task_prio(Task* p, int prio);
+  void release_kernel_lock(Task* prev);
+  void reacquire_kernel_lock(Task* t);
+  void hrtimer_program(int cpu);
+  void hrtimer_interrupt(const char* parent);
+  void run_hrtimer_softirq();
+  void tick_sched_timer(int cpu);
+  void tick_setup_sched_timer(int cpu);
+  void posix_timer_arm(HrPosixTimer& t, sc_time expires, const char* parent);
+  void posix_timer_fn(HrPosixTimer& t);
+  void ktimersoftd(int cpu);
+  int select_task_rq_rt(Task* p, int cpu);
+  std::vector<Spinlock*> locks_;
+  Spinlock kernel_flag_{"kernel_flag", true};
+  const char* bkl_cause_ = "BKL";
+  std::vector<HrtimerQueue> hrtimer_q_;
+  std::unique_ptr<Spinlock[]> hrtimer_lock_;
+  uint64_t hrtimer_seq_ = 0;
 };
 
 }  // namespace latsim::kernel

@@ -471,6 +471,39 @@ class Loader {
     }
   }
 
+  // The other flavours fix the VP switches by their mechanism: 2.4.20-lowlatency
+  // has no kernel preemption (explicit reschedule points, softirqs inline);
+  // 2.4.10-preempt has kernel preemption outside spinlocks/BKL, softirqs inline;
+  // rt has preemption everywhere, threaded hard IRQs and softirq threads.
+  void check_flavour_switches() {
+    auto& k = s_.kernel;
+    struct Fixed {
+      const char* flavour;
+      int vol, kern, soft, hard;
+      const char* version;
+    };
+    static const Fixed kFixed[] = {{"2.4.20-lowlatency", 0, 0, 0, 0, "2.4.20-lowlatency"},
+                                   {"2.4.10-preempt", 0, 1, 0, 0, "2.4.10-preempt"},
+                                   {"rt", 0, 1, 1, 1, "4.1.30-rt34"}};
+    for (const Fixed& f : kFixed) {
+      if (k.flavour != f.flavour) continue;
+      const std::pair<const char*, int*> keys[] = {
+          {"kernel.voluntary_preemption", &k.voluntary_preemption},
+          {"kernel.kernel_preemption", &k.kernel_preemption},
+          {"kernel.softirq_preemption", &k.softirq_preemption},
+          {"kernel.hardirq_preemption", &k.hardirq_preemption}};
+      const int want[] = {f.vol, f.kern, f.soft, f.hard};
+      for (size_t i = 0; i < 4; ++i) {
+        if (present_.count(keys[i].first) && *keys[i].second != want[i])
+          error(location_of(keys[i].first), keys[i].first,
+                fmt::format("is fixed to {} by kernel.flavour {} (accepted: {})", want[i],
+                            f.flavour, want[i]));
+        *keys[i].second = want[i];
+      }
+      if (!present_.count("kernel.version")) k.version = f.version;
+    }
+  }
+
   std::string location_of(const std::string& path) {
     auto it = location_.find(path);
     return it != location_.end() ? it->second : at(root_mark_);
@@ -506,6 +539,7 @@ class Loader {
           0;
       if (!present_.count("kernel.version")) s_.kernel.version = "2.6.9";
     }
+    check_flavour_switches();
     for (size_t i = 0; i < s_.workload.size(); ++i) {
       if (s_.workload[i].kind == "x11" && s_.platform.video.card == "none")
         error(workload_name_locations_[i], fmt::format("workload.{}", workload_index_[i]),

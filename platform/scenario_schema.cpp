@@ -301,7 +301,7 @@ std::vector<Key<Scenario>> make_scenario_keys() {
       bind<S>(implemented(choice("kernel.flavour",
                                  {"2.6.9-vp", "2.6.9", "2.4.20-lowlatency", "2.4.10-preempt", "rt"},
                                  "kernel model: preemption points, locks and handlers"),
-                          {"2.6.9-vp", "2.6.9"}),
+                          {"2.6.9-vp", "2.6.9", "2.4.20-lowlatency", "2.4.10-preempt", "rt"}),
               LATSIM_AT(kernel.flavour)),
       bind<S>(of_type(T::String, "kernel.version", "version string printed in trace headers"),
               LATSIM_AT(kernel.version)),

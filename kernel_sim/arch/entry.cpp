@@ -157,6 +157,12 @@ void Kernel::smp_apic_timer_interrupt() {
   }
   fn("smp_apic_timer_interrupt", interrupted, 60, 1);
   this_cpu().apic_write(0xb0, 0);  // ack_APIC_irq
+  if (p_.high_res_timers) {  // local_apic_timer_interrupt -> hrtimer_interrupt
+    irq_enter({"smp_apic_timer_interrupt", "irq_enter"});
+    hrtimer_interrupt("smp_apic_timer_interrupt");
+    irq_exit({"smp_apic_timer_interrupt", "irq_exit"});
+    return;
+  }
   auto& pc = pcpu_[size_t(smp_processor_id())];
   // The tick being handled is the last one that has fired (a late handler must
   // not count a tick that has not happened yet; merged ticks are skipped).
@@ -201,8 +207,9 @@ void Kernel::setup_apic_timer() {
   cpu.apic_write(0x360, 0x400);  // LINT1: NMI
   wait_8254_wraparound();
   cpu.apic_write(0x3e0, 0x3);
-  cpu.apic_write(0x320, LOCAL_TIMER_VECTOR | (1u << 17));
-  cpu.apic_write(0x380, count);
+  // high_res_timers: one-shot mode, programmed per event by hrtimer_program.
+  cpu.apic_write(0x320, LOCAL_TIMER_VECTOR | (p_.high_res_timers ? 0u : 1u << 17));
+  if (!p_.high_res_timers) cpu.apic_write(0x380, count);
   auto& pc = pcpu_[size_t(smp_processor_id())];
   pc.tick_epoch = now();
   pc.tick_period = sc_time(double(count) * 16.0 / (p_.apic_bus_mhz * 1e6), sc_core::SC_SEC);

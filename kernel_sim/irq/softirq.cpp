@@ -11,7 +11,19 @@ void Kernel::raise_softirq(int nr, const char* parent) {
   if (!in_interrupt()) wakeup_softirqd(c, "raise_softirq");
 }
 
+namespace {
+// -rt: the timer softirqs belong to ktimersoftd/N, the rest to ksoftirqd/N.
+constexpr uint32_t kTimerSoftirqs = (1u << TIMER_SOFTIRQ) | (1u << HRTIMER_SOFTIRQ);
+}  // namespace
+
 void Kernel::wakeup_softirqd(int c, const char* parent) {
+  if (Task* kt = pcpu_[size_t(c)].ktimersoftd) {
+    if ((pcpu_[size_t(c)].softirq_pending & kTimerSoftirqs) && kt->state != TASK_RUNNING) {
+      fn("wake_up_process", parent, 20);
+      try_to_wake_up(kt, "wake_up_process");
+    }
+    if (!(pcpu_[size_t(c)].softirq_pending & ~kTimerSoftirqs)) return;
+  }
   Task* t = pcpu_[size_t(c)].ksoftirqd;
   if (!t || t->state == TASK_RUNNING) return;
   fn("wake_up_process", parent, 20);
@@ -34,15 +46,15 @@ void Kernel::do_softirq(const char* parent) {
 }
 
 // Run the pending handlers with interrupts on, at most 10 rounds (MAX_SOFTIRQ_RESTART).
-void Kernel::__do_softirq(const char* parent) {
+void Kernel::__do_softirq(const char* parent, uint32_t mask) {
   fn("__do_softirq", parent, 30);
   add_preempt_count(SOFTIRQ_OFFSET, {"__do_softirq", "lock"});
   if (obs_) obs_->softirq_entry(smp_processor_id(), now());
   for (int restart = 10; restart > 0; --restart) {
     auto& pc = pcpu_[size_t(smp_processor_id())];
-    const uint32_t pending = pc.softirq_pending;
+    const uint32_t pending = pc.softirq_pending & mask;
     if (!pending) break;
-    pc.softirq_pending = 0;
+    pc.softirq_pending &= ~mask;
     local_irq_enable({"__do_softirq", "lock"});
     for (int nr = 0; nr < 8; ++nr)
       if ((pending & (1u << nr)) && softirq_vec_[size_t(nr)]) softirq_vec_[size_t(nr)]();
@@ -51,24 +63,53 @@ void Kernel::__do_softirq(const char* parent) {
   if (obs_) obs_->softirq_exit(smp_processor_id(), now());
   sub_preempt_count(SOFTIRQ_OFFSET, {"__do_softirq", "unlock"});
   const int c = smp_processor_id();
-  if (pcpu_[size_t(c)].softirq_pending) wakeup_softirqd(c, "__do_softirq");
+  if (pcpu_[size_t(c)].softirq_pending & mask) wakeup_softirqd(c, "__do_softirq");
 }
 
 void Kernel::ksoftirqd(int c) {
+  const uint32_t mask = pcpu_[size_t(c)].ktimersoftd ? ~kTimerSoftirqs : ~0u;
   for (;;) {
     set_current_state(TASK_INTERRUPTIBLE);
-    while (!pcpu_[size_t(c)].softirq_pending) {
+    while (!(pcpu_[size_t(c)].softirq_pending & mask)) {
       schedule("ksoftirqd");
       set_current_state(TASK_INTERRUPTIBLE);
     }
     set_current_state(TASK_RUNNING);
-    while (pcpu_[size_t(c)].softirq_pending) {
+    while (pcpu_[size_t(c)].softirq_pending & mask) {
       preempt_disable({"ksoftirqd", "lock"});
       local_irq_disable({"ksoftirqd", "lock"});
-      __do_softirq("ksoftirqd");
+      __do_softirq("ksoftirqd", mask);
       local_irq_enable({"ksoftirqd", "unlock"});
       preempt_enable({"ksoftirqd", "unlock"});
       cond_resched("ksoftirqd");
+    }
+  }
+}
+
+}  // namespace latsim::kernel
+
+namespace latsim::kernel {
+
+// -rt ktimersoftd/N (kernel/softirq.c run_ksoftirqd for the timer softirqs): the
+// handlers run preemptible, interrupts on, no softirq count: a woken higher
+// priority task preempts the thread in the middle of a timer callback.
+void Kernel::ktimersoftd(int c) {
+  auto& pc = pcpu_[size_t(c)];
+  for (;;) {
+    set_current_state(TASK_INTERRUPTIBLE);
+    while (!(pc.softirq_pending & kTimerSoftirqs)) {
+      schedule("ktimersoftd");
+      set_current_state(TASK_INTERRUPTIBLE);
+    }
+    set_current_state(TASK_RUNNING);
+    while (const uint32_t pending = pc.softirq_pending & kTimerSoftirqs) {
+      fn("run_ksoftirqd", "smpboot_thread_fn", 30);
+      local_irq_disable({"run_ksoftirqd", "lock"});
+      pc.softirq_pending &= ~kTimerSoftirqs;
+      local_irq_enable({"run_ksoftirqd", "unlock"});
+      for (int nr = 0; nr < 8; ++nr)
+        if ((pending & (1u << nr)) && softirq_vec_[size_t(nr)]) softirq_vec_[size_t(nr)]();
+      cond_resched("ktimersoftd");
     }
   }
 }

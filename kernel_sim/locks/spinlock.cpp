@@ -1,10 +1,33 @@
 // kernel/spinlock.c (2.6.9 SMP + preempt): spin with preemption off until the
-// other CPU lets go; the irq variants save and disable the interrupt flag.
+// other CPU lets go; the irq variants save and disable the interrupt flag. On
+// the rt flavour, locks marked sleeping go to the rt_mutex (locks/rtmutex.cpp).
 #include "kernel_sim/kernel.h"
 
 namespace latsim::kernel {
 
+void Kernel::lock_acquired(Spinlock& l) {
+  if (!l.registered) {
+    l.registered = true;
+    locks_.push_back(&l);
+  }
+}
+
+// Before Spinlock::released_at: the hold started at held_since.
+void Kernel::lock_released(Spinlock& l) {
+  l.hold_total += now() - l.held_since;
+  l.releases++;
+}
+
+std::vector<LockStats> Kernel::lock_stats() const {
+  std::vector<LockStats> out;
+  for (const Spinlock* l : locks_)
+    out.push_back({l->name, l->acquisitions, l->contended, l->releases, l->spin_total,
+                   l->hold_total, l->max_hold, l->max_spin});
+  return out;
+}
+
 void Kernel::spin_lock(Spinlock& l, const char* parent) {
+  if (sleeping_lock(l)) return rt_spin_lock(l, parent);
   fn("spin_lock", parent, 20);
   preempt_disable({"spin_lock", "lock"});
   const int c = smp_processor_id();
@@ -19,26 +42,36 @@ void Kernel::spin_lock(Spinlock& l, const char* parent) {
     if (now() - t0 > l.max_spin) l.max_spin = now() - t0;
   }
   l.acquired_at(c, now());
+  lock_acquired(l);
   exec(10, 1);  // the lock's cache line, usually last touched by the other CPU
 }
 
 void Kernel::spin_unlock(Spinlock& l, const CodeSite& site) {
+  if (sleeping_lock(l)) return rt_spin_unlock(l, site);
+  lock_released(l);
   l.released_at(now());
   preempt_enable(site);
 }
 
 void Kernel::spin_lock_irq(Spinlock& l, const char* parent) {
+  if (sleeping_lock(l)) return rt_spin_lock(l, parent);  // -rt: interrupts stay on
   fn("spin_lock_irq", parent, 10);
   spin_lock_irqsave(l, "spin_lock_irq");
 }
 
 void Kernel::spin_unlock_irq(Spinlock& l, const CodeSite& site) {
+  if (sleeping_lock(l)) return rt_spin_unlock(l, site);
+  lock_released(l);
   l.released_at(now());
   local_irq_enable(site);
   preempt_enable(site);
 }
 
 bool Kernel::spin_lock_irqsave(Spinlock& l, const char* parent) {
+  if (sleeping_lock(l)) {
+    rt_spin_lock(l, parent);
+    return this_cpu().irqs_enabled();
+  }
   fn("__spin_lock_irqsave", parent, 20);
   const CodeSite site{"__spin_lock_irqsave", "lock"};
   const int c = smp_processor_id();
@@ -59,14 +92,38 @@ bool Kernel::spin_lock_irqsave(Spinlock& l, const char* parent) {
   if (now() - t0 > l.max_spin) l.max_spin = now() - t0;
   preempt_disable(site);
   l.acquired_at(c, now());
+  lock_acquired(l);
   exec(10, 1);
   return flags;
 }
 
 void Kernel::spin_unlock_irqrestore(Spinlock& l, bool flags, const CodeSite& site) {
+  if (sleeping_lock(l)) return rt_spin_unlock(l, site);
+  lock_released(l);
   l.released_at(now());
   if (flags) local_irq_enable(site);
   preempt_enable(site);
+}
+
+// kernel/sched.c cond_resched_lock(): drop a lock to let a waiting task run.
+void Kernel::cond_resched_lock(Spinlock& l, const char* parent) {
+  Task& t = current();
+  if (!t.need_resched || (t.preempt_count & ~PREEMPT_ACTIVE) > PREEMPT_OFFSET) return;
+  if (sleeping_lock(l)) {
+    rt_spin_unlock(l, {"cond_resched_lock", "unlock"});
+    cond_resched(parent);
+    rt_spin_lock(l, "cond_resched_lock");
+    return;
+  }
+  // _raw_spin_unlock + preempt_enable_no_resched + __cond_resched + spin_lock.
+  lock_released(l);
+  l.released_at(now());
+  sub_preempt_count(PREEMPT_OFFSET, {"cond_resched_lock", "unlock"});
+  fn("cond_resched_lock", parent, 20);
+  t.preempt_count += PREEMPT_ACTIVE;
+  schedule("cond_resched_lock");
+  t.preempt_count -= PREEMPT_ACTIVE;
+  spin_lock(l, "cond_resched_lock");
 }
 
 }  // namespace latsim::kernel

@@ -1,14 +1,23 @@
 #pragma once
 // An SMP spinlock: the holder is a CPU; another CPU really spins (and is
-// accounted as spinning) until the holder releases it.
+// accounted as spinning) until the holder releases it. On the rt flavour a lock
+// marked `sleeping` is an rt_mutex instead: the holder is a task, waiters sleep
+// and boost the holder's priority (priority inheritance).
+#include <deque>
 #include <systemc>
 
 namespace latsim::kernel {
 
+struct Task;
+
 struct Spinlock {
-  explicit Spinlock(const char* n = "lock") : name(n) {}
+  explicit Spinlock(const char* n = "lock", bool sleeping_on_rt = false)
+      : name(n), sleeping(sleeping_on_rt) {}
   const char* name;
-  int owner = -1;  // CPU holding it, -1 = free
+  bool sleeping = false;  // spinlock_t that PREEMPT_RT turns into an rt_mutex (not raw_spinlock_t)
+  int owner = -1;         // CPU holding it, -1 = free
+  Task* owner_task = nullptr;  // rt_mutex owner (rt flavour, sleeping locks)
+  std::deque<Task*> waiters;   // rt_mutex waiters
   sc_core::sc_event released;
   uint64_t acquisitions = 0, contended = 0;
   sc_core::sc_time spin_total;
@@ -23,6 +32,17 @@ struct Spinlock {
     owner = -1;
     released.notify(sc_core::SC_ZERO_TIME);
   }
+  // Hold totals (per-lock metrics) beside the maxima above.
+  sc_core::sc_time hold_total;
+  uint64_t releases = 0;
+  bool registered = false;  // listed in Kernel::lock_stats()
+};
+
+// Everything a report needs about one lock.
+struct LockStats {
+  const char* name;
+  uint64_t acquisitions, contended, releases;
+  sc_core::sc_time spin_total, hold_total, hold_max, spin_max;
 };
 
 }  // namespace latsim::kernel

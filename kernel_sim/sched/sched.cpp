@@ -23,10 +23,11 @@ static sc_core::sc_time max_sleep_avg() { return sc_core::sc_time(1, sc_core::SC
 constexpr int MAX_BONUS = 10;
 
 int Kernel::effective_prio(const Task* p) const {
-  if (p->policy != Policy::Normal) return MAX_RT_PRIO - 1 - p->rt_priority;
+  // A priority lent through an rt_mutex (p->pi_prio) wins while it is higher.
+  if (p->policy != Policy::Normal) return std::min(MAX_RT_PRIO - 1 - p->rt_priority, p->pi_prio);
   // CURRENT_BONUS - MAX_BONUS/2: sleepers gain up to 5 levels, hogs lose up to 5.
   const int bonus = int(p->sleep_avg / max_sleep_avg() * MAX_BONUS) - MAX_BONUS / 2;
-  return std::clamp(p->static_prio - bonus, MAX_RT_PRIO, MAX_PRIO - 1);
+  return std::min(std::clamp(p->static_prio - bonus, MAX_RT_PRIO, MAX_PRIO - 1), p->pi_prio);
 }
 
 // TASK_INTERACTIVE: prio <= static_prio - DELTA(p), DELTA = nice*MAX_BONUS/40 + 2.
@@ -53,6 +54,12 @@ Task* Kernel::create_task(const std::string& comm, std::function<void()> body, P
   p->time_slice = task_timeslice(p);
   p->cpu = cpu_hint >= 0 ? cpu_hint : 0;
   p->cpus_allowed = cpus_allowed;
+  if (!(cpus_allowed & (1u << p->cpu)))  // sched_fork: start on a CPU it may run on
+    for (int c = 0; c < ncpus(); ++c)
+      if (cpus_allowed & (1u << c)) {
+        p->cpu = c;
+        break;
+      }
   p->state = TASK_UNINTERRUPTIBLE;
   p->preempt_count = 1;  // sched_fork: no preemption until schedule_tail
   p->body = std::move(body);
@@ -123,10 +130,24 @@ bool Kernel::try_to_wake_up(Task* p, const char* parent) {
   fn("task_rq_lock", "try_to_wake_up", 20);
   bool flags = spin_lock_irqsave(rq_[size_t(cpu)].lock, "task_rq_lock");
   bool woke = false;
+  if (p->state != TASK_RUNNING && rt_flavour() && p->rt() && !p->array &&
+      rq_[size_t(cpu)].curr != p) {
+    // -rt select_task_rq_rt: leave a CPU whose current RT task would make p wait.
+    const int target = select_task_rq_rt(p, cpu);
+    if (target != cpu) {
+      spin_unlock_irqrestore(rq_[size_t(cpu)].lock, flags, kWakeUnlock);
+      fn("set_task_cpu", "try_to_wake_up", 40);
+      cpu = target;
+      p->cpu = cpu;
+      p->nr_migrations++;
+      pcpu_[size_t(cpu)].migrations++;
+      flags = spin_lock_irqsave(rq_[size_t(cpu)].lock, "task_rq_lock");
+    }
+  }
   if (p->state != TASK_RUNNING) {
     // Wake on this CPU when the task's own CPU is busier (a simple wake-affine rule).
     const int this_cpu_id = smp_processor_id();
-    if (!p->array && cpu != this_cpu_id && (p->cpus_allowed & (1u << this_cpu_id)) &&
+    if (!p->array && !rt_flavour() && cpu != this_cpu_id && (p->cpus_allowed & (1u << this_cpu_id)) &&
         rq_[size_t(this_cpu_id)].nr_running < rq_[size_t(cpu)].nr_running &&
         rq_[size_t(cpu)].curr != p) {
       spin_unlock_irqrestore(rq_[size_t(cpu)].lock, flags, kWakeUnlock);
@@ -149,6 +170,7 @@ bool Kernel::try_to_wake_up(Task* p, const char* parent) {
 void Kernel::schedule(const char* parent) {
   for (;;) {
     Task* prev = &current();
+    release_kernel_lock(prev);  // the BKL is not held across a sleep
     const int c = prev->cpu;
     Runqueue& rq = rq_[size_t(c)];
     if (critical(c))
@@ -189,7 +211,9 @@ void Kernel::schedule(const char* parent) {
       spin_unlock_irq(rq.lock, kSchedUnlock);
       // spin_unlock_irq dropped one level; schedule's own preempt_disable remains.
     }
+    if (!sleeping_lock(kernel_flag_)) reacquire_kernel_lock(&current());
     preempt_enable_no_resched(kSchedUnlock);
+    if (sleeping_lock(kernel_flag_)) reacquire_kernel_lock(&current());
     if (!current().need_resched) return;
   }
 }
@@ -210,12 +234,21 @@ void Kernel::context_switch(Runqueue& rq, Task* prev, Task* next) {
   prev->started = false;
   while (!prev->started) sc_core::wait(prev->resume);
   finish_task_switch(prev);
+  // The incoming task's working set, evicted while it was away, refills from DRAM.
+  if (prev->cache_footprint) exec(0, this_cpu().cache_misses(prev, prev->cache_footprint));
 }
 
 void Kernel::finish_task_switch(Task*) {
   const int c = smp_processor_id();
   fn("finish_task_switch", "schedule", 60, 2);
   spin_unlock_irq(rq_[size_t(c)].lock, {"schedule", "unlock"});
+  if (Task* m = pcpu_[size_t(c)].migrate_out) {  // migration_thread: __migrate_task
+    pcpu_[size_t(c)].migrate_out = nullptr;
+    m->cpu = m->migrate_to;
+    m->nr_migrations++;
+    pcpu_[size_t(m->cpu)].migrations++;
+    try_to_wake_up(m, "migration_thread");
+  }
 }
 
 void Kernel::scheduler_tick(bool) {
@@ -264,6 +297,66 @@ void Kernel::sleep_until_tick(int cpu, uint64_t tick, const char* parent) {
   timers_[size_t(cpu)].add(tick, [this, t] { try_to_wake_up(t, "process_timeout"); });
   set_current_state(TASK_INTERRUPTIBLE);
   schedule(parent);
+}
+
+int Kernel::select_task_rq_rt(Task* p, int cpu) {
+  const Task* curr = rq_[size_t(cpu)].curr;
+  const uint32_t online = (1u << ncpus()) - 1;
+  const bool curr_pinned = __builtin_popcount(curr->cpus_allowed & online) < 2;
+  if (!curr->rt() || (!curr_pinned && curr->prio > p->prio)) return cpu;
+  // find_lowest_rq: the allowed CPU running the lowest priority, idle first.
+  fn("find_lowest_rq", "select_task_rq_rt", 60, 1);
+  int best = cpu, best_prio = curr->prio;
+  for (int c = 0; c < ncpus(); ++c) {
+    if (!(p->cpus_allowed & (1u << c))) continue;
+    const Task* t = rq_[size_t(c)].curr;
+    const int prio = t->is_idle ? MAX_PRIO : t->prio;
+    if (prio > best_prio && prio > p->prio) best = c, best_prio = prio;
+  }
+  return best;
+}
+
+// sched_setaffinity -> set_cpus_allowed: a queued task moves at once; a running
+// one is switched away so that its next wakeup or balance places it.
+void Kernel::set_cpus_allowed(Task* p, uint32_t mask) {
+  fn("set_cpus_allowed", "sys_sched_setaffinity", 60);
+  p->cpus_allowed = mask;
+  if (mask & (1u << p->cpu)) return;
+  int dest = 0;
+  while (!(mask & (1u << dest))) ++dest;
+  Runqueue& rq = rq_[size_t(p->cpu)];
+  if (p->array && rq.curr != p) {  // __migrate_task
+    p->array->dequeue(p);
+    rq.nr_running--;
+    p->cpu = dest;
+    p->nr_migrations++;
+    pcpu_[size_t(dest)].migrations++;
+    Runqueue& to = rq_[size_t(dest)];
+    to.active->enqueue(p);
+    to.nr_running++;
+    if (p->prio < to.curr->prio) resched_task(to.curr);
+  } else if (p == &current()) {
+    // migrate_task: the migration thread moves it once it has switched away;
+    // here the switch's tail (finish_task_switch) does that thread's work.
+    pcpu_[size_t(p->cpu)].migrate_out = p;
+    p->migrate_to = dest;
+    set_current_state(TASK_UNINTERRUPTIBLE);
+    schedule("set_cpus_allowed");
+  }
+}
+
+// entry.S syscall_exit / resume_userspace: _TIF_NEED_RESCHED -> work_resched.
+void Kernel::resume_userspace(const char* parent) {
+  Task& t = current();
+  while (t.need_resched) {
+    fn("work_resched", parent, 20);
+    schedule("work_resched");
+  }
+}
+
+void Kernel::conditional_schedule(const char* parent) {
+  if (p_.flavour == "2.4.10-preempt") return;  // the preempt patch alone adds no such points
+  cond_resched(parent);
 }
 
 void Kernel::do_exit(const char* parent) {

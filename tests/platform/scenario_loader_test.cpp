@@ -333,10 +333,10 @@ TEST(ScenarioErrors, BadEnumValue) {
             "1000)");
 }
 
-TEST(ScenarioErrors, FlavourNotImplementedYet) {
-  EXPECT_EQ(errors_of(kHead + "kernel:\n  flavour: 2.4.20-lowlatency\n"),
-            "bad.yaml:4:12: error: kernel.flavour: `2.4.20-lowlatency` is not implemented yet "
-            "(implemented: 2.6.9-vp, 2.6.9)");
+TEST(ScenarioErrors, FlavourFixesItsPreemptionSwitches) {
+  EXPECT_EQ(errors_of(kHead + "kernel:\n  flavour: 2.4.20-lowlatency\n  kernel_preemption: 1\n"),
+            "bad.yaml:5:22: error: kernel.kernel_preemption: is fixed to 0 by kernel.flavour "
+            "2.4.20-lowlatency (accepted: 0)");
 }
 
 TEST(ScenarioErrors, UnknownTunablePath) {
@@ -442,6 +442,25 @@ TEST(ScenarioLoader, VanillaFlavourHasNoVoluntaryPreemptSwitches) {
               std::string::npos)
         << e.what();
   }
+}
+
+// The 2.4 and rt flavours set the switches their mechanisms imply.
+TEST(ScenarioLoader, OtherFlavoursFixTheirSwitches) {
+  const Scenario ll =
+      load_scenario_text(kHead + "kernel:\n  flavour: 2.4.20-lowlatency\n", "l.yaml");
+  EXPECT_EQ(ll.kernel.kernel_preemption, 0);
+  EXPECT_EQ(ll.kernel.voluntary_preemption, 0);
+  EXPECT_EQ(ll.kernel.softirq_preemption, 0);
+  EXPECT_EQ(ll.kernel.version, "2.4.20-lowlatency");
+  const Scenario pr = load_scenario_text(kHead + "kernel:\n  flavour: 2.4.10-preempt\n", "p.yaml");
+  EXPECT_EQ(pr.kernel.kernel_preemption, 1);
+  EXPECT_EQ(pr.kernel.hardirq_preemption, 0);
+  const Scenario rt = load_scenario_text(kHead + "kernel:\n  flavour: rt\n", "r.yaml");
+  EXPECT_EQ(rt.kernel.kernel_preemption, 1);
+  EXPECT_EQ(rt.kernel.softirq_preemption, 1);
+  EXPECT_EQ(rt.kernel.hardirq_preemption, 1);
+  EXPECT_EQ(rt.kernel.voluntary_preemption, 0);
+  EXPECT_EQ(rt.kernel.version, "4.1.30-rt34");
 }
 
 }  // namespace
