@@ -1,4 +1,5 @@
 #pragma once
+#include <cstring>
 // A fake CpuOps for kernel unit tests: fixed costs (1 cycle = 1/mhz µs, a miss
 // costs miss_ns, every port/MMIO access io_ns), a local APIC timer that honours
 // LVTT periodic/one-shot and TMICT, IPIs between the fake CPUs, and a PIT count
@@ -117,6 +118,16 @@ class FakeCpu : public CpuOps {
   uint32_t readl(uint64_t) override { return io(), 0; }
   void writel(uint32_t, uint64_t) override { io(); }
   void mem_write(uint64_t, const void*, size_t) override {}
+  uint32_t rep_ins(uint16_t, unsigned, uint32_t count) override {
+    for (uint32_t i = 0; i < count; ++i) {  // interruptible between elements
+      if (interrupt_deliverable()) return i;
+      io();
+    }
+    return count;
+  }
+  uint16_t inw(uint16_t) override { return io(), 0; }
+  void outw(uint16_t, uint16_t) override { io(); }
+  void mem_read(uint64_t, void* data, size_t len) override { std::memset(data, 0, len); }
 
   uint32_t apic_read(unsigned) override { return 0; }
   void apic_write(unsigned off, uint32_t v) override {

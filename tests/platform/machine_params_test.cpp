@@ -100,7 +100,7 @@ TEST(MachineParams, ServerworksPresetBuildsA64Bit66MhzBusWithoutHoldoff) {
   EXPECT_EQ(m.pci.clock(), period_of_mhz(66.67));
   EXPECT_EQ(m.pci.bytes_per_clock(), 8);
   EXPECT_EQ(m.host_bridge.params().holdoff, chipset::CpuHoldoff::None);
-  EXPECT_EQ(m.ide.params().udma_mode, 2);
+  EXPECT_EQ(m.ide.params().udma_mode, 4);  // the reference scenario's own udma4 wins over udma2
   EXPECT_EQ(m.cpus.size(), 2u);
   EXPECT_EQ(m.cpus[0]->period(), period_of_mhz(866));
 }

@@ -216,7 +216,7 @@ TEST(ScenarioSet, OutOfRangeNamesTheOverride) {
 TEST(ScenarioSet, UnknownKeySuggestsFullPath) {
   EXPECT_EQ(file_errors_of(kReference, {"platform.pci.latency_timr=32"}),
             "--set platform.pci.latency_timr=32: error: platform.pci.latency_timr: unknown key; "
-            "did you mean `platform.pci.latency_timer`? (accepted: mhz, latency_timer, arbiter)");
+            "did you mean `platform.pci.latency_timer`? (accepted: mhz, latency_timer, arbiter, width_bits)");
   EXPECT_EQ(file_errors_of(kReference, {"latency_timer=32"}),
             "--set latency_timer=32: error: latency_timer: unknown key; did you mean "
             "`platform.pci.latency_timer`? (accepted: schema_version, name, description, seed, "
@@ -253,7 +253,7 @@ TEST(ScenarioSet, MalformedOverrides) {
   EXPECT_EQ(file_errors_of(kReference, {"seed"}), "--set seed: error: expected KEY=VALUE");
   EXPECT_EQ(file_errors_of(kReference, {"platform.pci=3"}),
             "--set platform.pci=3: error: platform.pci: is a section, not a value; set one of its "
-            "keys (accepted: mhz, latency_timer, arbiter)");
+            "keys (accepted: mhz, latency_timer, arbiter, width_bits)");
   EXPECT_EQ(file_errors_of(kReference, {"kernel.hz=abc"}),
             "--set kernel.hz=abc: error: kernel.hz: expected an integer, got `abc` (accepted: 100, "
             "250, 1000)");
@@ -270,21 +270,21 @@ TEST(ScenarioErrors, UnknownKeyWithDidYouMean) {
     latency_timr: 32
 )"),
             "bad.yaml:5:5: error: platform.pci.latency_timr: unknown key; did you mean "
-            "`latency_timer`? (accepted: mhz, latency_timer, arbiter)");
+            "`latency_timer`? (accepted: mhz, latency_timer, arbiter, width_bits)");
 }
 
 TEST(ScenarioErrors, UnknownKeyFromARealFile) {
   EXPECT_EQ(file_errors_of(kData + "unknown_key.yaml"),
             kData +
                 "unknown_key.yaml:5:5: error: platform.pci.latency_timr: unknown key; did you "
-                "mean `latency_timer`? (accepted: mhz, latency_timer, arbiter)");
+                "mean `latency_timer`? (accepted: mhz, latency_timer, arbiter, width_bits)");
 }
 
 TEST(ScenarioErrors, KeyInTheWrongSection) {
   EXPECT_EQ(errors_of(kHead + "kernel:\n  latency_timer: 32\n"),
             "bad.yaml:4:3: error: kernel.latency_timer: unknown key; did you mean "
             "`platform.pci.latency_timer`? (accepted: flavour, version, hz, voluntary_preemption, "
-            "kernel_preemption, softirq_preemption, hardirq_preemption, nmi_watchdog, tunables, "
+            "kernel_preemption, softirq_preemption, hardirq_preemption, nmi_watchdog, maxcpus, tunables, "
             "hdparm)");
 }
 

@@ -136,7 +136,7 @@ TEST(CheckHypothesis, SetErrorsPointAtTheCasesLine) {
   EXPECT_EQ(errors, (std::vector<std::string>{
                         "h.yaml:10:9: error: cases[0].set[1]: platform.pci.latency_timr: unknown "
                         "key; did you mean `platform.pci.latency_timer`? (accepted: mhz, "
-                        "latency_timer, arbiter)",
+                        "latency_timer, arbiter, width_bits)",
                         "h.yaml:5:11: error: duration: expected a duration such as `30s`, "
                         "`500ms`, `250us` or a number of seconds, got `2 fortnights` (accepted: "
                         "1ms..3600s)",
