@@ -1,6 +1,7 @@
 #include "models/chipset/host_bridge.h"
 #include <algorithm>
 #include <cstring>
+#include <vector>
 #include "models/common/address_map.h"
 
 namespace latsim::chipset {
@@ -56,12 +57,17 @@ sc_time HostBridge::ready_in(const pci::BurstTrain& tr, sc_time t) const {
 }
 
 sc_time HostBridge::cpu_ready(sc_time t) const {
+  // Each train holds the CPU off once: when its hold (a burst, a group of grants, an
+  // entry) ends, the CPU's request goes before that master's next one, even when the
+  // master's bursts are back to back. Another master's train may still hold it.
   sc_time r = t;
+  std::vector<const pci::BurstTrain*> waited;
   for (bool moved = true; moved;) {
     moved = false;
     for (const auto& tr : trains_) {
+      if (std::find(waited.begin(), waited.end(), &tr) != waited.end()) continue;
       sc_time x = ready_in(tr, r);
-      if (x > r) r = x, moved = true;
+      if (x > r) r = x, moved = true, waited.push_back(&tr);
     }
   }
   return r;

@@ -128,6 +128,32 @@ TEST(HostBridgeHoldoff, RotateHoldsCpuOnlyForTheCurrentBurst) {
   EXPECT_EQ(r.hb->cpu_ready(r.in_burst(3, 11)), r.in_burst(3, 11));
 }
 
+TEST(HostBridgeHoldoff, BackToBackBurstsHoldTheCpuForOneTurnOnly) {
+  // udma4 through a 16-byte line buffer saturates the bus: 8-clock bursts every 8 clocks.
+  // The CPU waits for its turn (one burst when rotating, one group of grants) and then
+  // goes before the master's next burst instead of waiting out the whole entry.
+  fresh_simulation();
+  pci::PciBus pci{"pci", 33.33, 64, pci::ArbitrationPolicy::Rotate};
+  Dram dram{64ull << 20};
+  HostBridgeParams p;
+  p.holdoff = CpuHoldoff::Rotate;
+  HostBridge hb("hb", p, pci, dram);
+  pci::BurstTrain tr;
+  tr.master = pci.add_master("ide");
+  tr.start = sc_time(100, SC_US);
+  tr.period = clocks(8);
+  tr.tenure = clocks(8);
+  tr.end = tr.start + clocks(256 * 8);
+  tr.bytes = 4096;
+  tr.to_memory = true;
+  pci.announce(tr);
+  EXPECT_EQ(hb.cpu_ready(tr.start + clocks(5 * 8 + 3)), tr.start + clocks(6 * 8));
+  hb.set_policy(CpuHoldoff::Grants);  // 3 grants: bursts 3-5 are a group
+  EXPECT_EQ(hb.cpu_ready(tr.start + clocks(4 * 8 + 3)), tr.start + clocks(6 * 8));
+  hb.set_policy(CpuHoldoff::SgEntry);  // the rest of the entry
+  EXPECT_EQ(hb.cpu_ready(tr.start + clocks(4 * 8 + 3)), tr.end);
+}
+
 TEST(HostBridgeHoldoff, MasterReadingMemoryDoesNotHoldCpu) {
   fresh_simulation();
   Rig r(CpuHoldoff::SgEntry, 3, /*to_memory=*/false);  // a disk write: DMA reads DRAM
