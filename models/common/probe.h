@@ -19,6 +19,8 @@ class SignalProbe {
   virtual void pci_host_hold(sc_core::sc_time from, sc_core::sc_time to) = 0;
   // A CPU's interrupt flag (EFLAGS.IF) changed.
   virtual void cpu_if(int cpu, sc_core::sc_time t, bool enabled) = 0;
+  // A device level changed (the video card's command-FIFO fill, in entries).
+  virtual void counter(const char* /*name*/, sc_core::sc_time /*t*/, uint64_t /*value*/) {}
 };
 
 }  // namespace latsim

@@ -33,7 +33,10 @@ std::unique_ptr<Session> Session::attach(const Scenario& s, Machine& m, kernel::
     ss->probes_.push_back(ss->timeline_.get());
   }
   if (!s.outputs.vcd.empty()) {
-    ss->vcd_ = std::make_unique<VcdRecorder>(s.outputs.vcd, w, k.ncpus(), names, masters);
+    std::vector<std::string> counters;
+    if (m.video) counters.push_back("video_fifo_level");
+    ss->vcd_ = std::make_unique<VcdRecorder>(s.outputs.vcd, w, k.ncpus(), names, masters,
+                                             counters);
     ss->kobs_.push_back(ss->vcd_.get());
     ss->probes_.push_back(ss->vcd_.get());
   }
@@ -41,6 +44,10 @@ std::unique_ptr<Session> Session::attach(const Scenario& s, Machine& m, kernel::
   m.pci.set_probe(ss.get());
   for (auto& c : m.cpus) c->set_probe(ss.get());
   for (const auto& l : lines) l.first->set_probe(ss.get(), l.second);
+  if (m.video) {
+    Session* p = ss.get();
+    m.video->on_level([p](sc_core::sc_time t, unsigned n) { p->counter("video_fifo_level", t, n); });
+  }
   return ss;
 }
 
@@ -87,6 +94,10 @@ void Session::pci_train(int master, sc_core::sc_time start, sc_core::sc_time end
 void Session::pci_host_hold(sc_core::sc_time from, sc_core::sc_time to) {
   for (auto* p : probes_) p->pci_host_hold(from, to);
 }
+void Session::counter(const char* name, sc_core::sc_time t, uint64_t value) {
+  for (auto* p : probes_) p->counter(name, t, value);
+}
+
 void Session::cpu_if(int cpu, sc_core::sc_time t, bool enabled) {
   if (vcd_) vcd_->cpu_if(cpu, t, enabled);
 }

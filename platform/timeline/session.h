@@ -39,6 +39,7 @@ class Session : public kernel::KernelObserver, public SignalProbe {
                  sc_core::sc_time tenure, uint64_t bytes) override;
   void pci_host_hold(sc_core::sc_time from, sc_core::sc_time to) override;
   void cpu_if(int cpu, sc_core::sc_time t, bool enabled) override;
+  void counter(const char* name, sc_core::sc_time t, uint64_t value) override;
 
  private:
   Session() = default;

@@ -147,6 +147,11 @@ void TimelineRecorder::critical_edge(int cpu, sc_core::sc_time t, bool critical,
                   kernel::format_site(c.section_site), kernel::format_site(site)));
 }
 
+// Device levels are counter tracks of the PCI bus process ("ph": "C").
+void TimelineRecorder::counter(const char* name, sc_core::sc_time t, uint64_t value) {
+  w_.counter(kPciPid, to_ps(t), name, "entries", double(value));
+}
+
 void TimelineRecorder::irq_line(const char* name, sc_core::sc_time t, bool level) {
   auto [it, fresh] = irq_tids_.try_emplace(name, int(irq_tids_.size()));
   if (fresh) w_.thread_name(kIrqPid, it->second, name, it->second);

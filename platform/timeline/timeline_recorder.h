@@ -39,6 +39,7 @@ class TimelineRecorder : public kernel::KernelObserver, public SignalProbe {
                      const kernel::CodeSite& site) override;
   // SignalProbe
   void irq_line(const char* name, sc_core::sc_time t, bool level) override;
+  void counter(const char* name, sc_core::sc_time t, uint64_t value) override;
   void pci_train(int master, sc_core::sc_time start, sc_core::sc_time end, sc_core::sc_time period,
                  sc_core::sc_time tenure, uint64_t bytes) override;
   void pci_host_hold(sc_core::sc_time from, sc_core::sc_time to) override;

@@ -16,9 +16,11 @@ std::string signal_name(std::string s) {
 
 VcdRecorder::VcdRecorder(const std::string& path, TimeWindow win, int ncpus,
                          const std::vector<std::string>& irq_lines,
-                         const std::vector<std::string>& masters)
+                         const std::vector<std::string>& masters,
+                         const std::vector<std::string>& counters)
     : window_(win), w_(path, win) {
   for (const auto& l : irq_lines) lines_[l] = w_.add("irq", signal_name(l), 1, 0);
+  for (const auto& c : counters) counters_[c] = w_.add("device", signal_name(c), 16, 0);
   for (const auto& m : masters) {
     req_.push_back(w_.add("pci", "REQ_n_" + signal_name(m), 1, 1));  // deasserted high
     gnt_.push_back(w_.add("pci", "GNT_n_" + signal_name(m), 1, 1));
@@ -65,6 +67,13 @@ void VcdRecorder::drain(uint64_t now_ps) {
     else
       trains_.erase(it);
   }
+}
+
+void VcdRecorder::counter(const char* name, sc_core::sc_time t, uint64_t value) {
+  auto it = counters_.find(name);
+  if (it == counters_.end()) return;
+  drain(to_ps(t));
+  apply(it->second, to_ps(t), value);
 }
 
 void VcdRecorder::irq_line(const char* name, sc_core::sc_time t, bool level) {

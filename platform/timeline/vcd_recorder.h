@@ -17,7 +17,8 @@ namespace latsim::platform::timeline {
 class VcdRecorder : public kernel::KernelObserver, public SignalProbe {
  public:
   VcdRecorder(const std::string& path, TimeWindow w, int ncpus,
-              const std::vector<std::string>& irq_lines, const std::vector<std::string>& masters);
+              const std::vector<std::string>& irq_lines, const std::vector<std::string>& masters,
+              const std::vector<std::string>& counters = {});
   void finish(sc_core::sc_time end);
 
   void sched_switch(int cpu, sc_core::sc_time t, const kernel::Task& prev,
@@ -31,6 +32,7 @@ class VcdRecorder : public kernel::KernelObserver, public SignalProbe {
   void critical_edge(int, sc_core::sc_time, bool, const kernel::CodeSite&) override {}
 
   void irq_line(const char* name, sc_core::sc_time t, bool level) override;
+  void counter(const char* name, sc_core::sc_time t, uint64_t value) override;
   void pci_train(int master, sc_core::sc_time start, sc_core::sc_time end, sc_core::sc_time period,
                  sc_core::sc_time tenure, uint64_t bytes) override;
   void pci_host_hold(sc_core::sc_time from, sc_core::sc_time to) override;
@@ -56,7 +58,7 @@ class VcdRecorder : public kernel::KernelObserver, public SignalProbe {
 
   TimeWindow window_;
   VcdWriter w_;
-  std::map<std::string, int> lines_;
+  std::map<std::string, int> lines_, counters_;
   std::vector<int> req_, gnt_, cpu_if_, cpu_pid_;
   int owner_ = -1;
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> q_;

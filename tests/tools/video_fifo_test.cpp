@@ -76,3 +76,36 @@ TEST(VideoFifoStall, Pci21CardReleasesTheBusButTheCpuStoreStillWaits) {
 }
 
 }  // namespace
+
+namespace {
+
+// The FIFO level is a traceable signal: a counter track in the timeline and a 16-bit
+// variable in the VCD, rising to the FIFO's depth while the rude driver fills it.
+TEST(VideoFifoStall, FifoLevelIsACounterInTheTimelineAndASignalInTheVcd) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("latsim-video-level-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string cmd = std::string(LATSIM_BINARY) + " run " + kScenario +
+                          " -q --duration 200ms --out " + (dir / "o").string() + " --timeline " +
+                          (dir / "t.json").string() + " --vcd " + (dir / "w.vcd").string();
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  std::ifstream tj(dir / "t.json");
+  const auto j = nlohmann::json::parse(tj);
+  double max_level = -1;
+  int counters = 0;
+  for (const auto& e : j["traceEvents"]) {
+    if (e.value("ph", "") != "C" || e.value("name", "") != "video_fifo_level") continue;
+    ++counters;
+    max_level = std::max(max_level, e["args"]["entries"].get<double>());
+  }
+  EXPECT_GT(counters, 100);
+  EXPECT_EQ(max_level, 256.0);  // platform.video.fifo_entries of the preset
+  std::ifstream vcd(dir / "w.vcd");
+  std::ostringstream v;
+  v << vcd.rdbuf();
+  EXPECT_NE(v.str().find(" video_fifo_level $end"), std::string::npos);
+  EXPECT_NE(v.str().find("b100000000 "), std::string::npos);  // 256 as a VCD vector value
+  fs::remove_all(dir);
+}
+
+}  // namespace
