@@ -1,4 +1,5 @@
 #include "platform/timeline/ftrace_text_writer.h"
+#include "platform/timeline/stream_file.h"
 #include <fmt/format.h>
 #include <stdexcept>
 
@@ -56,15 +57,7 @@ void FtraceTextWriter::sched_wakeup(int cpu, uint64_t ps, bool irqs_off, const S
 
 void FtraceTextWriter::finish() {
   if (!f_) return;
-  std::fwrite(buf_.data(), 1, buf_.size(), f_);
-  buf_.clear();
-  const bool ok = std::fflush(f_) == 0 && !std::ferror(f_);
-  std::fclose(f_);
-  f_ = nullptr;
-  if (!ok || std::rename((path_ + ".tmp").c_str(), path_.c_str()) != 0) {
-    std::remove((path_ + ".tmp").c_str());
-    throw std::runtime_error("cannot write " + path_);
-  }
+  close_streamed_file(f_, buf_, path_, "");
 }
 
 }  // namespace latsim::platform::timeline

@@ -1,4 +1,5 @@
 #include "platform/timeline/trace_event_writer.h"
+#include "platform/timeline/stream_file.h"
 #include <fmt/format.h>
 #include <algorithm>
 #include <cstdio>
@@ -171,15 +172,7 @@ void TraceEventWriter::finish(uint64_t end_ps) {
     stack.clear();
   }
   buf_ += "\n]}\n";
-  std::fwrite(buf_.data(), 1, buf_.size(), f_);
-  buf_.clear();
-  const bool ok = std::fflush(f_) == 0 && !std::ferror(f_);
-  std::fclose(f_);
-  f_ = nullptr;
-  if (!ok || std::rename((path_ + ".tmp").c_str(), path_.c_str()) != 0) {
-    std::remove((path_ + ".tmp").c_str());
-    throw std::runtime_error("cannot write timeline " + path_);
-  }
+  close_streamed_file(f_, buf_, path_, "timeline ");
 }
 
 }  // namespace latsim::platform::timeline

@@ -1,4 +1,5 @@
 #include "platform/timeline/vcd_writer.h"
+#include "platform/timeline/stream_file.h"
 #include <fmt/format.h>
 #include <stdexcept>
 
@@ -103,15 +104,7 @@ void VcdWriter::finish(uint64_t end_ps) {
   }
   const uint64_t end_ns = std::min(end_ps, w_.to_ps) / 1000;
   if (dumped_ && end_ns != last_ns_) fmt::format_to(std::back_inserter(buf_), "#{}\n", end_ns);
-  std::fwrite(buf_.data(), 1, buf_.size(), f_);
-  buf_.clear();
-  const bool ok = std::fflush(f_) == 0 && !std::ferror(f_);
-  std::fclose(f_);
-  f_ = nullptr;
-  if (!ok || std::rename((path_ + ".tmp").c_str(), path_.c_str()) != 0) {
-    std::remove((path_ + ".tmp").c_str());
-    throw std::runtime_error("cannot write VCD " + path_);
-  }
+  close_streamed_file(f_, buf_, path_, "VCD ");
 }
 
 }  // namespace latsim::platform::timeline
