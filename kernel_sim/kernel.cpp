@@ -37,7 +37,8 @@ Kernel::Kernel(const KernelParams& p, std::vector<CpuOps*> cpus)
   hrtimer_q_.resize(cpus_.size());
   hrtimer_lock_.reset(new Spinlock[cpus_.size()]);
   for (size_t i = 0; i < cpus_.size(); ++i) {
-    acct_.push_back(std::make_unique<AccountedCpu>(*cpus_[i], [this, i] { return cpu_class(int(i)); }));
+    acct_.push_back(
+        std::make_unique<AccountedCpu>(*cpus_[i], [this, i] { return cpu_class(int(i)); }));
     cpus_[i] = acct_.back().get();
   }
   block_ = std::make_unique<BlockLayer>(*this);
@@ -150,10 +151,9 @@ void Kernel::start_kernel() {
   if (rt_flavour()) {
     // -rt: ktimersoftd/N runs TIMER_SOFTIRQ and HRTIMER_SOFTIRQ at SCHED_FIFO.
     for (int c = 0; c < ncpus(); ++c)
-      pcpu_[size_t(c)].ktimersoftd =
-          create_task(
-              "ktimersoftd/" + std::to_string(c), [this, c] { ktimersoftd(c); }, Policy::Fifo,
-              p_.timer_softirq_prio, c, 1u << c);
+      pcpu_[size_t(c)].ktimersoftd = create_task(
+          "ktimersoftd/" + std::to_string(c), [this, c] { ktimersoftd(c); }, Policy::Fifo,
+          p_.timer_softirq_prio, c, 1u << c);
   }
   if (p_.high_res_timers) {
     open_softirq(HRTIMER_SOFTIRQ, [this] { run_hrtimer_softirq(); });

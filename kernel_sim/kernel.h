@@ -4,8 +4,8 @@
 // own (sched/sched.c -> sched/sched.cpp, kernel/softirq.c -> irq/softirq.cpp,
 // arch/i386/kernel/timers/timer_tsc.c -> time/timer_tsc.cpp, ...). The kernel
 // reaches hardware only through CpuOps.
-#include <deque>
 #include <array>
+#include <deque>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -57,8 +57,8 @@ struct PerCpu {
   bool irq_from_user = false;  // the interrupt being handled came from user mode
   uint64_t local_ticks = 0;    // per-CPU timer base jiffies
   sc_core::sc_time tick_epoch, tick_period;
-  int active_mm = 0;  // cpu_tlbstate.active_mm: the page tables loaded (lazily kept)
-  Task* ktimersoftd = nullptr;       // -rt: the timer softirq thread
+  int active_mm = 0;            // cpu_tlbstate.active_mm: the page tables loaded (lazily kept)
+  Task* ktimersoftd = nullptr;  // -rt: the timer softirq thread
   std::deque<Hrtimer*> hrtimer_soft;  // expired soft hrtimers for HRTIMER_SOFTIRQ
   Hrtimer tick_timer;                 // high_res_timers: tick_sched_timer
   uint64_t hres_tick = 0;             // its next local tick index
@@ -72,8 +72,8 @@ struct PerCpu {
 
 // TLB shootdowns (arch/i386/kernel/smp.c): flush_tlb_others and its waits.
 struct TlbStats {
-  uint64_t flushes = 0;  // flush_tlb_others calls
-  uint64_t ipis = 0;     // INVALIDATE_TLB_VECTOR IPIs sent
+  uint64_t flushes = 0;                   // flush_tlb_others calls
+  uint64_t ipis = 0;                      // INVALIDATE_TLB_VECTOR IPIs sent
   sc_core::sc_time wait_total, wait_max;  // sender spinning until every target acked
   sc_core::sc_time last_wait;
 };

@@ -30,7 +30,7 @@ struct KernelParams {
   int pagecache_mb = 256;        // assumption: page cache share of 512 MB during a build
   double apic_bus_mhz = 133.33;  // what calibrate_APIC_clock finds
   uint64_t seed = 1;
-  int maxcpus = 0;  // maxcpus= boot option: smp_boot_cpus brings up this many (0: all)
+  int maxcpus = 0;               // maxcpus= boot option: smp_boot_cpus brings up this many (0: all)
   int netdev_max_backlog = 300;  // /proc/sys/net/core/netdev_max_backlog: net_rx_action budget
   int nic_weight = 64;           // dev->weight of 8139too: packets per poll before requeueing
   // kernel.flavour: 2.6.9-vp, 2.6.9, 2.4.20-lowlatency, 2.4.10-preempt, rt.

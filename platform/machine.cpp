@@ -77,7 +77,8 @@ void steer_pci_irq(irq::IrqLine& inta, int irq, irq::I8259A& master, irq::I8259A
 video::Permedia2Params video_params(const VideoConfig& v) {
   video::Permedia2Params p;
   p.fifo_entries = unsigned(v.fifo_entries);
-  p.full_write = v.pci == "2.1" ? video::FullFifoWrite::Pci21Retry : video::FullFifoWrite::Pci20Hold;
+  p.full_write =
+      v.pci == "2.1" ? video::FullFifoWrite::Pci21Retry : video::FullFifoWrite::Pci20Hold;
   p.drain.register_load = sc_time(v.register_load_ns, SC_NS);
   p.drain.render_setup = sc_time(v.render_setup_ns, SC_NS);
   p.drain.fill_per_pixel = sc_time(v.fill_ns_per_pixel, SC_NS);

@@ -61,8 +61,8 @@ class Machine {
 // Port and address map of the board (what the BIOS set up).
 constexpr uint64_t kIoApicBase = 0xfec00000;
 constexpr uint16_t kBusMasterIdeBase = 0xd000;
-constexpr uint16_t kNicIoBase = 0xe000;    // RTL8139 I/O BAR (256 bytes)
-constexpr uint16_t kSoundIoBase = 0xe400;  // ES1371 I/O BAR (64 bytes)
+constexpr uint16_t kNicIoBase = 0xe000;             // RTL8139 I/O BAR (256 bytes)
+constexpr uint16_t kSoundIoBase = 0xe400;           // ES1371 I/O BAR (64 bytes)
 constexpr uint64_t kVideoControlBase = 0xe0000000;  // Permedia 2 control aperture (64 KiB)
 
 }  // namespace latsim::platform

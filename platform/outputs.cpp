@@ -3,19 +3,19 @@
 #include <unistd.h>
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <stdexcept>
 #include "kernel_sim/block/block_layer.h"
-#include "kernel_sim/workloads/cyclictest.h"
-#include "kernel_sim/workloads/disk_read.h"
-#include "kernel_sim/workloads/kernel_build.h"
-#include "kernel_sim/workloads/x11.h"
-#include "kernel_sim/workloads/latencytest.h"
 #include "kernel_sim/drivers/net/rtl8139.h"
 #include "kernel_sim/drivers/sound/es1371.h"
 #include "kernel_sim/net/dev.h"
+#include "kernel_sim/workloads/cyclictest.h"
+#include "kernel_sim/workloads/disk_read.h"
+#include "kernel_sim/workloads/kernel_build.h"
+#include "kernel_sim/workloads/latencytest.h"
+#include "kernel_sim/workloads/x11.h"
 #include "platform/scenario_emit.h"
 
 namespace latsim::platform {
@@ -57,8 +57,7 @@ nlohmann::json pci_metrics(Machine& m, sc_core::sc_time over) {
     row["to_us"] = b < edges.size() ? json(edges[b]) : json(nullptr);
     hist.push_back(row);
   }
-  const double avg =
-      st.cpu_waits ? round3(to_us(st.cpu_wait_total) / double(st.cpu_waits)) : 0.0;
+  const double avg = st.cpu_waits ? round3(to_us(st.cpu_wait_total) / double(st.cpu_waits)) : 0.0;
   return {{"utilization", round3(m.pci.utilization(over))},
           {"masters", masters},
           {"retries", st.retries},
@@ -111,28 +110,27 @@ nlohmann::json cyclictest_metrics(const kernel::Cyclictest& c) {
     irq_max = std::max(irq_max, st.irq_max_ns);
     thr_max = std::max(thr_max, st.thr_max_ns);
     auto avg_us = [&](double ns) { return st.cycles ? round3(ns / double(st.cycles) / 1e3) : 0.0; };
-    threads.push_back(
-        {{"pid", st.pid},
-         {"cpu", st.cpu},
-         {"priority", c.priority(i)},
-         {"interval_us", c.interval_us(i)},
-         {"count", st.cycles},
-         {"min_us", st.min},
-         {"avg_us", st.cycles ? round3(st.sum / double(st.cycles)) : 0.0},
-         {"max_us", st.max},
-         {"irq_latency_us",
-          {{"min", round3(st.irq_min_ns / 1e3)},
-           {"avg", avg_us(st.irq_sum_ns)},
-           {"max", round3(st.irq_max_ns / 1e3)}}},
-         {"thread_latency_us",
-          {{"min", round3(st.thr_min_ns / 1e3)},
-           {"avg", avg_us(st.thr_sum_ns)},
-           {"max", round3(st.thr_max_ns / 1e3)}}},
-         {"handler_to_thread_us",
-          {{"min", round3(st.after_irq_min_ns / 1e3)},
-           {"avg", avg_us(st.after_irq_sum_ns)},
-           {"max", round3(st.after_irq_max_ns / 1e3)}}},
-         {"timer_overruns", st.timer_overruns}});
+    threads.push_back({{"pid", st.pid},
+                       {"cpu", st.cpu},
+                       {"priority", c.priority(i)},
+                       {"interval_us", c.interval_us(i)},
+                       {"count", st.cycles},
+                       {"min_us", st.min},
+                       {"avg_us", st.cycles ? round3(st.sum / double(st.cycles)) : 0.0},
+                       {"max_us", st.max},
+                       {"irq_latency_us",
+                        {{"min", round3(st.irq_min_ns / 1e3)},
+                         {"avg", avg_us(st.irq_sum_ns)},
+                         {"max", round3(st.irq_max_ns / 1e3)}}},
+                       {"thread_latency_us",
+                        {{"min", round3(st.thr_min_ns / 1e3)},
+                         {"avg", avg_us(st.thr_sum_ns)},
+                         {"max", round3(st.thr_max_ns / 1e3)}}},
+                       {"handler_to_thread_us",
+                        {{"min", round3(st.after_irq_min_ns / 1e3)},
+                         {"avg", avg_us(st.after_irq_sum_ns)},
+                         {"max", round3(st.after_irq_max_ns / 1e3)}}},
+                       {"timer_overruns", st.timer_overruns}});
   }
   return {{"count", count},
           {"min_us", mn},
@@ -146,8 +144,8 @@ nlohmann::json cyclictest_metrics(const kernel::Cyclictest& c) {
 // Per CPU time by class, switches and migrations; per lock class (by name, as
 // lockstat groups them) and per IRQ line.
 void add_kernel_metrics(nlohmann::json& j, kernel::Kernel& k) {
-  using nlohmann::json;
   using kernel::CpuClass;
+  using nlohmann::json;
   for (int i = 0; i < k.ncpus() && i < int(j["cpus"].size()); ++i) {
     const auto& t = k.cpu_times(i);
     auto& c = j["cpus"][size_t(i)];
@@ -321,19 +319,18 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
   j["cpus"] = cpus;
   if (m.video) {  // only boards with a graphics card: other runs' metrics stay as they were
     const auto& v = m.video->stats();
-    j["video"] = {
-        {"commands", v.fifo_writes},
-        {"renders", v.renders},
-        {"status_reads", v.status_reads},
-        {"status_reads_per_command",
-         v.fifo_writes ? round3(double(v.status_reads) / double(v.fifo_writes)) : 0.0},
-        {"fifo_max_level", v.max_level},
-        {"fifo_full_ms", round3(v.time_full.to_seconds() * 1e3)},
-        {"writes_into_full_fifo", v.full_writes},
-        {"retries", v.retries},
-        {"longest_bus_hold_us", us(v.longest_hold)},
-        {"bus_hold_total_ms", round3(v.hold_total.to_seconds() * 1e3)},
-        {"longest_pci_transaction_us", us(m.pci.stats().longest_transaction)}};
+    j["video"] = {{"commands", v.fifo_writes},
+                  {"renders", v.renders},
+                  {"status_reads", v.status_reads},
+                  {"status_reads_per_command",
+                   v.fifo_writes ? round3(double(v.status_reads) / double(v.fifo_writes)) : 0.0},
+                  {"fifo_max_level", v.max_level},
+                  {"fifo_full_ms", round3(v.time_full.to_seconds() * 1e3)},
+                  {"writes_into_full_fifo", v.full_writes},
+                  {"retries", v.retries},
+                  {"longest_bus_hold_us", us(v.longest_hold)},
+                  {"bus_hold_total_ms", round3(v.hold_total.to_seconds() * 1e3)},
+                  {"longest_pci_transaction_us", us(m.pci.stats().longest_transaction)}};
   }
   uint64_t switches = 0;
   for (int i = 0; i < k.ncpus(); ++i) switches += k.cpu_rq(i).nr_switches;
@@ -422,8 +419,8 @@ void write_outputs(const Scenario& s, Machine&, kernel::Kernel& k, const RunResu
     }
     write_file(tmp / "cyclictest.txt", ct);
     if (!timerlat.empty())
-      write_file(tmp / "timerlat.txt", kernel::Cyclictest::timerlat_top(
-                                           timerlat, sc_core::sc_time_stamp().to_seconds()));
+      write_file(tmp / "timerlat.txt",
+                 kernel::Cyclictest::timerlat_top(timerlat, sc_core::sc_time_stamp().to_seconds()));
     // /var/log/messages: the tracer's "new N us maximum-latency" reports.
     write_file(tmp / "syslog.txt", tr.syslog("latsim"));
 

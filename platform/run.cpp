@@ -10,14 +10,12 @@
 #include "kernel_sim/workloads/cyclictest.h"
 #include "kernel_sim/workloads/disk_read.h"
 #include "kernel_sim/workloads/kernel_build.h"
+#include "kernel_sim/workloads/latencytest.h"
+#include "kernel_sim/workloads/stress.h"
 #include "kernel_sim/workloads/x11.h"
 #include "platform/machine.h"
 #include "platform/outputs.h"
 #include "platform/timeline/session.h"
-#include "kernel_sim/workloads/latencytest.h"
-#include "kernel_sim/workloads/stress.h"
-#include "platform/machine.h"
-#include "platform/outputs.h"
 #include "platform/workload_params.h"
 
 namespace latsim::platform {
@@ -106,7 +104,8 @@ std::unique_ptr<kernel::Workload> make_workload(const WorkloadConfig& w, int ncp
     p.mmio_base = kVideoControlBase;  // the BAR the X server maps
     return std::make_unique<kernel::X11>(name, p);
   }
-  if (w.kind == "latencytest") return std::make_unique<kernel::Latencytest>(name, latencytest_params(w));
+  if (w.kind == "latencytest")
+    return std::make_unique<kernel::Latencytest>(name, latencytest_params(w));
   if (w.kind != "cyclictest") {
     kernel::StressLoad::Params p;
     p.kind = w.kind;
@@ -175,8 +174,9 @@ RunResult run_scenario(const Scenario& s, const RunOptions& o) {
     for (int i = 0; c && i < c->nthreads(); ++i) {  // one plot per measuring thread
       const auto& st = c->stats(i);
       const std::string task = c->nthreads() > 1 ? fmt::format("{}-T{}", w->name(), i) : w->name();
-      TaskHistogram h{task, {st.histogram.begin(), st.histogram.end()}, double(st.min),
-                      st.cycles ? st.sum / double(st.cycles) : 0.0, double(st.max), st.cycles};
+      TaskHistogram h{task,           {st.histogram.begin(), st.histogram.end()},
+                      double(st.min), st.cycles ? st.sum / double(st.cycles) : 0.0,
+                      double(st.max), st.cycles};
       r.histograms.push_back(std::move(h));
     }
   }

@@ -2,8 +2,8 @@
 // One run of one scenario in this process (SystemC elaborates once per process).
 #include <nlohmann/json.hpp>
 #include <string>
-#include <vector>
 #include <systemc>
+#include <vector>
 #include "platform/scenario.h"
 
 namespace latsim::platform {

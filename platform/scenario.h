@@ -29,19 +29,19 @@ struct PciConfig {
 
 struct HostBridgeConfig {
   HoldoffPolicy cpu_holdoff = HoldoffPolicy::SgEntry;
-  int holdoff_grants = 3;  // VIA 8363/8371/8361 + 686B: 3 bus-master requests
+  int holdoff_grants = 3;        // VIA 8363/8371/8361 + 686B: 3 bus-master requests
   int posted_write_entries = 4;  // CPU-to-PCI posted-write buffer, dwords (0: not posted)
 };
 
 struct IsaConfig {
-  double io_cycle_ns = 1000;  // assumption: one 8-bit ISA I/O cycle ~1 us at 8.33 MHz
+  double io_cycle_ns = 1000;          // assumption: one 8-bit ISA I/O cycle ~1 us at 8.33 MHz
   bool delayed_transactions = false;  // BIOS "PCI Delay Transaction" (PCI 2.1 3.3.3.3)
 };
 
 struct IdeConfig {
-  int udma_mode = 2;          // udma2 = 33 MB/s
-  int burst_bytes = 16;       // PIIX4-class line buffer: 4-dword memory writes
-  double prd_fetch_ns = 500;  // assumption: one PRD read from DRAM between entries
+  int udma_mode = 2;                     // udma2 = 33 MB/s
+  int burst_bytes = 16;                  // PIIX4-class line buffer: 4-dword memory writes
+  double prd_fetch_ns = 500;             // assumption: one PRD read from DRAM between entries
   bool memory_write_invalidate = false;  // bus-master memory writes as MWI
   int pio_mode = 4;                      // ATA PIO mode 4: 120 ns cycle
 };
@@ -56,8 +56,8 @@ struct DiskConfig {
   double cache_hit_overhead_ms = 0.1;
   int cache_kb = 2048;                           // on-disk read cache (look-ahead)
   int64_t capacity_sectors = 58168LL * 16 * 63;  // geometry 58168/16/63 (seed 000)
-  bool write_cache = true;         // hdparm -W1 (drives shipped with it on)
-  int write_cache_kb = 2048;       // assumption: the whole 2 MB buffer may hold writes
+  bool write_cache = true;                       // hdparm -W1 (drives shipped with it on)
+  int write_cache_kb = 2048;         // assumption: the whole 2 MB buffer may hold writes
   double write_overhead_ms = 0.015;  // 120GXP write command overhead
 };
 
@@ -79,9 +79,9 @@ struct SoundConfig {
 // A graphics card with a command FIFO on PCI (DESIGN.md, video card); absent unless
 // the preset or the scenario names one.
 struct VideoConfig {
-  std::string card = "none";    // none | permedia2
-  int fifo_entries = 256;       // glint_driver.c FIFOSize for Permedia 2
-  std::string pci = "2.0";      // 2.0: wait states while full (bus held) | 2.1: Retry
+  std::string card = "none";      // none | permedia2
+  int fifo_entries = 256;         // glint_driver.c FIFOSize for Permedia 2
+  std::string pci = "2.0";        // 2.0: wait states while full (bus held) | 2.1: Retry
   double register_load_ns = 12;   // core time per register load
   double render_setup_ns = 120;   // rasteriser start-up per Render
   double fill_ns_per_pixel = 12;  // filled pixel
@@ -148,12 +148,12 @@ struct WorkloadConfig {
   // cyclictest
   int priority = 80;
   int interval_us = 1000;
-  int histogram_us = 0;  // -h: 0 = no histogram
-  int threads = 1;                    // -t
-  bool priospread = false;            // --priospread
-  int distance_us = 500;              // -d
-  int loops = 0;                      // -l: 0 = endless
-  std::string affinity = "none";      // -a: none | all | CPU list ("1", "0,1", "0-1")
+  int histogram_us = 0;                   // -h: 0 = no histogram
+  int threads = 1;                        // -t
+  bool priospread = false;                // --priospread
+  int distance_us = 500;                  // -d
+  int loops = 0;                          // -l: 0 = endless
+  std::string affinity = "none";          // -a: none | all | CPU list ("1", "0,1", "0-1")
   std::string timer = "clock_nanosleep";  // clock_nanosleep | posix_timers (-x)
   // x11
   std::string driver = "cached";  // rude | poll | cached
@@ -164,13 +164,13 @@ struct WorkloadConfig {
   int step_px = 8;
   // latencytest and the stress loads (cpu_burner, proc_read, net_in, net_out,
   // disk_write, disk_copy)
-  double phase_s = 5.0;          // latencytest: each stress phase
-  int fragments = 3;             // latencytest: fragments in the audio buffer
-  int fragment_bytes = 256;      // latencytest: bytes per fragment
-  bool burner = true;            // latencytest: non-RT CPU burner
-  int nice = 0;                  // stress loads
-  double packets_per_s = 8000;   // net_in / net_out (latencytest: both)
-  int packet_bytes = 1472;       // UDP payload (1518-byte frames on the wire)
+  double phase_s = 5.0;         // latencytest: each stress phase
+  int fragments = 3;            // latencytest: fragments in the audio buffer
+  int fragment_bytes = 256;     // latencytest: bytes per fragment
+  bool burner = true;           // latencytest: non-RT CPU burner
+  int nice = 0;                 // stress loads
+  double packets_per_s = 8000;  // net_in / net_out (latencytest: both)
+  int packet_bytes = 1472;      // UDP payload (1518-byte frames on the wire)
 };
 
 struct TracingConfig {
@@ -186,8 +186,8 @@ struct SweepConfig {
 };
 
 struct OutputConfig {
-  std::string dir;  // empty: out/<name>/
-  std::string timeline, vcd;     // trace-event JSON and VCD files; empty: none
+  std::string dir;              // empty: out/<name>/
+  std::string timeline, vcd;    // trace-event JSON and VCD files; empty: none
   std::string timeline_window;  // "A..B" or "max:SPAN"; empty: the whole run
 };
 

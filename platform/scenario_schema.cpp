@@ -212,7 +212,8 @@ std::vector<Key<Scenario>> make_scenario_keys() {
                       "the IDE bus master writes memory with MWI: it leaves the bus only at a "
                       "cache-line boundary after its latency timer expires"),
               LATSIM_AT(platform.ide.memory_write_invalidate)),
-      bind<S>(integer("platform.ide.pio_mode", 0, 4, "PIO mode", "ATA PIO mode of the drive (4 = 120 ns cycle)"),
+      bind<S>(integer("platform.ide.pio_mode", 0, 4, "PIO mode",
+                      "ATA PIO mode of the drive (4 = 120 ns cycle)"),
               LATSIM_AT(platform.ide.pio_mode)),
       bind<S>(of_type(T::Bool, "platform.disk.write_cache",
                       "hdparm -W: writes complete into the drive cache, flushed to media later"),
@@ -426,12 +427,14 @@ std::vector<WorkloadKind> make_workload_kinds() {
                 LATSIM_W(distance_us)),
         bind<W>(integer("loops", 0, 2000000000, "", "cycles per thread (-l); 0: endless"),
                 LATSIM_W(loops)),
-        bind<W>(of_type(ValueType::String, "affinity",
-                        "-a: none (unpinned), all (thread i on CPU i), or a CPU list like 1, 0,1, 0-1"),
-                LATSIM_W(affinity)),
-        bind<W>(choice("timer", {"clock_nanosleep", "posix_timers"},
-                       "how a thread waits: clock_nanosleep, or a periodic POSIX timer's signal (-x)"),
-                LATSIM_W(timer))}},
+        bind<W>(
+            of_type(ValueType::String, "affinity",
+                    "-a: none (unpinned), all (thread i on CPU i), or a CPU list like 1, 0,1, 0-1"),
+            LATSIM_W(affinity)),
+        bind<W>(
+            choice("timer", {"clock_nanosleep", "posix_timers"},
+                   "how a thread waits: clock_nanosleep, or a periodic POSIX timer's signal (-x)"),
+            LATSIM_W(timer))}},
       {"x11",
        "X server redrawing with the video card's 2D engine per pointer event (needs "
        "platform.video.card)",
@@ -442,8 +445,7 @@ std::vector<WorkloadKind> make_workload_kinds() {
                 LATSIM_W(driver)),
         bind<W>(choice("op", {"drag", "scroll", "put_image"}, "what each event redraws"),
                 LATSIM_W(op)),
-        bind<W>(integer("rate_hz", 1, 1000, "Hz", "pointer events per second"),
-                LATSIM_W(rate_hz)),
+        bind<W>(integer("rate_hz", 1, 1000, "Hz", "pointer events per second"), LATSIM_W(rate_hz)),
         bind<W>(integer("width", 1, 2048, "pixels", "window width"), LATSIM_W(width)),
         bind<W>(integer("height", 1, 2048, "pixels", "window height"), LATSIM_W(height)),
         bind<W>(integer("step_px", 1, 256, "pixels", "move or scroll per event"),
@@ -455,8 +457,7 @@ std::vector<WorkloadKind> make_workload_kinds() {
                 LATSIM_W(phase_s)),
         bind<W>(integer("fragments", 2, 16, "", "fragments in the audio buffer"),
                 LATSIM_W(fragments)),
-        bind<W>(multiple_of(integer("fragment_bytes", 64, 65536, "bytes", "bytes per fragment"),
-                            4),
+        bind<W>(multiple_of(integer("fragment_bytes", 64, 65536, "bytes", "bytes per fragment"), 4),
                 LATSIM_W(fragment_bytes)),
         bind<W>(of_type(ValueType::Bool, "burner", "non-RT CPU burner for the other CPU"),
                 LATSIM_W(burner)),
@@ -493,8 +494,7 @@ std::vector<WorkloadKind> make_workload_kinds() {
        "cp tmpfile tmpfile2: reads of one file, writes of another",
        {workload_name(),
         bind<W>(integer("file_mb", 1, 100000, "MB", "file size"), LATSIM_W(file_mb)),
-        bind<W>(integer("block_kb", 4, 1024, "KiB", "read(2)/write(2) size"),
-                LATSIM_W(block_kb))}},
+        bind<W>(integer("block_kb", 4, 1024, "KiB", "read(2)/write(2) size"), LATSIM_W(block_kb))}},
   };
 }
 

@@ -74,11 +74,11 @@ void Kernel::handle_interrupt() {
   const Trap t = cpu.take_interrupt();
   if (obs_) obs_->irq_entry(c, now(), t.vector, t.nmi);
   const CodeSite entry =
-      t.nmi                            ? CodeSite{"do_nmi", "nmi_enter"}
-      : t.vector == LOCAL_TIMER_VECTOR ? CodeSite{"smp_apic_timer_interrupt", "irq_enter"}
-      : t.vector == RESCHEDULE_VECTOR  ? CodeSite{"smp_reschedule_interrupt", "irq_enter"}
+      t.nmi                               ? CodeSite{"do_nmi", "nmi_enter"}
+      : t.vector == LOCAL_TIMER_VECTOR    ? CodeSite{"smp_apic_timer_interrupt", "irq_enter"}
+      : t.vector == RESCHEDULE_VECTOR     ? CodeSite{"smp_reschedule_interrupt", "irq_enter"}
       : t.vector == INVALIDATE_TLB_VECTOR ? CodeSite{"smp_invalidate_interrupt", "irq_enter"}
-                                       : CodeSite{"do_IRQ", "irq_enter"};
+                                          : CodeSite{"do_IRQ", "irq_enter"};
   critical_check(c, was, entry);
   // Entering the kernel: a nested interrupt returns to kernel mode, not to user.
   Task& cur = current();
@@ -106,11 +106,11 @@ void Kernel::handle_interrupt() {
   pcpu_[size_t(c3)].last_fn = interrupted;
   this_cpu().iret(t, prev_if);
   const CodeSite exit =
-      t.nmi                            ? CodeSite{"do_nmi", "nmi_exit"}
-      : t.vector == LOCAL_TIMER_VECTOR ? CodeSite{"smp_apic_timer_interrupt", "irq_exit"}
-      : t.vector == RESCHEDULE_VECTOR  ? CodeSite{"smp_reschedule_interrupt", "irq_exit"}
+      t.nmi                               ? CodeSite{"do_nmi", "nmi_exit"}
+      : t.vector == LOCAL_TIMER_VECTOR    ? CodeSite{"smp_apic_timer_interrupt", "irq_exit"}
+      : t.vector == RESCHEDULE_VECTOR     ? CodeSite{"smp_reschedule_interrupt", "irq_exit"}
       : t.vector == INVALIDATE_TLB_VECTOR ? CodeSite{"smp_invalidate_interrupt", "irq_exit"}
-                                       : CodeSite{"do_IRQ", "irq_exit"};
+                                          : CodeSite{"do_IRQ", "irq_exit"};
   critical_check(c3, was2, exit);
 }
 
@@ -157,7 +157,7 @@ void Kernel::smp_apic_timer_interrupt() {
   }
   fn("smp_apic_timer_interrupt", interrupted, 60, 1);
   this_cpu().apic_write(0xb0, 0);  // ack_APIC_irq
-  if (p_.high_res_timers) {  // local_apic_timer_interrupt -> hrtimer_interrupt
+  if (p_.high_res_timers) {        // local_apic_timer_interrupt -> hrtimer_interrupt
     irq_enter({"smp_apic_timer_interrupt", "irq_enter"});
     hrtimer_interrupt("smp_apic_timer_interrupt");
     irq_exit({"smp_apic_timer_interrupt", "irq_exit"});

@@ -93,7 +93,7 @@ class BlockLayer {
   std::deque<Request> queue_;
   bool busy_ = false;  // hwgroup->busy
   Request active_;
-  uint32_t pio_left_ = 0;  // sectors of the PIO request still to read
+  uint32_t pio_left_ = 0;                            // sectors of the PIO request still to read
   static constexpr uint64_t kPrdTable = 0x00100000;  // pci_alloc_consistent page
   BlockStats stats_;
   // write side

@@ -15,7 +15,8 @@ void Kernel::request_irq(unsigned irq, const char* name, IrqHandler h) {
       p_.hardirq_preemption && irq != 0 && (per_irq == p_.irq_threaded.end() || per_irq->second);
   if (d.threaded && !d.thread) {
     d.thread = create_task(
-        "IRQ " + std::to_string(irq), [this, irq] { irq_thread(irq); }, Policy::Fifo, p_.irq_thread_prio);
+        "IRQ " + std::to_string(irq), [this, irq] { irq_thread(irq); }, Policy::Fifo,
+        p_.irq_thread_prio);
     d.thread->mm = 0;  // a kernel thread
   }
   io_apic_modify(irq, false, "startup_edge_ioapic_irq");

@@ -147,7 +147,8 @@ bool Kernel::try_to_wake_up(Task* p, const char* parent) {
   if (p->state != TASK_RUNNING) {
     // Wake on this CPU when the task's own CPU is busier (a simple wake-affine rule).
     const int this_cpu_id = smp_processor_id();
-    if (!p->array && !rt_flavour() && cpu != this_cpu_id && (p->cpus_allowed & (1u << this_cpu_id)) &&
+    if (!p->array && !rt_flavour() && cpu != this_cpu_id &&
+        (p->cpus_allowed & (1u << this_cpu_id)) &&
         rq_[size_t(this_cpu_id)].nr_running < rq_[size_t(cpu)].nr_running &&
         rq_[size_t(cpu)].curr != p) {
       spin_unlock_irqrestore(rq_[size_t(cpu)].lock, flags, kWakeUnlock);

@@ -59,9 +59,9 @@ struct Task {
   sc_core::sc_time sleep_avg;  // interactivity credit, 0..MAX_SLEEP_AVG
   sc_core::sc_time last_ran;   // when it was last switched in or charged (p->timestamp)
   uint64_t nvcsw = 0, nivcsw = 0;
-  int mm = 0;  // its address space (0: a kernel thread, which borrows the last one)
-  int lock_depth = -1;      // BKL nesting (-1 = not held)
-  int pi_prio = MAX_PRIO;   // priority lent by rt_mutex waiters (MAX_PRIO = none)
+  int mm = 0;              // its address space (0: a kernel thread, which borrows the last one)
+  int lock_depth = -1;     // BKL nesting (-1 = not held)
+  int pi_prio = MAX_PRIO;  // priority lent by rt_mutex waiters (MAX_PRIO = none)
   Spinlock siglock{"sighand->siglock", true};
   uint64_t nr_migrations = 0;
   int migrate_to = -1;

@@ -25,8 +25,7 @@ IdeController::IdeController(sc_core::sc_module_name name, const IdeControllerPa
         const sc_time now = sc_core::sc_time_stamp();
         const uint32_t base = prd_ptr_ + uint32_t(dma_index_ - 1) * 8;
         const bool last = PrdEntry::decode(dram_.read32(base), dram_.read32(base + 4)).eot ||
-                          dma_off_ >= uint64_t(cmd_sectors()) * 512 ||
-                          dma_index_ >= kMaxPrdEntries;
+                          dma_off_ >= uint64_t(cmd_sectors()) * 512 || dma_index_ >= kMaxPrdEntries;
         sc_core::sc_event& ev = last ? done_ev_ : step_ev_;
         ev.cancel();
         ev.notify((last ? done_at(after.end) : after.end) - now);

@@ -20,7 +20,7 @@ struct IdeControllerParams {
   int udma_mode = 2;
   uint32_t burst_bytes = 16;  // PIIX4-class line buffer: 4-dword memory writes
   sc_time prd_fetch = sc_time(500, SC_NS);
-  int pio_mode = 4;                     // ATA PIO mode of the drive's data port cycles
+  int pio_mode = 4;                      // ATA PIO mode of the drive's data port cycles
   bool memory_write_invalidate = false;  // memory writes as MWI (PCI command register bit 4)
   uint32_t cache_line_bytes = 32;        // PIII cache line: the MWI unit
 };
@@ -74,7 +74,7 @@ class IdeController : public sc_core::sc_module {
   sc_time sector_ready(uint32_t i) const;  // the drive has (read) or takes (write) sector i
   sc_time done_at(sc_time dma_end) const;  // INTRQ of a DMA command whose data moved by then
   uint32_t cmd_sectors() const { return writing_ ? wplan_.sectors : plan_.sectors; }
-  void pio_ready();                           // the next sector is in the drive's buffer
+  void pio_ready();  // the next sector is in the drive's buffer
   void data_port(unsigned len, bool write, sc_time done);  // a data-register access ending at done
   sc_time pio_access_time(unsigned len) const;
 

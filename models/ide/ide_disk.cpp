@@ -105,8 +105,8 @@ WritePlan IdeDisk::write(uint64_t lba, uint32_t sectors, sc_time now, sc_time if
   if (cache) {
     flushes_.push_back({cached_total_, sectors, media_start, st});
     cached_total_ += sectors;
-    while (flushes_.size() > 1 && flushes_.front().on_media(flushes_.front().first +
-                                                            flushes_.front().sectors - 1) <= now)
+    while (flushes_.size() > 1 &&
+           flushes_.front().on_media(flushes_.front().first + flushes_.front().sectors - 1) <= now)
       flushes_.pop_front();
   }
   return w;

@@ -21,9 +21,9 @@ struct IdeDiskParams {
   uint32_t cache_sectors = 4096;           // 2 MiB read cache
   uint64_t capacity = 58168ull * 16 * 63;  // logical CHS 58168/16/63 (seed 000)
   uint32_t heads = 16, sectors_per_track = 63;
-  bool write_cache = true;                          // hdparm -W1
-  uint32_t write_cache_sectors = 4096;              // dirty data the buffer may hold
-  sc_time write_overhead = sc_time(15, SC_US);      // 120GXP write command overhead
+  bool write_cache = true;                      // hdparm -W1
+  uint32_t write_cache_sectors = 4096;          // dirty data the buffer may hold
+  sc_time write_overhead = sc_time(15, SC_US);  // 120GXP write command overhead
 };
 
 // When the drive can take each sector of a write command, and when the command
@@ -88,10 +88,10 @@ class IdeDisk {
   uint64_t commands_ = 0, hits_ = 0;
   // Write cache: each command's data is one flush segment, written in order.
   struct Flush {
-    uint64_t first;       // index of its first sector among all sectors ever cached
+    uint64_t first;  // index of its first sector among all sectors ever cached
     uint32_t sectors;
-    sc_time media_start;  // first sector reaches the platter
-    sc_time sector_time;  // media pace
+    sc_time media_start;                  // first sector reaches the platter
+    sc_time sector_time;                  // media pace
     sc_time on_media(uint64_t g) const {  // sector g (global index) is on the media
       return media_start + sector_time * double(g - first + 1);
     }

@@ -42,7 +42,8 @@ void PciBus::announce(const BurstTrain& train) {
   }
   for (auto* l : listeners_) l->master_traffic(train);
   if (probe_)
-    probe_->pci_train(train.master, train.start, train.end, train.period, train.tenure, train.bytes);
+    probe_->pci_train(train.master, train.start, train.end, train.period, train.tenure,
+                      train.bytes);
 }
 
 void PciBus::prune(sc_time now) {

@@ -117,8 +117,8 @@ class PciBus : public sc_core::sc_module {
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
   void prune(sc_time now);
   void hold(sc_time from, sc_time to);
-  bool delayed_transaction(tlm::tlm_generic_payload& p, const AddressMap::Hit& hit,
-                           sc_time frame, sc_time& delay);
+  bool delayed_transaction(tlm::tlm_generic_payload& p, const AddressMap::Hit& hit, sc_time frame,
+                           sc_time& delay);
 
   // One delayed transaction latched by a target (PCI 2.1 allows one per target here).
   struct Delayed {

@@ -1,7 +1,7 @@
 #include "platform/timeline/ftrace_text_writer.h"
-#include "platform/timeline/stream_file.h"
 #include <fmt/format.h>
 #include <stdexcept>
+#include "platform/timeline/stream_file.h"
 
 namespace latsim::platform::timeline {
 

@@ -35,8 +35,7 @@ std::unique_ptr<Session> Session::attach(const Scenario& s, Machine& m, kernel::
   if (!s.outputs.vcd.empty()) {
     std::vector<std::string> counters;
     if (m.video) counters.push_back("video_fifo_level");
-    ss->vcd_ = std::make_unique<VcdRecorder>(s.outputs.vcd, w, k.ncpus(), names, masters,
-                                             counters);
+    ss->vcd_ = std::make_unique<VcdRecorder>(s.outputs.vcd, w, k.ncpus(), names, masters, counters);
     ss->kobs_.push_back(ss->vcd_.get());
     ss->probes_.push_back(ss->vcd_.get());
   }
@@ -46,7 +45,8 @@ std::unique_ptr<Session> Session::attach(const Scenario& s, Machine& m, kernel::
   for (const auto& l : lines) l.first->set_probe(ss.get(), l.second);
   if (m.video) {
     Session* p = ss.get();
-    m.video->on_level([p](sc_core::sc_time t, unsigned n) { p->counter("video_fifo_level", t, n); });
+    m.video->on_level(
+        [p](sc_core::sc_time t, unsigned n) { p->counter("video_fifo_level", t, n); });
   }
   return ss;
 }

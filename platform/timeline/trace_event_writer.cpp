@@ -1,9 +1,9 @@
 #include "platform/timeline/trace_event_writer.h"
-#include "platform/timeline/stream_file.h"
 #include <fmt/format.h>
 #include <algorithm>
 #include <cstdio>
 #include <stdexcept>
+#include "platform/timeline/stream_file.h"
 
 namespace latsim::platform::timeline {
 namespace {

@@ -216,7 +216,8 @@ TEST(ScenarioSet, OutOfRangeNamesTheOverride) {
 TEST(ScenarioSet, UnknownKeySuggestsFullPath) {
   EXPECT_EQ(file_errors_of(kReference, {"platform.pci.latency_timr=32"}),
             "--set platform.pci.latency_timr=32: error: platform.pci.latency_timr: unknown key; "
-            "did you mean `platform.pci.latency_timer`? (accepted: mhz, latency_timer, arbiter, width_bits)");
+            "did you mean `platform.pci.latency_timer`? (accepted: mhz, latency_timer, arbiter, "
+            "width_bits)");
   EXPECT_EQ(file_errors_of(kReference, {"latency_timer=32"}),
             "--set latency_timer=32: error: latency_timer: unknown key; did you mean "
             "`platform.pci.latency_timer`? (accepted: schema_version, name, description, seed, "
@@ -281,11 +282,12 @@ TEST(ScenarioErrors, UnknownKeyFromARealFile) {
 }
 
 TEST(ScenarioErrors, KeyInTheWrongSection) {
-  EXPECT_EQ(errors_of(kHead + "kernel:\n  latency_timer: 32\n"),
-            "bad.yaml:4:3: error: kernel.latency_timer: unknown key; did you mean "
-            "`platform.pci.latency_timer`? (accepted: flavour, version, hz, voluntary_preemption, "
-            "kernel_preemption, softirq_preemption, hardirq_preemption, nmi_watchdog, maxcpus, tunables, "
-            "hdparm)");
+  EXPECT_EQ(
+      errors_of(kHead + "kernel:\n  latency_timer: 32\n"),
+      "bad.yaml:4:3: error: kernel.latency_timer: unknown key; did you mean "
+      "`platform.pci.latency_timer`? (accepted: flavour, version, hz, voluntary_preemption, "
+      "kernel_preemption, softirq_preemption, hardirq_preemption, nmi_watchdog, maxcpus, tunables, "
+      "hdparm)");
 }
 
 TEST(ScenarioErrors, WrongType) {
@@ -384,11 +386,13 @@ TEST(ScenarioErrors, WorkloadMistakes) {
 )"),
             "bad.yaml:4:26: error: workload.0.jobs: 0 is out of range (accepted: 1..64)\n"
             "bad.yaml:5:5: error: workload.1: unknown workload kind `kernel_bild`; did you mean "
-            "`kernel_build`? (accepted: kernel_build, disk_read, cyclictest, x11, latencytest, cpu_burner, proc_read, net_out, net_in, disk_write, disk_copy)\n"
+            "`kernel_build`? (accepted: kernel_build, disk_read, cyclictest, x11, latencytest, "
+            "cpu_burner, proc_read, net_out, net_in, disk_write, disk_copy)\n"
             "bad.yaml:6:29: error: workload.2.blok_kb: unknown disk_read parameter; did you mean "
             "`block_kb`? (accepted: name, file_mb, block_kb)\n"
             "bad.yaml:7:5: error: workload.3: expected a one-key map `KIND: {PARAMS}`, got "
-            "`cyclictest` (accepted: kernel_build, disk_read, cyclictest, x11, latencytest, cpu_burner, proc_read, net_out, net_in, disk_write, disk_copy)\n"
+            "`cyclictest` (accepted: kernel_build, disk_read, cyclictest, x11, latencytest, "
+            "cpu_burner, proc_read, net_out, net_in, disk_write, disk_copy)\n"
             "bad.yaml:8:5: error: workload.4.name: duplicate workload name `kernel_build` (also "
             "workload.0); give each item its own `name`");
 }

@@ -92,7 +92,8 @@ TEST(Seed000, WithoutBusMasterHoldoffTheMillisecondsGoAway) {
 // every grant (the VIA register-0x76 fix) a held-off miss waits for one burst at most;
 // with the per-entry rule it waits for the rest of a 4 KB entry (61 us at udma4).
 TEST(Seed000, RotationBoundsTheMemoryStallToOneBurst) {
-  const auto rot = metrics(run("rotate", "--duration 5s --set platform.host_bridge.cpu_holdoff=rotate"));
+  const auto rot =
+      metrics(run("rotate", "--duration 5s --set platform.host_bridge.cpu_holdoff=rotate"));
   const auto sg = metrics(run("sgentry", "--duration 5s"));
   for (int c = 0; c < 2; ++c) {
     EXPECT_LT(rot["cpus"][c]["stall_max_us"]["memory"].get<double>(), 0.5) << "cpu " << c;

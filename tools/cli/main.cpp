@@ -8,9 +8,9 @@
 #include "platform/run.h"
 #include "platform/scenario_loader.h"
 #include "platform/scenario_schema.h"
+#include "tools/check/cli.h"
 #include "tools/cli/plots.h"
 #include "tools/sweep/cli.h"
-#include "tools/check/cli.h"
 
 namespace {
 
@@ -132,7 +132,7 @@ int sc_main(int argc, char* argv[]) {
       ->required()
       ->check(CLI::IsMember({"params"}));
   const latsim::sweep::Commands sweeps(app);  // sweep, sweep-merge
-  const latsim::check::Command check(app);     // check
+  const latsim::check::Command check(app);    // check
 
   try {
     app.parse(argc, argv);

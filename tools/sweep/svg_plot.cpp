@@ -479,7 +479,8 @@ std::string histogram_svg(const Histogram& h) {
 
   unsigned long long most = 1;
   for (const auto& b : h.buckets) most = std::max(most, b.second);
-  const double hi_us = std::max({1.0, h.max, h.buckets.empty() ? 0.0 : double(h.buckets.back().first)});
+  const double hi_us =
+      std::max({1.0, h.max, h.buckets.empty() ? 0.0 : double(h.buckets.back().first)});
   const Axis ax = value_axis(0, hi_us + 1, x0, x1, false, 8);
   Axis ay = value_axis(0.5, std::max(10.0, double(most)), y1, y0, true);  // log counts
   ay.lo = std::min(ay.lo, 1.0);
@@ -496,7 +497,8 @@ std::string histogram_svg(const Histogram& h) {
     const double top = ay.at(double(n)), bottom = ay.at(ay.lo);
     o += fmt::format(
         "<rect class=\"bar\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>\n",
-        num(ax.at(double(us))), num(top), num(bw), num(std::max(0.5, bottom - top)), color(h.color));
+        num(ax.at(double(us))), num(top), num(bw), num(std::max(0.5, bottom - top)),
+        color(h.color));
   }
   o += fmt::format(
       "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#333333\"/>\n",
