@@ -13,6 +13,7 @@
 #include "kernel_sim/workloads/latencytest.h"
 #include "kernel_sim/workloads/stress.h"
 #include "kernel_sim/workloads/x11.h"
+#include "platform/cpu_list.h"
 #include "platform/machine.h"
 #include "platform/outputs.h"
 #include "platform/timeline/session.h"
@@ -56,32 +57,7 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   return p;
 }
 
-// cyclictest -a CPUSET: "1", "0,1", "0-1" (as parse_cpumask reads it).
-std::vector<int> parse_cpu_list(const std::string& text) {
-  std::vector<int> cpus;
-  size_t i = 0;
-  auto number = [&] {
-    if (i >= text.size() || !std::isdigit(static_cast<unsigned char>(text[i])))
-      throw std::runtime_error("workload.cyclictest.affinity: '" + text +
-                               "' is not a CPU list (accepted: none, all, or CPU numbers such "
-                               "as 1, 0,1 or 0-1)");
-    int v = 0;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
-      v = v * 10 + (text[i++] - '0');
-    return v;
-  };
-  for (;;) {
-    const int a = number();
-    int b = a;
-    if (i < text.size() && text[i] == '-') ++i, b = number();
-    for (int c = a; c <= b; ++c) cpus.push_back(c);
-    if (i == text.size()) break;
-    if (text[i++] != ',') --i, number();  // reports the error
-  }
-  return cpus;
-}
-
-std::unique_ptr<kernel::Workload> make_workload(const WorkloadConfig& w, int ncpus) {
+std::unique_ptr<kernel::Workload> make_workload(const WorkloadConfig& w) {
   const std::string name = w.name.empty() ? w.kind : w.name;
   if (w.kind == "kernel_build") {
     kernel::KernelBuildParams p;
@@ -124,12 +100,9 @@ std::unique_ptr<kernel::Workload> make_workload(const WorkloadConfig& w, int ncp
   p.distance_us = w.distance_us;
   p.loops = uint64_t(w.loops);
   p.affinity_all = w.affinity == "all";
-  if (w.affinity != "none" && w.affinity != "all") p.affinity = parse_cpu_list(w.affinity);
-  for (int c : p.affinity)
-    if (c >= ncpus)
-      throw std::runtime_error(fmt::format(
-          "workload.cyclictest.affinity: CPU {} does not exist (the machine has CPUs 0-{})", c,
-          ncpus - 1));
+  // The loader has checked the list against platform.cpu.count (file:line:column errors).
+  if (w.affinity != "none" && w.affinity != "all")
+    p.affinity = parse_cpu_list(w.affinity).value_or(std::vector<int>{});
   p.posix_timers = w.timer == "posix_timers";
   p.histogram_us = w.histogram_us;
   return std::make_unique<kernel::Cyclictest>(name, p);
@@ -142,7 +115,7 @@ RunResult run_scenario(const Scenario& s, const RunOptions& o) {
   const auto wall0 = std::chrono::steady_clock::now();
   Machine m(s);
   kernel::Kernel k(kernel_params(s), m.cpu_ops());
-  for (const auto& w : s.workload) k.add_workload(make_workload(w, int(m.cpu_ops().size())));
+  for (const auto& w : s.workload) k.add_workload(make_workload(w));
   k.boot();
   auto timeline = timeline::Session::attach(s, m, k, window);
 

@@ -1,4 +1,5 @@
 #include "platform/scenario_loader.h"
+#include "platform/cpu_list.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -504,6 +505,30 @@ class Loader {
     }
   }
 
+  // cyclictest -a: a CPU list naming CPUs the machine has.
+  void check_cpu_lists() {
+    for (size_t i = 0; i < s_.workload.size(); ++i) {
+      const std::string& text = s_.workload[i].affinity;
+      if (s_.workload[i].kind != "cyclictest" || text == "none" || text == "all") continue;
+      const std::string key = fmt::format("workload.{}.affinity", workload_index_[i]);
+      const auto cpus = parse_cpu_list(text);
+      if (!cpus) {
+        error(location_of(key), key,
+              fmt::format("`{}` is not a CPU list (accepted: none, all, or CPU numbers such as "
+                          "1, 0,1 or 0-1)",
+                          text));
+        continue;
+      }
+      for (int c : *cpus)
+        if (c >= s_.platform.cpu.count) {
+          error(location_of(key), key,
+                fmt::format("CPU {} does not exist (accepted: CPUs 0-{} of platform.cpu.count)", c,
+                            s_.platform.cpu.count - 1));
+          break;
+        }
+    }
+  }
+
   std::string location_of(const std::string& path) {
     auto it = location_.find(path);
     return it != location_.end() ? it->second : at(root_mark_);
@@ -540,6 +565,7 @@ class Loader {
       if (!present_.count("kernel.version")) s_.kernel.version = "2.6.9";
     }
     check_flavour_switches();
+    check_cpu_lists();
     for (size_t i = 0; i < s_.workload.size(); ++i) {
       if (s_.workload[i].kind == "x11" && s_.platform.video.card == "none")
         error(workload_name_locations_[i], fmt::format("workload.{}", workload_index_[i]),

@@ -187,7 +187,8 @@ latsim_viewer_deps() {
 
 latsim_bootstrap() {
   latsim_install_packages || return
-  latsim_viewer_deps || return
+  # Only the test suite needs the viewers' npm packages: a plain run must not need npm.
+  if [[ -z "${1:-}" ]]; then latsim_viewer_deps || return; fi
   latsim_configure || return
   latsim_build "${1:-}"
 }

@@ -491,3 +491,20 @@ TEST(ScenarioErrors, X11WorkloadNeedsAVideoCard) {
 
 }  // namespace
 }  // namespace latsim::platform
+
+namespace latsim::platform {
+namespace {
+
+// cyclictest -a: a malformed list or a CPU the machine lacks is a load error at the key.
+TEST(ScenarioErrors, CyclictestAffinityIsACpuListOfThisMachine) {
+  EXPECT_EQ(errors_of(kHead + "workload:\n  - cyclictest: {affinity: \"0-\"}\n"),
+            "bad.yaml:4:28: error: workload.0.affinity: `0-` is not a CPU list (accepted: none, "
+            "all, or CPU numbers such as 1, 0,1 or 0-1)");
+  EXPECT_EQ(errors_of(kHead + "workload:\n  - cyclictest: {affinity: \"0,2\"}\n"),
+            "bad.yaml:4:28: error: workload.0.affinity: CPU 2 does not exist (accepted: CPUs 0-1 "
+            "of platform.cpu.count)");
+  EXPECT_EQ(errors_of(kHead + "workload:\n  - cyclictest: {affinity: \"1\"}\n"), "(loaded)");
+}
+
+}  // namespace
+}  // namespace latsim::platform
