@@ -62,6 +62,7 @@ struct PerCpu {
   std::deque<Hrtimer*> hrtimer_soft;  // expired soft hrtimers for HRTIMER_SOFTIRQ
   Hrtimer tick_timer;                 // high_res_timers: tick_sched_timer
   uint64_t hres_tick = 0;             // its next local tick index
+  sc_core::sc_time timer_irq_entry;   // entry of the local timer interrupt being handled
   uint64_t migrations = 0;            // tasks moved onto this CPU
   Task* migrate_out = nullptr;        // switched away to move (set_cpus_allowed)
   // Entries of the local timer handler (tick handled, time entered), newest last:
@@ -262,15 +263,13 @@ class Kernel {
   void up(Semaphore& s, const char* parent);
   // Per-lock hold/spin statistics of every spinlock taken so far (first-use order).
   std::vector<LockStats> lock_stats() const;
-  // time/hrtimer.cpp, time/hr_posix_timers.cpp
+  // time/hrtimer.cpp (POSIX timers: time/posix_timers.h)
   void hrtimer_start(Hrtimer& t, sc_time expires, const char* parent);
   void hrtimer_cancel(Hrtimer& t);
-  // cyclictest -n: sleep until absolute time `abs` (CLOCK_MONOTONIC, TIMER_ABSTIME).
-  void clock_nanosleep(sc_time abs, const char* parent);
-  // cyclictest without -n: timer_create(SIGEV_SIGNAL) + timer_settime(first, interval),
-  // then sigwait() once per period.
-  void timer_settime(HrPosixTimer& t, sc_time first, sc_time interval, const char* parent);
-  void sigwait(HrPosixTimer& t, const char* parent);
+  // cyclictest -n: sleep until absolute time `abs` (CLOCK_MONOTONIC, TIMER_ABSTIME);
+  // returns when the timer interrupt that woke it was entered (hrtimers), else zero.
+  sc_time clock_nanosleep(sc_time abs, const char* parent);
+  // The first local tick of `cpu` at or after `t` (timespec_to_jiffies on its grid).
   uint64_t tick_at_or_after(int cpu, sc_time t) const;
   void set_cpus_allowed(Task* p, uint32_t mask);
 
@@ -380,8 +379,6 @@ class Kernel {
   void run_hrtimer_softirq();
   void tick_sched_timer(int cpu);
   void tick_setup_sched_timer(int cpu);
-  void posix_timer_arm(HrPosixTimer& t, sc_time expires, const char* parent);
-  void posix_timer_fn(HrPosixTimer& t);
   void ktimersoftd(int cpu);
   int select_task_rq_rt(Task* p, int cpu);
   std::vector<Spinlock*> locks_;

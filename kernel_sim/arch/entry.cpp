@@ -151,6 +151,7 @@ void Kernel::smp_apic_timer_interrupt() {
   const char* interrupted = pcpu_[size_t(smp_processor_id())].last_fn;
   {
     auto& p = pcpu_[size_t(smp_processor_id())];
+    p.timer_irq_entry = now();  // what hrtimer_interrupt's expired timers were fired by
     if (p.tick_period > sc_core::SC_ZERO_TIME)  // log the entry: timerlat's IRQ latency
       p.tick_irq_log[p.tick_irq_n++ % p.tick_irq_log.size()] = {
           uint64_t((now() - p.tick_epoch) / p.tick_period + 1e-6), now()};  // 1 ns: rounding

@@ -36,6 +36,35 @@ void Kernel::hrtimer_cancel(Hrtimer& t) {
   t.cpu = -1;
 }
 
+// hrtimer_nanosleep (clock_nanosleep, TIMER_ABSTIME): a hard hrtimer whose
+// callback, hrtimer_wakeup, wakes the sleeper from the interrupt itself. Without
+// high_res_timers the sleep ends at a tick of the timer wheel instead.
+sc_time Kernel::clock_nanosleep(sc_time abs, const char* parent) {
+  fn("sys_clock_nanosleep", parent, 300, 3);
+  Task* me = &current();
+  if (!p_.high_res_timers) {
+    const int cpu = smp_processor_id();
+    sleep_until_tick(cpu, tick_at_or_after(cpu, abs), "do_nanosleep");
+    return sc_core::SC_ZERO_TIME;
+  }
+  fn("hrtimer_nanosleep", "sys_clock_nanosleep", 60, 1);
+  bool fired = false;
+  Hrtimer t;
+  t.function = [this, me, &fired] {
+    fn("hrtimer_wakeup", "__run_hrtimer", 30);
+    fired = true;
+    try_to_wake_up(me, "hrtimer_wakeup");
+  };
+  set_current_state(TASK_INTERRUPTIBLE);
+  hrtimer_start(t, abs, "do_nanosleep");
+  while (!fired) {
+    schedule("do_nanosleep");
+    if (!fired) set_current_state(TASK_INTERRUPTIBLE);
+  }
+  set_current_state(TASK_RUNNING);
+  return t.irq_entry;
+}
+
 // Called from smp_apic_timer_interrupt in hardirq context.
 void Kernel::hrtimer_interrupt(const char* parent) {
   const int c = smp_processor_id();
@@ -46,6 +75,7 @@ void Kernel::hrtimer_interrupt(const char* parent) {
     Hrtimer* t = q.begin()->second;
     q.erase(q.begin());
     t->cpu = -1;
+    t->irq_entry = pcpu_[size_t(c)].timer_irq_entry;
     if (t->soft) {  // -rt: HRTIMER_SOFTIRQ expires it in ktimersoftd
       pcpu_[size_t(c)].hrtimer_soft.push_back(t);
       raise_softirq(HRTIMER_SOFTIRQ, "hrtimer_interrupt");

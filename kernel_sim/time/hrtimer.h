@@ -19,19 +19,9 @@ struct Hrtimer {
   bool soft = false;
   int cpu = -1;  // base it is queued on, -1 = inactive
   uint64_t seq = 0;
+  sc_core::sc_time irq_entry;  // entry of the timer interrupt that last expired it
 };
 
 using HrtimerQueue = std::map<std::pair<sc_core::sc_time, uint64_t>, Hrtimer*>;
-
-// A POSIX interval timer on an hrtimer (timer_create SIGEV_SIGNAL + timer_settime);
-// the jiffies-based 2.6.9 one is time/posix_timers.h.
-struct HrPosixTimer {
-  Task* owner = nullptr;
-  Hrtimer hr;
-  sc_core::sc_time interval;
-  bool sig_queued = false;  // its sigqueue entry is pending on the owner
-  uint64_t overruns = 0, expiries = 0;
-  uint64_t lowres_id = 0;  // on the timer wheel without high_res_timers
-};
 
 }  // namespace latsim::kernel

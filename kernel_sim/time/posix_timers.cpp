@@ -1,39 +1,56 @@
 #include "kernel_sim/time/posix_timers.h"
+#include <algorithm>
+#include <cmath>
 #include "kernel_sim/kernel.h"
 
 namespace latsim::kernel {
 
-// Cycle counts below are assumptions of the order of the 2.6.9 paths' length
-// (a few hundred instructions each); the locks and the wakeup are modelled.
+// Cycle counts below are assumptions of the order of the paths' length (a few
+// hundred instructions each); the locks, the wakeup and the expiry path are modelled.
 
 void PosixTimer::create(Kernel& k) {
   k.fn("sys_timer_create", "syscall_call", 400, 4);
   task_ = &k.current();
+  hres_ = k.params().high_res_timers;
+  // -rt: posix_timer_fn is a soft hrtimer callback (HRTIMER_SOFTIRQ in ktimersoftd).
+  hr_.soft = k.rt_flavour();
+  hr_.function = [this, &k] { posix_timer_fn(k, generation_, "__run_hrtimer"); };
 }
 
-void PosixTimer::add_timer(Kernel& k) {
-  cpu_ = k.smp_processor_id();  // add_timer queues on this CPU's tvec_base
+void PosixTimer::arm(Kernel& k) {
+  cpu_ = k.smp_processor_id();  // add_timer / hrtimer_start queue on this CPU's base
   armed_ = true;
+  if (hres_) return k.hrtimer_start(hr_, expires_, "common_timer_set");
   const uint64_t gen = generation_;
-  k.timers(cpu_).add(expires_, [this, &k, gen] { posix_timer_fn(k, gen); });
+  wheel_id_ =
+      k.timers(cpu_).add(tick_, [this, &k, gen] { posix_timer_fn(k, gen, "run_timer_softirq"); });
 }
 
-void PosixTimer::settime(Kernel& k, uint64_t first, uint64_t incr) {
+void PosixTimer::settime(Kernel& k, sc_core::sc_time first, sc_core::sc_time interval) {
   k.fn("sys_timer_settime", "syscall_call", 200, 2);
   const bool flags = k.spin_lock_irqsave(it_lock_, "sys_timer_settime");
-  ++generation_;  // del_timer of a previous setting
+  ++generation_;  // common_timer_set: del_timer / hrtimer_try_to_cancel the old setting
+  if (armed_) hres_ ? k.hrtimer_cancel(hr_) : (void)k.timers(cpu_).del(wheel_id_);
+  const int cpu = k.smp_processor_id();
   expires_ = first;
-  incr_ = incr;
-  add_timer(k);
+  interval_ = interval;
+  // The jiffies path rounds up to the tick grid (timespec_to_jiffies).
+  tick_ = k.tick_at_or_after(cpu, first);
+  incr_ticks_ = interval > sc_core::SC_ZERO_TIME
+                    ? std::max<uint64_t>(1, uint64_t(std::llround(interval / k.tick_period())))
+                    : 0;
+  arm(k);
   k.spin_unlock_irqrestore(it_lock_, flags, {"sys_timer_settime", "unlock"});
 }
 
-void PosixTimer::posix_timer_fn(Kernel& k, uint64_t generation) {
+// posix_timer_fn -> posix_timer_event -> send_sigqueue, with it_lock held.
+void PosixTimer::posix_timer_fn(Kernel& k, uint64_t generation, const char* parent) {
   if (generation != generation_ || !armed_) return;  // deleted or re-set meanwhile
-  k.fn("posix_timer_fn", "run_timer_softirq", 40, 1);
+  k.fn("posix_timer_fn", parent, 40, 1);
   const bool flags = k.spin_lock_irqsave(it_lock_, "posix_timer_fn");
   armed_ = false;
-  fired_ = {cpu_, expires_};
+  ++expiries_;
+  fired_ = {cpu_, tick_, hres_ ? expires_ : k.tick_time(cpu_, tick_), hr_.irq_entry};
   k.fn("posix_timer_event", "posix_timer_fn", 30);
   k.fn("send_sigqueue", "posix_timer_event", 60, 1);
   const bool f2 = k.spin_lock_irqsave(siglock_, "send_sigqueue");
@@ -41,6 +58,8 @@ void PosixTimer::posix_timer_fn(Kernel& k, uint64_t generation) {
     sig_pending_ = true;
     k.fn("signal_wake_up", "send_sigqueue", 30);
     k.try_to_wake_up(task_, "signal_wake_up");
+  } else {
+    ++overrun_;  // still queued: the expiry only counts as an overrun
   }
   k.spin_unlock_irqrestore(siglock_, f2, {"send_sigqueue", "unlock"});
   k.spin_unlock_irqrestore(it_lock_, flags, {"posix_timer_fn", "unlock"});
@@ -53,6 +72,7 @@ PosixTimer::Expiry PosixTimer::sigwait(Kernel& k) {
     k.set_current_state(TASK_INTERRUPTIBLE);
     k.spin_unlock_irq(siglock_, {"sys_rt_sigtimedwait", "unlock"});
     k.schedule("sys_rt_sigtimedwait");
+    k.set_current_state(TASK_RUNNING);
     k.spin_lock_irq(siglock_, "sys_rt_sigtimedwait");
   }
   k.fn("dequeue_signal", "sys_rt_sigtimedwait", 120, 2);
@@ -62,14 +82,16 @@ PosixTimer::Expiry PosixTimer::sigwait(Kernel& k) {
   // do_schedule_next_timer -> schedule_next_timer: the next period, on this CPU.
   k.fn("do_schedule_next_timer", "dequeue_signal", 60, 1);
   const bool flags = k.spin_lock_irqsave(it_lock_, "do_schedule_next_timer");
-  if (incr_ && !armed_) {
-    expires_ += incr_;
-    const uint64_t now_tick = k.local_ticks(k.smp_processor_id());
-    while (expires_ <= now_tick) {  // periods already gone: it_overrun
-      expires_ += incr_;
-      ++overrun_;
+  if (incr_ticks_ && !armed_) {
+    if (hres_) {  // hrtimer_forward: skip the periods already gone
+      expires_ += interval_;
+      while (expires_ <= k.now()) expires_ += interval_, ++overrun_;
+    } else {  // periods on the local tick grid
+      tick_ += incr_ticks_;
+      const uint64_t now_tick = k.local_ticks(k.smp_processor_id());
+      while (tick_ <= now_tick) tick_ += incr_ticks_, ++overrun_;
     }
-    add_timer(k);
+    arm(k);
   }
   k.spin_unlock_irqrestore(it_lock_, flags, {"do_schedule_next_timer", "unlock"});
   k.fn("copy_siginfo_to_user", "sys_rt_sigtimedwait", 80, 1);
@@ -80,6 +102,7 @@ void PosixTimer::del(Kernel& k) {
   k.fn("sys_timer_delete", "syscall_call", 150, 2);
   const bool flags = k.spin_lock_irqsave(it_lock_, "sys_timer_delete");
   ++generation_;
+  if (armed_) hres_ ? k.hrtimer_cancel(hr_) : (void)k.timers(cpu_).del(wheel_id_);
   armed_ = false;
   k.spin_unlock_irqrestore(it_lock_, flags, {"sys_timer_delete", "unlock"});
 }

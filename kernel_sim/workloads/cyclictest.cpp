@@ -53,6 +53,7 @@ void Cyclictest::start(Kernel& k) {
 }
 
 void Cyclictest::run(Kernel& k, int thread) {
+  if (k.params().high_res_timers) return run_hres(k, thread);
   const uint64_t step = std::max<uint64_t>(
       1, uint64_t(std::llround(intv_[size_t(thread)] * 1e-6 / k.tick_period().to_seconds())));
   int cpu = k.smp_processor_id();
@@ -60,7 +61,7 @@ void Cyclictest::run(Kernel& k, int thread) {
   PosixTimer* timer = p_.posix_timers ? timers_[size_t(thread)].get() : nullptr;
   if (timer) {
     timer->create(k);
-    timer->settime(k, tick, step);
+    timer->settime(k, k.tick_time(cpu, tick), k.tick_period() * double(step));
   }
   for (uint64_t n = 0; p_.loops == 0 || n < p_.loops; ++n) {
     sc_core::sc_time next;
@@ -68,14 +69,14 @@ void Cyclictest::run(Kernel& k, int thread) {
       const PosixTimer::Expiry e = timer->sigwait(k);
       cpu = e.cpu;
       tick = e.tick;
-      next = k.tick_time(cpu, tick);
+      next = e.expires;
     } else {  // clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next)
       k.fn("sys_clock_nanosleep", "syscall_call", 300, 3);
       next = k.tick_time(cpu, tick);
       k.sleep_until_tick(cpu, tick, "do_nanosleep");
     }
     k.fn("sys_clock_gettime", "syscall_call", 150, 1);
-    record(k, thread, cpu, tick, next);
+    record(k, thread, cpu, next, k.tick_irq_entry(cpu, tick));
     k.user_exec(2000, 4);
     if (timer) continue;
     // The timer was queued on the CPU the thread slept on; stay on its tick grid.
@@ -86,7 +87,40 @@ void Cyclictest::run(Kernel& k, int thread) {
   if (timer) timer->del(k);
 }
 
-void Cyclictest::record(Kernel& k, int thread, int cpu, uint64_t tick, sc_core::sc_time next) {
+// With high-resolution timers the period is exact time, not ticks: clock_nanosleep
+// sleeps on an hrtimer, a POSIX timer is an hrtimer (expired in ktimersoftd on -rt).
+void Cyclictest::run_hres(Kernel& k, int thread) {
+  const sc_core::sc_time interval(intv_[size_t(thread)], sc_core::SC_US);
+  PosixTimer* timer = p_.posix_timers ? timers_[size_t(thread)].get() : nullptr;
+  k.fn("sys_clock_gettime", "syscall_call", 150, 1);
+  sc_core::sc_time next = k.now() + interval;  // cyclictest: next = now + interval
+  if (timer) {
+    timer->create(k);
+    timer->settime(k, next, interval);
+  }
+  for (uint64_t n = 0; p_.loops == 0 || n < p_.loops; ++n) {
+    int cpu = k.smp_processor_id();
+    sc_core::sc_time irq_entry;
+    if (timer) {
+      const PosixTimer::Expiry e = timer->sigwait(k);
+      cpu = e.cpu;
+      next = e.expires;
+      irq_entry = e.irq_entry;
+    } else {
+      irq_entry = k.clock_nanosleep(next, "syscall_call");
+    }
+    k.fn("sys_clock_gettime", "syscall_call", 150, 1);
+    record(k, thread, cpu, next, irq_entry);
+    k.user_exec(2000, 4);
+    if (timer) continue;
+    next += interval;  // cyclictest: tsinc(&next, &interval), skipping periods gone
+    while (next < k.now()) next += interval;
+  }
+  if (timer) timer->del(k);
+}
+
+void Cyclictest::record(Kernel& k, int thread, int cpu, sc_core::sc_time next,
+                        sc_core::sc_time entry) {
   CyclicStats& s = st_[size_t(thread)];
   const int64_t diff = int64_t(std::floor((k.now().to_seconds() - next.to_seconds()) * 1e6));  // µs
   s.act = diff;
@@ -98,8 +132,7 @@ void Cyclictest::record(Kernel& k, int thread, int cpu, uint64_t tick, sc_core::
     s.overflows++;
     if (s.outliers.size() < size_t(p_.histogram_us)) s.outliers.push_back(s.cycles);
   }
-  // timerlat's split: the local timer handler entry for that tick, then the thread.
-  const sc_core::sc_time entry = k.tick_irq_entry(cpu, tick);
+  // timerlat's split: the local timer handler entry for that expiry, then the thread.
   const uint64_t irq = entry > next ? (entry - next).value() / 1000 : 0;  // ps -> ns
   const uint64_t thr = k.now() > next ? (k.now() - next).value() / 1000 : 0;
   if (s.cycles == 0 || irq < s.irq_min_ns) s.irq_min_ns = irq;

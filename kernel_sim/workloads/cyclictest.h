@@ -1,8 +1,9 @@
 #pragma once
 // rt-tests' cyclictest: N SCHED_FIFO threads each sleep to an absolute time
 // (clock_nanosleep) or wait for the signal of a periodic POSIX timer (-x), then
-// measure how late they run. On this periodic-tick kernel a sleep ends at a tick,
-// so a thread asks for tick instants and measures from the tick it asked for.
+// measure how late they run. On a periodic-tick kernel (2.6.9) a sleep ends at a
+// tick, so a thread asks for tick instants and measures from the tick it asked
+// for; with high_res_timers (rt) it asks for exact times (hrtimers).
 // Like rtla timerlat it also splits each sample: IRQ latency (timer fired ->
 // local timer handler entered) and thread latency (timer fired -> thread running).
 #include <map>
@@ -103,13 +104,15 @@ class Cyclictest : public Workload {
  private:
   static CyclictestParams legacy(int priority, int interval_us, int histogram_us);
   void run(Kernel& k, int thread);
-  void record(Kernel& k, int thread, int cpu, uint64_t tick, sc_core::sc_time next);
+  void run_hres(Kernel& k, int thread);
+  // One sample: due at `next`, its timer interrupt entered at `irq_entry`.
+  void record(Kernel& k, int thread, int cpu, sc_core::sc_time next, sc_core::sc_time irq_entry);
   std::string name_;
   CyclictestParams p_;
   std::vector<int> prio_, intv_;
   std::vector<CyclicStats> st_;
   std::vector<std::unique_ptr<PosixTimer>> timers_;
-  Spinlock siglock_{"sighand->siglock"};  // one per process: its threads share it
+  Spinlock siglock_{"sighand->siglock", true};  // one per process: its threads share it
   std::map<int, TimerlatStats> per_cpu_;
   double start_s_ = 0;
 };

@@ -6,6 +6,7 @@
 // the idle CPU; clock_nanosleep is woken from the hard interrupt directly.
 #include <gtest/gtest.h>
 #include <vector>
+#include "kernel_sim/time/posix_timers.h"
 #include "tests/kernel_sim/fake_cpu.h"
 
 namespace latsim::kernel {
@@ -80,11 +81,14 @@ void start_cyclic(FakeMachine& m, Cyclic& c, int loops) {
         [&k, &c, loops] {
           const sc_time interval = us(500);
           sc_time next = k.now() + ms(1);
-          HrPosixTimer timer;
-          if (c.posix) k.timer_settime(timer, next, interval, "syscall_call");
+          PosixTimer timer(k.current().siglock);
+          if (c.posix) {
+            timer.create(k);
+            timer.settime(k, next, interval);
+          }
           for (int i = 0; i < loops; ++i) {
             if (c.posix)
-              k.sigwait(timer, "syscall_call");
+              timer.sigwait(k);
             else
               k.clock_nanosleep(next, "syscall_call");
             k.fn("sys_clock_gettime", "syscall_call", 150, 1);
