@@ -140,14 +140,19 @@ void Kernel::start_kernel() {
   setup_apic_timer();
   last_tsc_ = this_cpu().rdtsc();
   for (int c = 0; c < ncpus(); ++c) {
+    next_pid_ = 2 + 2 * c;  // 2.6.9 SMP: migration/N and ksoftirqd/N are pids 2..5
+    Task* m = create_task(
+        "migration/" + std::to_string(c), [this, c] { migration_thread(c); }, Policy::Fifo,
+        MAX_RT_PRIO - 1, c, 1u << c);
+    m->mm = 0;  // a kernel thread
+    rq_[size_t(c)].migration_thread = m;
     const std::string name = "ksoftirqd/" + std::to_string(c);
-    next_pid_ = 3 + 2 * c;  // 2.6.9 SMP: migration/N and ksoftirqd/N are pids 2..5
     Task* t = create_task(
         name, [this, c] { ksoftirqd(c); }, Policy::Normal, -10, c, 1u << c);
     t->mm = 0;  // a kernel thread
     pcpu_[size_t(c)].ksoftirqd = t;
   }
-  next_pid_ = 6;
+  next_pid_ = 2 + 2 * ncpus();
   if (rt_flavour()) {
     // -rt: ktimersoftd/N runs TIMER_SOFTIRQ and HRTIMER_SOFTIRQ at SCHED_FIFO.
     for (int c = 0; c < ncpus(); ++c)

@@ -64,7 +64,6 @@ struct PerCpu {
   uint64_t hres_tick = 0;             // its next local tick index
   sc_core::sc_time timer_irq_entry;   // entry of the local timer interrupt being handled
   uint64_t migrations = 0;            // tasks moved onto this CPU
-  Task* migrate_out = nullptr;        // switched away to move (set_cpus_allowed)
   // Entries of the local timer handler (tick handled, time entered), newest last:
   // the IRQ half of a timer's latency, as rtla timerlat splits it.
   std::array<std::pair<uint64_t, sc_core::sc_time>, 64> tick_irq_log{};
@@ -319,6 +318,15 @@ class Kernel {
   int task_timeslice(const Task* p) const;
   bool idle_balance(int cpu, Runqueue& rq);
   void double_lock_balance(Runqueue& a, Runqueue& b);
+  // sched/balance.cpp: periodic balancing; sched/migration.cpp: migration/N.
+  void rebalance_tick(int cpu, Runqueue& rq, bool idle);
+  bool load_balance(int cpu, Runqueue& rq, bool idle);
+  int move_tasks(Runqueue& to, Runqueue& from, int max_nr, bool hot_ok, const char* parent);
+  void pull_task(Task* p, PrioArray* from_array, Runqueue& from, Runqueue& to, const char* parent);
+  void set_task_cpu(Task* p, int cpu);
+  void migration_thread(int cpu);
+  void migrate_task_now(Task* p, int src, int dest);  // __migrate_task
+  void active_load_balance(Runqueue& busiest, int push_cpu);
   TaskInfo task_info(const Task& t) const;
 
   KernelParams p_;

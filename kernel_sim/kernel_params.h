@@ -38,6 +38,16 @@ struct KernelParams {
   bool high_res_timers = false;  // hrtimers on a one-shot local APIC timer (rt)
   int irq_thread_prio = 49;      // SCHED_FIFO priority of IRQ threads (VP 49, -rt 50)
   int timer_softirq_prio = 1;    // -rt: ktimersoftd/N is SCHED_FIFO 1 ([98] in seed 003)
+  // rebalance_tick: periodic load_balance of the one CPU domain (SD_CPU_INIT, 2.6.9).
+  bool periodic_balance = true;
+  int balance_min_interval_ms = 1, balance_max_interval_ms = 4;  // idle; doubled while balanced
+  int balance_busy_factor = 64;                                  // busy CPUs balance this much less
+  int balance_imbalance_pct = 125;                               // busiest must exceed by 25 %
+  int cache_hot_time_us = 2500;                                  // a task ran this recently: hot
+  int cache_nice_tries = 1;  // failed balances before hot tasks move; +2 more: active balance
+  // Length of this kernel's code paths relative to the modelled 2.6.9/i386 cycle
+  // counts of fn() (1: those); a later kernel on another core is slower or faster.
+  double code_path_scale = 1.0;
 };
 
 }  // namespace latsim::kernel

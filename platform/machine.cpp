@@ -154,8 +154,9 @@ Machine::Machine(const Scenario& s)
     lapics.back()->set_eoi_listener(&ioapic);
     lapics.back()->set_ipi_bus(&apic_bus);
     apic_bus.attach(unsigned(i), *lapics.back());
-    cpus.push_back(
-        std::make_unique<cpu::Pentium3>(("cpu" + n).c_str(), i, mhz, host_bridge, *lapics.back()));
+    cpus.push_back(std::make_unique<cpu::Pentium3>(("cpu" + n).c_str(), i, mhz, host_bridge,
+                                                   *lapics.back(),
+                                                   uint64_t(s.platform.cpu.l2_kb) * 1024));
     cpus.back()->set_extint_source([this] { return pic_master.inta(); });
     ports.push_back(std::make_unique<CpuPort>(*cpus.back(), mhz, apic_bus));
   }

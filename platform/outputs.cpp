@@ -130,7 +130,9 @@ nlohmann::json cyclictest_metrics(const kernel::Cyclictest& c) {
                         {{"min", round3(st.after_irq_min_ns / 1e3)},
                          {"avg", avg_us(st.after_irq_sum_ns)},
                          {"max", round3(st.after_irq_max_ns / 1e3)}}},
-                       {"timer_overruns", st.timer_overruns}});
+                       {"timer_overruns", st.timer_overruns},
+                       {"context_switches", st.context_switches},
+                       {"migrations", st.migrations}});
   }
   return {{"count", count},
           {"min_us", mn},

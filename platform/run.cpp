@@ -50,6 +50,8 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.irq_threaded[11] = k.eth0_threaded != 0;
   p.irq_threaded[10] = k.audiopci_threaded != 0;
   p.flavour = k.flavour;
+  p.periodic_balance = k.periodic_balance;
+  p.code_path_scale = k.code_path_scale;
   if (k.flavour == "rt") {
     p.high_res_timers = true;  // CONFIG_HIGH_RES_TIMERS: one-shot local APIC
     p.irq_thread_prio = 50;    // forced IRQ threads run at SCHED_FIFO 50 on -rt

@@ -18,6 +18,7 @@ struct CpuConfig {
   double mhz = 866.0;            // Pentium III 866 (coppermine), seed 000
   double dram_latency_ns = 174;  // lmbench main-memory latency, CALIBRATION.md
   double fsb_mhz = 133.0;        // PC133 front-side bus
+  int l2_kb = 256;               // Coppermine: 256 KiB on-die L2 per CPU
 };
 
 struct PciConfig {
@@ -125,6 +126,8 @@ struct KernelConfig {
   int maxcpus = 0;                   // maxcpus= boot option: CPUs brought up (0: all)
   int eth0_threaded = 1;             // /proc/irq/11/eth0/threaded
   int audiopci_threaded = 1;         // /proc/irq/10/Ensoniq AudioPCI/threaded
+  bool periodic_balance = true;      // rebalance_tick -> load_balance (2.6.9 SMP)
+  double code_path_scale = 1.0;      // kernel code path cycles relative to the 2.6.9 model
   HdparmConfig hdparm;
 };
 

@@ -1,5 +1,6 @@
 // arch/i386/kernel/entry.S and friends: running code, taking interrupts, and
 // returning from them (with preemption on the way out).
+#include <cmath>
 #include "kernel_sim/kernel.h"
 
 namespace latsim::kernel {
@@ -24,7 +25,10 @@ void Kernel::fn(const char* name, const char* parent, uint64_t cycles, uint64_t 
   // The tracer's own cost (mcount) is paid on every traced call while tracing is on.
   const uint64_t overhead = p_.tracing_enabled ? uint64_t(p_.mcount_cycles) : 0;
   const uint64_t misses = (footprint ? this_cpu().cache_misses(name, footprint) : 0) + stream;
-  exec(cycles + overhead, misses);
+  const uint64_t body = p_.code_path_scale == 1.0
+                            ? cycles
+                            : uint64_t(std::llround(double(cycles) * p_.code_path_scale));
+  exec(body + overhead, misses);
 }
 
 void Kernel::exec(uint64_t cycles, uint64_t misses) {

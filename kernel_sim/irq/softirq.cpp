@@ -102,9 +102,12 @@ void Kernel::ktimersoftd(int c) {
       set_current_state(TASK_INTERRUPTIBLE);
     }
     set_current_state(TASK_RUNNING);
-    while (const uint32_t pending = pc.softirq_pending & kTimerSoftirqs) {
+    while (pc.softirq_pending & kTimerSoftirqs) {
       fn("run_ksoftirqd", "smpboot_thread_fn", 30);
       local_irq_disable({"run_ksoftirqd", "lock"});
+      // Read with interrupts off: a timer interrupt inside run_ksoftirqd may have
+      // raised HRTIMER_SOFTIRQ since the loop test, and clearing it unread loses it.
+      const uint32_t pending = pc.softirq_pending & kTimerSoftirqs;
       pc.softirq_pending &= ~kTimerSoftirqs;
       local_irq_enable({"run_ksoftirqd", "unlock"});
       for (int nr = 0; nr < 8; ++nr)

@@ -30,6 +30,24 @@ struct Runqueue {
   uint64_t nr_switches = 0;
   uint64_t expired_timestamp = 0;  // jiffies when the first task expired (0 = none)
   uint64_t nr_migrations = 0;      // tasks that moved onto this CPU (wakeup or balance)
+  // 2.6.9 SMP: the migration thread and its requests; active balance asks it to
+  // push the task that was running here to push_cpu.
+  Task* migration_thread = nullptr;
+  std::deque<struct MigrationReq*> migration_queue;
+  bool active_balance = false;
+  int push_cpu = 0;
+  // The one sched_domain (SD_CPU_INIT) spanning the CPUs, as rebalance_tick keeps it.
+  uint64_t last_balance = 0;    // jiffies
+  int balance_interval_ms = 1;  // min_interval .. max_interval, doubled while balanced
+  int nr_balance_failed = 0;
+};
+
+// migration_req_t: move `task` to `dest_cpu`, then complete `done` (the requester sleeps).
+struct MigrationReq {
+  Task* task = nullptr;
+  int dest_cpu = 0;
+  bool done = false;
+  Task* waiter = nullptr;
 };
 
 }  // namespace latsim::kernel

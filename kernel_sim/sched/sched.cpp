@@ -138,9 +138,7 @@ bool Kernel::try_to_wake_up(Task* p, const char* parent) {
       spin_unlock_irqrestore(rq_[size_t(cpu)].lock, flags, kWakeUnlock);
       fn("set_task_cpu", "try_to_wake_up", 40);
       cpu = target;
-      p->cpu = cpu;
-      p->nr_migrations++;
-      pcpu_[size_t(cpu)].migrations++;
+      set_task_cpu(p, cpu);
       flags = spin_lock_irqsave(rq_[size_t(cpu)].lock, "task_rq_lock");
     }
   }
@@ -153,8 +151,7 @@ bool Kernel::try_to_wake_up(Task* p, const char* parent) {
         rq_[size_t(cpu)].curr != p) {
       spin_unlock_irqrestore(rq_[size_t(cpu)].lock, flags, kWakeUnlock);
       cpu = this_cpu_id;
-      p->cpu = cpu;
-      rq_[size_t(cpu)].nr_migrations++;
+      set_task_cpu(p, cpu);
       flags = spin_lock_irqsave(rq_[size_t(cpu)].lock, "task_rq_lock");
     }
     Runqueue& rq = rq_[size_t(cpu)];
@@ -243,13 +240,6 @@ void Kernel::finish_task_switch(Task*) {
   const int c = smp_processor_id();
   fn("finish_task_switch", "schedule", 60, 2);
   spin_unlock_irq(rq_[size_t(c)].lock, {"schedule", "unlock"});
-  if (Task* m = pcpu_[size_t(c)].migrate_out) {  // migration_thread: __migrate_task
-    pcpu_[size_t(c)].migrate_out = nullptr;
-    m->cpu = m->migrate_to;
-    m->nr_migrations++;
-    pcpu_[size_t(m->cpu)].migrations++;
-    try_to_wake_up(m, "migration_thread");
-  }
 }
 
 void Kernel::scheduler_tick(bool) {
@@ -258,6 +248,7 @@ void Kernel::scheduler_tick(bool) {
   Task* p = rq.curr;
   fn("scheduler_tick", "update_process_times", 60, 1);
   fn("sched_clock", "scheduler_tick", 30);
+  rebalance_tick(c, rq, p->is_idle);
   if (p->is_idle) return;
   if (p->array != rq.active) {  // already expired
     p->need_resched = true;
@@ -315,35 +306,6 @@ int Kernel::select_task_rq_rt(Task* p, int cpu) {
     if (prio > best_prio && prio > p->prio) best = c, best_prio = prio;
   }
   return best;
-}
-
-// sched_setaffinity -> set_cpus_allowed: a queued task moves at once; a running
-// one is switched away so that its next wakeup or balance places it.
-void Kernel::set_cpus_allowed(Task* p, uint32_t mask) {
-  fn("set_cpus_allowed", "sys_sched_setaffinity", 60);
-  p->cpus_allowed = mask;
-  if (mask & (1u << p->cpu)) return;
-  int dest = 0;
-  while (!(mask & (1u << dest))) ++dest;
-  Runqueue& rq = rq_[size_t(p->cpu)];
-  if (p->array && rq.curr != p) {  // __migrate_task
-    p->array->dequeue(p);
-    rq.nr_running--;
-    p->cpu = dest;
-    p->nr_migrations++;
-    pcpu_[size_t(dest)].migrations++;
-    Runqueue& to = rq_[size_t(dest)];
-    to.active->enqueue(p);
-    to.nr_running++;
-    if (p->prio < to.curr->prio) resched_task(to.curr);
-  } else if (p == &current()) {
-    // migrate_task: the migration thread moves it once it has switched away;
-    // here the switch's tail (finish_task_switch) does that thread's work.
-    pcpu_[size_t(p->cpu)].migrate_out = p;
-    p->migrate_to = dest;
-    set_current_state(TASK_UNINTERRUPTIBLE);
-    schedule("set_cpus_allowed");
-  }
 }
 
 // entry.S syscall_exit / resume_userspace: _TIF_NEED_RESCHED -> work_resched.

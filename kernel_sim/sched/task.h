@@ -64,7 +64,6 @@ struct Task {
   int pi_prio = MAX_PRIO;  // priority lent by rt_mutex waiters (MAX_PRIO = none)
   Spinlock siglock{"sighand->siglock", true};
   uint64_t nr_migrations = 0;
-  int migrate_to = -1;
   uint64_t cache_footprint = 0;  // lines of its working set refilled after a switch-in
 
   bool rt() const { return prio < MAX_RT_PRIO; }

@@ -148,6 +148,9 @@ void Cyclictest::record(Kernel& k, int thread, int cpu, sc_core::sc_time next,
   s.irq_sum_ns += double(irq);
   s.thr_sum_ns += double(thr);
   s.timer_overruns = timers_[size_t(thread)]->overruns();
+  const Task& me = k.current();
+  s.context_switches = me.nvcsw + me.nivcsw;
+  s.migrations = me.nr_migrations;
   per_cpu_[cpu].add(irq, thr);
   s.cycles++;
 }

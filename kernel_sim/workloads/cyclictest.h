@@ -46,6 +46,8 @@ struct CyclicStats {
   uint64_t after_irq_min_ns = 0, after_irq_max_ns = 0;
   double after_irq_sum_ns = 0;
   uint64_t timer_overruns = 0;  // POSIX timer expiries merged (timer_getoverrun)
+  // perf stat's context-switches and cpu-migrations of the thread (seed 003).
+  uint64_t context_switches = 0, migrations = 0;
 };
 
 // rtla timerlat top's per-CPU columns (ns; printed in µs): keyed by the CPU whose

@@ -4,8 +4,13 @@
 namespace latsim::cpu {
 
 Pentium3::Pentium3(sc_core::sc_module_name name, int id, double mhz, chipset::HostBridge& fsb,
-                   LocalApic& apic)
-    : sc_module(name), id_(id), period_(period_of_mhz(mhz)), fsb_(fsb), apic_(apic) {
+                   LocalApic& apic, uint64_t l2_bytes)
+    : sc_module(name),
+      id_(id),
+      period_(period_of_mhz(mhz)),
+      fsb_(fsb),
+      apic_(apic),
+      l2_(l2_bytes / 32) {
   wake_ = apic_.interrupt_event() | fsb_.traffic_changed();
 }
 

@@ -47,7 +47,7 @@ struct Interrupt {
 class Pentium3 : public sc_core::sc_module {
  public:
   Pentium3(sc_core::sc_module_name name, int id, double mhz, chipset::HostBridge& fsb,
-           LocalApic& apic);
+           LocalApic& apic, uint64_t l2_bytes = 256 * 1024);
 
   int id() const { return id_; }
   sc_time cycles(uint64_t n) const { return period_ * double(n); }
@@ -97,8 +97,8 @@ class Pentium3 : public sc_core::sc_module {
   SignalProbe* probe_ = nullptr;  // waveform/timeline observer, if any
   bool in_nmi_ = false;
   std::function<unsigned()> extint_;
-  sc_core::sc_event_or_list wake_;   // an interrupt, or new bus-master traffic to plan around
-  L2Residency l2_{256 * 1024 / 32};  // 256 KiB L2, 32-byte lines (Coppermine)
+  sc_core::sc_event_or_list wake_;  // an interrupt, or new bus-master traffic to plan around
+  L2Residency l2_;                  // 256 KiB L2 on Coppermine; 32-byte lines
   void add_stall(sc_time StallCauses::*cause, sc_time t);
   CpuStats stats_;
 };

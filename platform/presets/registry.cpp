@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "platform/presets/atom_c2758.h"
 #include "platform/presets/dual_piii_866_serverworks.h"
 #include "platform/presets/dual_piii_866_via.h"
 #include "platform/presets/pii_333_permedia2.h"
@@ -23,6 +24,10 @@ const std::vector<PresetInfo>& platform_presets() {
        "single Pentium II 333, 440BX-class host bridge, PIIX4-class IDE, Permedia 2-class "
        "video card with a 256-entry command FIFO (seed 000, video FIFO)",
        &presets::pii_333_permedia2},
+      {presets::kAtomC2758,
+       "Atom C2758 (Avoton, Supermicro A1SRi-2758F): 8 cores at 2.4 GHz, PIT/8259A/IO-APIC "
+       "legacy block (seed 003, rt cyclictest)",
+       &presets::atom_c2758},
   };
   return kPresets;
 }
