@@ -126,7 +126,7 @@ struct KernelConfig {
   int maxcpus = 0;                   // maxcpus= boot option: CPUs brought up (0: all)
   int eth0_threaded = 1;             // /proc/irq/11/eth0/threaded
   int audiopci_threaded = 1;         // /proc/irq/10/Ensoniq AudioPCI/threaded
-  bool periodic_balance = true;      // rebalance_tick -> load_balance (2.6.9 SMP)
+  bool periodic_balance = false;     // rebalance_tick -> load_balance; off keeps the figures
   double code_path_scale = 1.0;      // kernel code path cycles relative to the 2.6.9 model
   HdparmConfig hdparm;
 };

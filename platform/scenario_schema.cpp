@@ -329,7 +329,8 @@ std::vector<Key<Scenario>> make_scenario_keys() {
               LATSIM_AT(kernel.nmi_watchdog)),
       bind<S>(of_type(T::Bool, "kernel.periodic_balance",
                       "rebalance_tick: load_balance every 1-4 ms idle, x64 busy (SD_CPU_INIT); "
-                      "active balance through migration/N"),
+                      "active balance through migration/N; off by default: on changes the "
+                      "reference figures"),
               LATSIM_AT(kernel.periodic_balance)),
       bind<S>(number("kernel.code_path_scale", 0.1, 50, "x",
                      "cycles of every modelled kernel function relative to the 2.6.9/i386 "

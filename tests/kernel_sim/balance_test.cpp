@@ -43,8 +43,14 @@ int on_cpu1(const Hogs& h) {
   return n;
 }
 
+KernelParams balancing(bool on) {
+  auto p = flavour_params("2.6.9-vp");
+  p.periodic_balance = on;
+  return p;
+}
+
 TEST(BalanceTest, PeriodicBalanceEvensOutBusyCpus) {
-  FakeMachine m(2, flavour_params("2.6.9-vp"));
+  FakeMachine m(2, balancing(true));
   Hogs h;
   start_hogs(m, h);
   sc_core::sc_start(ms(150));
@@ -53,9 +59,7 @@ TEST(BalanceTest, PeriodicBalanceEvensOutBusyCpus) {
 }
 
 TEST(BalanceTest, WithoutPeriodicBalanceOnlyNewIdlePulls) {
-  auto p = flavour_params("2.6.9-vp");
-  p.periodic_balance = false;
-  FakeMachine m(2, p);
+  FakeMachine m(2, balancing(false));
   Hogs h;
   start_hogs(m, h);
   sc_core::sc_start(ms(150));
@@ -67,7 +71,7 @@ TEST(BalanceTest, WithoutPeriodicBalanceOnlyNewIdlePulls) {
 // nothing can be pulled, so after cache_nice_tries + 3 failed balances CPU1 asks
 // migration/0 to push; migration/0 preempts `a`, and moves it to CPU1.
 TEST(BalanceTest, ActiveBalancePushesTheRunningTaskThroughMigrationThread) {
-  FakeMachine m(2, flavour_params("2.6.9-vp"));
+  FakeMachine m(2, balancing(true));
   Task* a = nullptr;
   std::vector<int> a_cpus;
   m.k->add_workload(std::make_unique<LambdaWorkload>([&](Kernel& k) {
@@ -102,9 +106,7 @@ TEST(BalanceTest, ActiveBalancePushesTheRunningTaskThroughMigrationThread) {
 
 // sched_setaffinity of a running task: migration/0 moves it while it waits.
 TEST(BalanceTest, SetCpusAllowedOfRunningTaskGoesThroughMigrationThread) {
-  auto p = flavour_params("2.6.9-vp");
-  p.periodic_balance = false;
-  FakeMachine m(2, p);
+  FakeMachine m(2, balancing(false));
   int before = -1, after = -1;
   uint64_t mig_switches_before = 0;
   m.k->add_workload(std::make_unique<LambdaWorkload>([&](Kernel& k) {
