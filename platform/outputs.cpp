@@ -237,7 +237,12 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
                               {"events_merged", x->stats().skipped},
                               {"fifo_writes", f.writes},
                               {"status_reads", f.status_reads},
-                              {"status_reads_spinning", f.spin_reads}};
+                              {"status_reads_spinning", f.spin_reads},
+                              // reads that decided a store (not the wait loop's repeats)
+                              {"status_checks_per_write",
+                               f.writes ? round3(double(f.status_reads - f.spin_reads) /
+                                                 double(f.writes))
+                                        : 0.0}};
     } else if (auto* lt = dynamic_cast<kernel::Latencytest*>(w.get())) {
       json phases = json::object();
       for (const auto& ph : lt->phases()) {
