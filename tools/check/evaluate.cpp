@@ -186,7 +186,9 @@ class Evaluator {
     Row r;
     r.hypothesis = h_.name;
     r.location = c.location;
-    r.metric = c.metric.text;
+    std::vector<std::string> metric_names;
+    for (const auto& m : c.metrics) metric_names.push_back(m.text);
+    r.metric = c.metrics.empty() ? c.metric.text : fmt::format("{}", fmt::join(metric_names, ", "));
     const char* sep = c.op == Comparison::Op::Ratio     ? " / "
                       : c.op == Comparison::Op::Greater ? " > "
                                                         : ", ";
@@ -203,10 +205,16 @@ class Evaluator {
                               : (c.increasing ? "non-decreasing" : "non-increasing");
         break;
     }
-    // values[k][i]: case k of the comparison, seed i (or one median).
+    // values[k][i]: point k of the comparison (a case, or a metric of the one case),
+    // seed i (or one median).
+    std::vector<std::pair<const std::string*, const MetricPath*>> points;
+    if (c.metrics.empty())
+      for (const auto& name : c.cases) points.push_back({&name, &c.metric});
+    else
+      for (const auto& m : c.metrics) points.push_back({&c.cases[0], &m});
     std::vector<std::vector<double>> values;
-    for (const auto& name : c.cases) {
-      Values v = this->values(index_of(name), c.metric);
+    for (const auto& [name, metric] : points) {
+      Values v = this->values(index_of(*name), *metric);
       if (!v.error.empty()) {
         r.measured = "-";
         r.verdict = Verdict::Error;
