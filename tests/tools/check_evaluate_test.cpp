@@ -113,6 +113,46 @@ TEST_F(CheckEvaluate, MetricsAndComparisonsOneSeed) {
   EXPECT_FALSE((HypothesisResult{&h, rows}.passed()));
 }
 
+// {case:, metrics:, monotonic:}: the order of several metrics within one case's run.
+TEST_F(CheckEvaluate, OrderOfSeveralMetricsOfOneCase) {
+  const Hypothesis h = hypothesis(
+      "cases:\n"
+      "  - name: defaults\n"
+      "compare:\n"
+      "  - {case: defaults, monotonic: decreasing,\n"
+      "     metrics: [latency_tracer.max_us, disk.max_request_kb]}\n"
+      "  - {case: defaults, monotonic: increasing,\n"
+      "     metrics: [latency_tracer.max_us, disk.max_request_kb]}\n");
+  const auto rows = evaluate(h, {{run("defaults", 1, 3996, 128)}});
+  std::vector<std::string> got;
+  for (const auto& r : rows) got.push_back(summary(r));
+  EXPECT_EQ(got, (std::vector<std::string>{
+                     "defaults | latency_tracer.max_us, disk.max_request_kb | decreasing | "
+                     "3996, 128 | PASS",
+                     "defaults | latency_tracer.max_us, disk.max_request_kb | increasing | "
+                     "3996, 128 | FAIL"}));
+}
+
+// A `metrics` order names one case, and no `metric`, `cases` or bounds.
+TEST_F(CheckEvaluate, MetricsOrderErrorsNameTheKey) {
+  try {
+    hypothesis(
+        "cases:\n"
+        "  - name: defaults\n"
+        "compare:\n"
+        "  - {case: nope, monotonic: sideways, metrics: [latency_tracer.max_us], max: 3}\n");
+    FAIL() << "no error";
+  } catch (const HypothesisError& e) {
+    std::string all;
+    for (const auto& d : e.diagnostics()) all += d.to_string() + "\n";
+    EXPECT_NE(all.find("compare[0].max: goes with `ratio`"), std::string::npos) << all;
+    EXPECT_NE(all.find("compare[0].monotonic: with `metrics`"), std::string::npos) << all;
+    EXPECT_NE(all.find("compare[0].metrics: expected a list of at least two"), std::string::npos)
+        << all;
+    EXPECT_NE(all.find("nope"), std::string::npos) << all;
+  }
+}
+
 TEST_F(CheckEvaluate, SeedsEachOrMedian) {
   const std::string body =
       "seeds: 3\n"

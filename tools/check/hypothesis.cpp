@@ -50,8 +50,8 @@ const std::vector<std::string> kTraceKeys{
     "longest_step_in", "min_step_us",    "consecutive_steps_over_us",
     "count_at_least",  "steps_under_us", "longest_trace_has"};
 const std::vector<std::string> kCompareKeys{
-    "metric", "metrics", "case",      "ratio",     "greater", "monotonic", "cases",
-    "strict", "min",     "max",       "approx",    "tolerance", "over_seeds"};
+    "metric", "metrics", "case", "ratio",  "greater",   "monotonic", "cases",
+    "strict", "min",     "max",  "approx", "tolerance", "over_seeds"};
 
 bool valid_case_name(const std::string& s) {
   if (s.empty() || !std::isalnum(static_cast<unsigned char>(s[0]))) return false;
@@ -611,7 +611,8 @@ class Reader {
       if (auto b = boolean(s, join(path, "strict"))) c.strict = *b;
     const YAML::Node cs = get(n, "case");
     if (!cs.IsDefined() || !cs.IsScalar()) {
-      error(cs.IsDefined() ? cs : n, join(path, "case"), "missing: the case whose metrics are ordered");
+      error(cs.IsDefined() ? cs : n, join(path, "case"),
+            "missing: the case whose metrics are ordered");
     } else {
       c.cases = {cs.Scalar()};
       case_refs_.push_back({cs.Scalar(), cs.Mark(), join(path, "case")});

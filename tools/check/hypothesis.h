@@ -59,9 +59,9 @@ struct Comparison {
   std::vector<std::string> cases;  // Ratio, Greater: [A, B]; Monotonic: the order
   // Monotonic within one case (cases[0]): the order of these metrics, `metric` unused.
   std::vector<MetricPath> metrics;
-  Bounds bounds;                   // Ratio: of A / B
-  bool increasing = true;          // Monotonic
-  bool strict = true;              // Monotonic
+  Bounds bounds;           // Ratio: of A / B
+  bool increasing = true;  // Monotonic
+  bool strict = true;      // Monotonic
   std::optional<SeedMode> over_seeds;
 };
 
