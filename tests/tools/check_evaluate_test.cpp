@@ -37,8 +37,10 @@ class CheckEvaluate : public ::testing::Test {
     r.seed = seed;
     r.dir = dir_ / name / std::to_string(seed);
     fs::create_directories(r.dir / "traces");
-    const json m = {{"latency_tracer", {{"max_us", max_us}}},
-                    {"disk", {{"max_request_kb", request_kb}}}};
+    const json m = {
+        {"latency_tracer", {{"max_us", max_us}}},
+        {"disk", {{"max_request_kb", request_kb}}},
+        {"phases", {{"x11", {{"max_ms", max_us}}}, {"disk_rd", {{"max_ms", request_kb}}}}}};
     std::ofstream(r.dir / "metrics.json") << m.dump(2);
     if (!traces.empty())
       for (const auto& e : fs::directory_iterator(traces))
@@ -122,7 +124,9 @@ TEST_F(CheckEvaluate, OrderOfSeveralMetricsOfOneCase) {
       "  - {case: defaults, monotonic: decreasing,\n"
       "     metrics: [latency_tracer.max_us, disk.max_request_kb]}\n"
       "  - {case: defaults, monotonic: increasing,\n"
-      "     metrics: [latency_tracer.max_us, disk.max_request_kb]}\n");
+      "     metrics: [latency_tracer.max_us, disk.max_request_kb]}\n"
+      "  - {case: defaults, monotonic: increasing, metrics: [phases.disk_rd.max_ms,\n"
+      "     phases.x11.max_ms]}\n");
   const auto rows = evaluate(h, {{run("defaults", 1, 3996, 128)}});
   std::vector<std::string> got;
   for (const auto& r : rows) got.push_back(summary(r));
@@ -130,7 +134,8 @@ TEST_F(CheckEvaluate, OrderOfSeveralMetricsOfOneCase) {
                      "defaults | latency_tracer.max_us, disk.max_request_kb | decreasing | "
                      "3996, 128 | PASS",
                      "defaults | latency_tracer.max_us, disk.max_request_kb | increasing | "
-                     "3996, 128 | FAIL"}));
+                     "3996, 128 | FAIL",
+                     "defaults | phases.{disk_rd,x11}.max_ms | increasing | 128, 3996 | PASS"}));
 }
 
 // A `metrics` order names one case, and no `metric`, `cases` or bounds.

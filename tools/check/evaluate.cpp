@@ -60,6 +60,33 @@ struct Values {
   std::string error;
 };
 
+// "a.b.x.c, a.b.y.c" -> "a.b.{x,y}.c": the shared dotted head and tail written once.
+std::string brace_list(const std::vector<std::string>& paths) {
+  if (paths.size() < 2) return fmt::format("{}", fmt::join(paths, ", "));
+  size_t head = paths[0].size(), tail = paths[0].size();
+  for (const auto& p : paths) {
+    size_t i = 0;
+    while (i < head && i < p.size() && p[i] == paths[0][i]) ++i;
+    head = i;
+    size_t j = 0;
+    while (j < tail && j < p.size() && p[p.size() - 1 - j] == paths[0][paths[0].size() - 1 - j])
+      ++j;
+    tail = j;
+  }
+  head = paths[0].rfind('.', head ? head - 1 : 0) == std::string::npos
+             ? 0
+             : paths[0].rfind('.', head ? head - 1 : 0) + 1;
+  const size_t dot = paths[0].find('.', paths[0].size() - tail);
+  tail = dot == std::string::npos ? 0 : paths[0].size() - dot;
+  for (const auto& p : paths)
+    if (head + tail >= p.size() || head + tail == 0)
+      return fmt::format("{}", fmt::join(paths, ", "));
+  std::vector<std::string> mid;
+  for (const auto& p : paths) mid.push_back(p.substr(head, p.size() - head - tail));
+  return fmt::format("{}{{{}}}{}", paths[0].substr(0, head), fmt::join(mid, ","),
+                     paths[0].substr(paths[0].size() - tail));
+}
+
 class Evaluator {
  public:
   Evaluator(const Hypothesis& h, const std::vector<std::vector<RunOutcome>>& runs) : h_(h) {
@@ -188,7 +215,7 @@ class Evaluator {
     r.location = c.location;
     std::vector<std::string> metric_names;
     for (const auto& m : c.metrics) metric_names.push_back(m.text);
-    r.metric = c.metrics.empty() ? c.metric.text : fmt::format("{}", fmt::join(metric_names, ", "));
+    r.metric = c.metrics.empty() ? c.metric.text : brace_list(metric_names);
     const char* sep = c.op == Comparison::Op::Ratio     ? " / "
                       : c.op == Comparison::Op::Greater ? " > "
                                                         : ", ";
