@@ -286,8 +286,8 @@ TEST(ScenarioErrors, KeyInTheWrongSection) {
       errors_of(kHead + "kernel:\n  latency_timer: 32\n"),
       "bad.yaml:4:3: error: kernel.latency_timer: unknown key; did you mean "
       "`platform.pci.latency_timer`? (accepted: flavour, version, hz, voluntary_preemption, "
-      "kernel_preemption, softirq_preemption, hardirq_preemption, nmi_watchdog, maxcpus, tunables, "
-      "hdparm)");
+      "kernel_preemption, softirq_preemption, hardirq_preemption, nmi_watchdog, periodic_balance, "
+      "code_path_scale, maxcpus, tunables, hdparm)");
 }
 
 TEST(ScenarioErrors, WrongType) {
@@ -400,7 +400,7 @@ TEST(ScenarioErrors, WorkloadMistakes) {
 TEST(ScenarioErrors, AllErrorsReportedTogether) {
   const std::string text = errors_of(kHead + R"(seed: -1
 platform:
-  cpu: {count: 3}
+  cpu: {count: 9}
 kernel:
   hz: 1e3
 )",
@@ -408,7 +408,7 @@ kernel:
   EXPECT_EQ(text,
             "bad.yaml:3:7: error: seed: expected a non-negative integer, got `-1` (accepted: "
             "0..18446744073709551615)\n"
-            "bad.yaml:5:16: error: platform.cpu.count: 3 is out of range (accepted: 1..2)\n"
+            "bad.yaml:5:16: error: platform.cpu.count: 9 is out of range (accepted: 1..8)\n"
             "bad.yaml:7:7: error: kernel.hz: expected an integer, got `1e3` (accepted: 100, 250, "
             "1000)\n"
             "--set mechanisms.mcount_cycles=-5: error: mechanisms.mcount_cycles: -5 is out of "

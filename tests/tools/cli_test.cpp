@@ -353,7 +353,7 @@ TEST_F(Cli, ScenarioErrorUnknownKey) {
 TEST_F(Cli, ScenarioErrorWrongType) {
   const std::string f = data_file("bad-wrong-type.yaml");
   expect_scenario_error(f, {}, {f + ":6:12: error: platform.cpu.count: "},
-                        {"expected an integer, got `two`", "(accepted: 1..2)"});
+                        {"expected an integer, got `two`", "(accepted: 1..8)"});
 }
 
 TEST_F(Cli, ScenarioErrorOutOfRange) {
