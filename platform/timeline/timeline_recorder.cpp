@@ -44,11 +44,18 @@ void TimelineRecorder::finish(sc_core::sc_time end) {
   if (ftrace_) ftrace_->finish();
 }
 
+// A function slice is known whole when the next event on its CPU ends it: one
+// X event instead of a B/E pair halves the bulk of the file. Zero-length ones
+// (no simulated time between two mcount points) would be invisible: dropped.
 void TimelineRecorder::close_fn(int cpu, uint64_t ps) {
   auto& c = cpus_[size_t(cpu)];
-  if (!c.fn_open) return;
-  w_.end(kCpuPid, cpu, ps);
-  c.fn_open = false;
+  if (!c.fn) return;
+  if (ps > c.fn_start) {
+    auto [it, fresh] = fn_labels_.try_emplace(c.fn, 0);
+    if (fresh) it->second = w_.label(c.fn, {});
+    w_.complete(kCpuPid, cpu, c.fn_start, ps, it->second);
+  }
+  c.fn = nullptr;
 }
 
 void TimelineRecorder::runqueue_counter(int cpu, uint64_t ps) {
@@ -60,7 +67,7 @@ void TimelineRecorder::sched_switch(int cpu, sc_core::sc_time t, const kernel::T
                                     const kernel::Task& next) {
   const uint64_t ps = to_ps(t);
   // The switch happens at task level: whatever is still open on this CPU ends here.
-  cpus_[size_t(cpu)].fn_open = false;
+  close_fn(cpu, ps);
   while (w_.depth(kCpuPid, cpu) > 0) w_.end(kCpuPid, cpu, ps);
   w_.begin(kCpuPid, cpu, ps, task_label(next), "task");
   runqueue_counter(cpu, ps);
@@ -82,11 +89,9 @@ void TimelineRecorder::sched_wakeup(int cpu, sc_core::sc_time t, const kernel::T
 void TimelineRecorder::function_entry(int cpu, sc_core::sc_time t, const char* fn, const char*) {
   const uint64_t ps = to_ps(t);
   close_fn(cpu, ps);
-  // Functions are the innermost level: outside the window they need no bookkeeping
-  // (the mcount points are most of the events, so this is what makes a window cheap).
-  if (!window_.contains(ps)) return;
-  w_.begin(kCpuPid, cpu, ps, fn, "function");
-  cpus_[size_t(cpu)].fn_open = true;
+  auto& c = cpus_[size_t(cpu)];
+  c.fn = fn;  // the kernel's function names are string literals: they outlive the slice
+  c.fn_start = ps;
 }
 
 std::string TimelineRecorder::irq_name(unsigned vector, bool nmi) {

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 #include "kernel_sim/kernel.h"
 #include "models/common/probe.h"
@@ -47,7 +48,8 @@ class TimelineRecorder : public kernel::KernelObserver, public SignalProbe {
 
  private:
   struct Cpu {
-    bool fn_open = false;
+    const char* fn = nullptr;  // the function slice in progress, from fn_start
+    uint64_t fn_start = 0;
     bool in_section = false;
     uint64_t section_start = 0;
     kernel::CodeSite section_site;
@@ -62,9 +64,10 @@ class TimelineRecorder : public kernel::KernelObserver, public SignalProbe {
   TraceEventWriter w_;
   std::unique_ptr<FtraceTextWriter> ftrace_;
   std::vector<Cpu> cpus_;
-  std::map<std::string, int> irq_tids_;     // IRQ line -> track
-  std::map<int, uint64_t> line_rise_;       // track -> time the line went high
-  std::map<int, uint64_t> pci_busy_until_;  // master -> end of its last slice
+  std::map<std::string, int> irq_tids_;             // IRQ line -> track
+  std::map<int, uint64_t> line_rise_;               // track -> time the line went high
+  std::map<int, uint64_t> pci_busy_until_;          // master -> end of its last slice
+  std::unordered_map<const char*, int> fn_labels_;  // function name literal -> interned label
 };
 
 }  // namespace latsim::platform::timeline

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+#include "platform/timeline/out_buffer.h"
 #include "platform/timeline/time_window.h"
 
 namespace latsim::platform::timeline {
@@ -35,6 +36,10 @@ class TraceEventWriter {
   // A slice known whole (ph X), clipped to the window; may lie ahead of the others.
   void complete(int pid, int tid, uint64_t from_ps, uint64_t to_ps, std::string_view name,
                 std::string_view cat, std::string_view args_json = {});
+  // The same for a name/category pair interned once with label(): what the
+  // recorder uses for the millions of function slices (no escaping per event).
+  int label(std::string_view name, std::string_view cat);
+  void complete(int pid, int tid, uint64_t from_ps, uint64_t to_ps, int label);
   void instant(int pid, int tid, uint64_t ps, std::string_view name, std::string_view cat);
   void counter(int pid, uint64_t ps, std::string_view name, std::string_view series, double v);
 
@@ -49,14 +54,18 @@ class TraceEventWriter {
     bool emitted;
   };
   void advance(uint64_t ps);
+  void open_event(char ph, int pid, int tid, uint64_t ps);
+  void put_name(std::string_view name, std::string_view cat);
+  void close_event(std::string_view args_json);
   void event(char ph, int pid, int tid, uint64_t ps, std::string_view name, std::string_view cat,
-             std::string_view extra);
-  void flush_if_full();
+             std::string_view args_json);
+  bool open_complete(int pid, int tid, uint64_t& from_ps, uint64_t& to_ps);
 
   std::string path_;
   TimeWindow w_;
   FILE* f_ = nullptr;
-  std::string buf_;
+  OutBuffer out_;
+  std::vector<std::string> labels_;  // interned `,"name":..,"cat":..` fragments
   bool first_ = true, started_ = false, ended_ = false;
   uint64_t events_ = 0;
   std::map<std::pair<int, int>, std::vector<Open>> open_;
