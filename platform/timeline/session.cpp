@@ -99,7 +99,14 @@ void Session::counter(const char* name, sc_core::sc_time t, uint64_t value) {
 }
 
 void Session::cpu_if(int cpu, sc_core::sc_time t, bool enabled) {
-  if (vcd_) vcd_->cpu_if(cpu, t, enabled);
+  for (auto* p : probes_) p->cpu_if(cpu, t, enabled);
+}
+void Session::pci_train_deferred(int master, sc_core::sc_time old_start, sc_core::sc_time start,
+                                 sc_core::sc_time end) {
+  if (timeline_) timeline_->pci_train_deferred(master, old_start, start, end);
+}
+void Session::fsb_holdoff(int cpu, sc_core::sc_time from, sc_core::sc_time to, int master) {
+  if (timeline_) timeline_->fsb_holdoff(cpu, from, to, master);  // not a VCD signal (yet)
 }
 
 std::string ftrace_path_for(const std::string& timeline_path) {

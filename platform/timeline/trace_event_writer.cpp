@@ -89,7 +89,7 @@ void TraceEventWriter::advance(uint64_t ps) {
     started_ = true;
     for (auto& [key, stack] : open_) {
       for (auto& o : stack) {
-        event('B', key.first, key.second, w_.from_ps, o.name, o.cat, {});
+        emit('B', key, w_.from_ps, o);
         o.emitted = true;
       }
     }
@@ -99,29 +99,50 @@ void TraceEventWriter::advance(uint64_t ps) {
     for (auto& [key, stack] : open_) {
       for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
         if (!it->emitted) continue;
-        event('E', key.first, key.second, w_.to_ps, it->name, it->cat, {});
+        emit('E', key, w_.to_ps, *it);
         it->emitted = false;
       }
     }
   }
 }
 
+// E repeats B's name (speedscope matches them by name); the category is B's alone.
+void TraceEventWriter::emit(char ph, const std::pair<int, int>& track, uint64_t ps, const Open& o) {
+  open_event(ph, track.first, track.second, ps);
+  if (o.label >= 0)
+    out_.put(ph == 'B' ? labels_[size_t(o.label)].first : labels_[size_t(o.label)].second);
+  else
+    put_name(o.name, ph == 'B' ? std::string_view(o.cat) : std::string_view());
+  close_event({});
+}
+
+void TraceEventWriter::push(int pid, int tid, uint64_t ps, Open o, std::string_view args_json) {
+  advance(ps);
+  o.emitted = started_ && !ended_;
+  auto& stack = open_[{pid, tid}];
+  stack.push_back(std::move(o));
+  if (!stack.back().emitted) return;
+  if (args_json.empty()) return emit('B', {pid, tid}, ps, stack.back());
+  open_event('B', pid, tid, ps);
+  put_name(stack.back().name, stack.back().cat);
+  close_event(args_json);
+}
+
 void TraceEventWriter::begin(int pid, int tid, uint64_t ps, std::string_view name,
                              std::string_view cat, std::string_view args_json) {
-  advance(ps);
-  const bool live = started_ && !ended_;
-  open_[{pid, tid}].push_back({std::string(name), std::string(cat), live});
-  if (!live) return;
-  event('B', pid, tid, ps, name, cat, args_json);
+  push(pid, tid, ps, Open{std::string(name), std::string(cat), -1, false}, args_json);
+}
+
+void TraceEventWriter::begin(int pid, int tid, uint64_t ps, int label) {
+  push(pid, tid, ps, Open{{}, {}, label, false}, {});
 }
 
 void TraceEventWriter::end(int pid, int tid, uint64_t ps) {
   advance(ps);
   auto it = open_.find({pid, tid});
   if (it == open_.end() || it->second.empty()) return;
-  // E repeats B's name: speedscope matches them by name.
   const Open& top = it->second.back();
-  if (top.emitted) event('E', pid, tid, ps, top.name, top.cat, {});
+  if (top.emitted) emit('E', it->first, ps, top);
   it->second.pop_back();
 }
 
@@ -134,6 +155,8 @@ bool TraceEventWriter::open_complete(int pid, int tid, uint64_t& from_ps, uint64
   if (to_ps < w_.from_ps || from_ps > w_.to_ps) return false;
   from_ps = std::max(from_ps, w_.from_ps);
   to_ps = std::min(to_ps, w_.to_ps);
+  // Shorter than the file's 1 ns resolution: invisible, and speedscope mis-nests it.
+  if (to_ps / 1000 <= from_ps / 1000) return false;
   open_event('X', pid, tid, from_ps);
   return true;
 }
@@ -153,21 +176,15 @@ int TraceEventWriter::label(std::string_view name, std::string_view cat) {
   b.put(",\"name\":\"");
   b.put_escaped(name);
   b.put('"');
+  std::string e = b.take();  // E: the name alone
+  b.put(e);
   if (!cat.empty()) {
     b.put(",\"cat\":\"");
     b.put_escaped(cat);
     b.put('"');
   }
-  labels_.push_back(b.take());
+  labels_.emplace_back(b.take(), std::move(e));
   return int(labels_.size() - 1);
-}
-
-void TraceEventWriter::complete(int pid, int tid, uint64_t from_ps, uint64_t to_ps, int label) {
-  if (!open_complete(pid, tid, from_ps, to_ps)) return;
-  out_.put(labels_[size_t(label)]);
-  out_.put(",\"dur\":");
-  out_.put_us(to_ps - from_ps);
-  close_event({});
 }
 
 void TraceEventWriter::instant(int pid, int tid, uint64_t ps, std::string_view name,
@@ -201,7 +218,7 @@ void TraceEventWriter::finish(uint64_t end_ps) {
   const uint64_t at = std::min(end_ps, w_.to_ps);
   for (auto& [key, stack] : open_) {
     for (auto it = stack.rbegin(); it != stack.rend(); ++it)
-      if (it->emitted) event('E', key.first, key.second, at, it->name, it->cat, {});
+      if (it->emitted) emit('E', key, at, *it);
     stack.clear();
   }
   out_.put("\n]}\n");
