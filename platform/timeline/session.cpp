@@ -27,8 +27,11 @@ std::unique_ptr<Session> Session::attach(const Scenario& s, Machine& m, kernel::
   std::vector<std::string> names;
   for (const auto& l : lines) names.push_back(l.second);
   if (!s.outputs.timeline.empty()) {
-    ss->timeline_ = std::make_unique<TimelineRecorder>(k, masters, s.outputs.timeline,
-                                                       ftrace_path_for(s.outputs.timeline), w);
+    const std::string& detail = s.outputs.timeline_detail;
+    const bool functions =
+        detail == "functions" || (detail != "tasks" && !s.outputs.timeline_window.empty());
+    ss->timeline_ = std::make_unique<TimelineRecorder>(
+        k, masters, s.outputs.timeline, ftrace_path_for(s.outputs.timeline), w, functions);
     ss->kobs_.push_back(ss->timeline_.get());
     ss->probes_.push_back(ss->timeline_.get());
   }

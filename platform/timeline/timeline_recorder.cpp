@@ -22,10 +22,11 @@ char state_char(int state) {
 
 TimelineRecorder::TimelineRecorder(kernel::Kernel& k, std::vector<std::string> pci_masters,
                                    const std::string& path, const std::string& ftrace_path,
-                                   TimeWindow win)
+                                   TimeWindow win, bool functions)
     : k_(k),
       masters_(std::move(pci_masters)),
       window_(win),
+      functions_(functions),
       w_(path, win),
       cpus_(size_t(k.ncpus())),
       fsb_busy_until_(size_t(k.ncpus()), 0) {
@@ -100,6 +101,7 @@ void TimelineRecorder::sched_wakeup(int cpu, sc_core::sc_time t, const kernel::T
 void TimelineRecorder::function_entry(int cpu, sc_core::sc_time t, const char* fn, const char*) {
   const uint64_t ps = to_ps(t);
   close_fn(cpu, ps);
+  if (!functions_) return;
   // Names are interned by address (the kernel's function names are string literals).
   auto [it, fresh] = fn_labels_.try_emplace(fn, 0);
   if (fresh) it->second = w_.label(fn, "function");

@@ -27,9 +27,9 @@ constexpr uint64_t kPciUtilisationIntervalPs = 100'000'000;  // 100 µs
 
 class TimelineRecorder : public kernel::KernelObserver, public SignalProbe {
  public:
-  // `ftrace_path` empty: no ftrace text.
+  // `ftrace_path` empty: no ftrace text. `functions`: slices from the mcount points.
   TimelineRecorder(kernel::Kernel& k, std::vector<std::string> pci_masters, const std::string& path,
-                   const std::string& ftrace_path, TimeWindow w);
+                   const std::string& ftrace_path, TimeWindow w, bool functions = true);
   void finish(sc_core::sc_time end);
 
   // KernelObserver
@@ -78,6 +78,7 @@ class TimelineRecorder : public kernel::KernelObserver, public SignalProbe {
   kernel::Kernel& k_;
   std::vector<std::string> masters_;
   TimeWindow window_;
+  bool functions_;
   TraceEventWriter w_;
   std::unique_ptr<FtraceTextWriter> ftrace_;
   std::vector<Cpu> cpus_;

@@ -66,9 +66,13 @@ TEST(Timeline, RecordingLeavesEveryOutputUnchangedAndIsDeterministic) {
   // The longest section in the timeline is the one the latency tracer reported.
   const auto j = nlohmann::json::parse(slurp(d / "a.json"));
   uint64_t longest = 0;
-  for (const auto& e : j["traceEvents"])
+  size_t functions = 0;  // a whole run leaves them out by default (timeline_detail auto)
+  for (const auto& e : j["traceEvents"]) {
     if (e["ph"] == "X" && e["name"] == "critical section")
       longest = std::max(longest, e["args"]["latency_us"].get<uint64_t>());
+    functions += e.value("cat", "") == "function";
+  }
+  EXPECT_EQ(functions, 0u);
   const auto m = nlohmann::json::parse(slurp(d / "a" / "metrics.json"));
   EXPECT_EQ(longest, m["latency_tracer"]["max_us"].get<uint64_t>());
   fs::remove_all(d);
@@ -81,16 +85,18 @@ TEST(Timeline, WindowBoundsEveryEvent) {
                    " --timeline-window 100ms..150ms"),
             0);
   const auto j = nlohmann::json::parse(slurp(d / "w.json"));
-  size_t slices = 0;
+  size_t slices = 0, functions = 0;
   for (const auto& e : j["traceEvents"]) {
     if (e["ph"] == "M") continue;
+    functions += e.value("cat", "") == "function";
     const double ts = e["ts"].get<double>();
     const double end = ts + (e.contains("dur") ? e["dur"].get<double>() : 0.0);
     EXPECT_GE(ts, 100000.0) << e.dump();
     EXPECT_LE(end, 150000.0) << e.dump();
     slices += e["ph"] == "B";
   }
-  EXPECT_GT(slices, 100u);  // 50 ms of two busy CPUs
+  EXPECT_GT(slices, 100u);     // 50 ms of two busy CPUs
+  EXPECT_GT(functions, 100u);  // a window has the function slices by default
   const std::string vcd = slurp(d / "w.vcd");
   EXPECT_NE(vcd.find("#100000000\n$dumpvars\n"), std::string::npos);
   EXPECT_EQ(vcd.substr(vcd.size() - 11), "#150000000\n");
@@ -135,7 +141,7 @@ TEST(Timeline, MaxTriggerCentresTheWindowOnTheLongestSection) {
 TEST(Timeline, HoldoffsInterruptFlagAndCountersAreConsistent) {
   const fs::path d = work_dir("tracks");
   ASSERT_EQ(latsim("--duration 300ms --out " + (d / "run").string() + " --timeline " +
-                   (d / "t.json").string()),
+                   (d / "t.json").string() + " --timeline-detail functions"),
             0);
   const auto j = nlohmann::json::parse(slurp(d / "t.json"));
   std::map<int, std::string> pci_tracks;
