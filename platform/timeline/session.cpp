@@ -14,6 +14,11 @@ namespace latsim::platform::timeline {
 std::unique_ptr<Session> Session::attach(const Scenario& s, Machine& m, kernel::Kernel& k,
                                          TimeWindow w) {
   if (s.outputs.timeline.empty() && s.outputs.vcd.empty()) return nullptr;
+  // `--timeline out/x.json` before out/ exists: make the directory, as --out does.
+  for (const auto* f : {&s.outputs.timeline, &s.outputs.vcd}) {
+    const auto dir = std::filesystem::path(*f).parent_path();
+    if (!f->empty() && !dir.empty()) std::filesystem::create_directories(dir);
+  }
   std::unique_ptr<Session> ss(new Session);
   const auto& masters = m.pci.master_names();
   // The board's interrupt wires, named after their pins.
