@@ -24,6 +24,7 @@ void Kernel::request_irq(unsigned irq, const char* name, IrqHandler h) {
 
 void Kernel::do_IRQ(unsigned irq) {
   const char* interrupted = pcpu_[size_t(smp_processor_id())].last_fn;
+  const sc_time t_in = now();
   irq_enter({"do_IRQ", "irq_enter"});
   fn("do_IRQ", interrupted, 60, 1);
   IrqDesc& d = irq_desc_[irq];
@@ -37,6 +38,7 @@ void Kernel::do_IRQ(unsigned irq) {
     io_apic_modify(irq, true, "ack_edge_ioapic_irq");
     this_cpu().apic_write(0xb0, 0);
     spin_unlock(d.lock, {"do_IRQ", "unlock"});
+    d.in_hardirq(now() - t_in);
     irq_exit({"do_IRQ", "irq_exit"});
     return;
   }
@@ -60,6 +62,7 @@ void Kernel::do_IRQ(unsigned irq) {
     fn("end_edge_ioapic_irq", "do_IRQ", 20);
     spin_unlock(d.lock, {"do_IRQ", "unlock"});
   }
+  d.in_hardirq(now() - t_in);  // irq_exit may run softirqs: not this line's time
   irq_exit({"do_IRQ", "irq_exit"});
 }
 
