@@ -3,6 +3,7 @@
 #include "kernel_sim/block/block_layer.h"
 #include "kernel_sim/drivers/net/rtl8139.h"
 #include "kernel_sim/drivers/sound/es1371.h"
+#include "kernel_sim/fs/reiserfs.h"
 #include "kernel_sim/net/dev.h"
 
 namespace latsim::kernel {
@@ -42,6 +43,10 @@ Kernel::Kernel(const KernelParams& p, std::vector<CpuOps*> cpus)
     cpus_[i] = acct_.back().get();
   }
   block_ = std::make_unique<BlockLayer>(*this);
+  // CONFIG_PREEMPT_TIMES exists only with the 2001 preempt patch.
+  if (p_.flavour == "2.4.10-preempt")
+    pstats_ = std::make_unique<PreemptStats>(
+        ncpus(), sc_core::sc_time(p_.latencytimes_read_s, sc_core::SC_SEC));
 }
 
 Kernel::~Kernel() = default;
@@ -59,6 +64,14 @@ Rtl8139Driver& Kernel::nic() {
     nic_->open();
   }
   return *nic_;
+}
+
+ReiserFs& Kernel::reiserfs() {
+  if (!fs_) {
+    fs_ = std::make_unique<ReiserFs>(*this, ReiserFsParams{});
+    fs_->mount();
+  }
+  return *fs_;
 }
 
 Es1371Driver& Kernel::snd() {
@@ -162,6 +175,7 @@ void Kernel::start_kernel() {
   open_softirq(TIMER_SOFTIRQ, [this] { run_timer_softirq(); });
   request_irq(0, "timer", [this] { timer_interrupt("generic_handle_IRQ_event"); });
   block_->init_ide();  // ide-probe: hda on the primary channel, IRQ 14
+  if (p_.rootfs == "reiserfs") reiserfs();
   next_pid_ = 300;
   for (auto& w : workloads_) w->start(*this);
   booted_ = true;

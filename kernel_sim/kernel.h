@@ -23,6 +23,7 @@
 #include "kernel_sim/time/timer_list.h"
 #include "kernel_sim/trace/latency_tracer.h"
 #include "kernel_sim/trace/observer.h"
+#include "kernel_sim/trace/preempt_stats.h"
 
 namespace latsim::kernel {
 
@@ -31,6 +32,7 @@ class BlockLayer;
 class NetStack;
 class Rtl8139Driver;
 class Es1371Driver;
+class ReiserFs;
 
 // A load or measurement program (kernel build, cat, cyclictest).
 class Workload {
@@ -225,10 +227,16 @@ class Kernel {
   NetStack& net();
   Rtl8139Driver& nic();
   Es1371Driver& snd();
+  // The ReiserFS root of seed 001's machine, mounted (with kupdated) at boot when
+  // kernel.rootfs names it, else by its first user.
+  ReiserFs& reiserfs();
+  const ReiserFs* reiserfs_if_mounted() const { return fs_.get(); }
   Rtl8139Driver* nic_if_up() { return nic_.get(); }
   Es1371Driver* snd_if_up() { return snd_.get(); }
   bool has_drivers() const { return nic_ || snd_ || net_; }
   LatencyTracer& tracer() { return tracer_; }
+  // The 2001 preempt-stats table (kernel.flavour 2.4.10-preempt only; else null).
+  const PreemptStats* preempt_stats() const { return pstats_.get(); }
   std::vector<std::string>& dmesg() { return dmesg_; }
   void set_observer(KernelObserver* o) { obs_ = o; }  // timeline events; null: none
   const std::vector<std::unique_ptr<Task>>& tasks() const { return tasks_; }
@@ -335,6 +343,7 @@ class Kernel {
   std::unique_ptr<NetStack> net_;
   std::unique_ptr<Rtl8139Driver> nic_;
   std::unique_ptr<Es1371Driver> snd_;
+  std::unique_ptr<ReiserFs> fs_;
   uint32_t io_apic_routed_ = (1u << 0) | (1u << 14);  // set up by setup_io_apic
   IrqDesc irq_desc_[NR_IRQS];
   std::function<void()> softirq_vec_[8];
@@ -387,6 +396,21 @@ class Kernel {
   std::vector<Spinlock*> locks_;
   Spinlock kernel_flag_{"kernel_flag", true};
   const char* bkl_cause_ = "BKL";
+  // preempt-stats: the cause and call site of the next preempt-count raise (the
+  // lock macro's __FILE__/__LINE__); consumed by add_preempt_count.
+  std::unique_ptr<PreemptStats> pstats_;
+  int pstats_cause_ = CAUSE_SPIN_LOCK;
+  CodeSite pstats_site_;
+  bool pstats_pending_ = false;
+  const char* irq_lock_caller_ = nullptr;  // spin_lock_irq's caller, for __spin_lock_irqsave
+  const char* bkl_caller_ = "lock_kernel";
+  void latency_site(int cause, const CodeSite& site) {
+    pstats_cause_ = cause;
+    pstats_site_ = site;
+    pstats_pending_ = true;
+  }
+  bool sched_24() const { return p_.flavour.rfind("2.4", 0) == 0; }
+  void goodness_walk(Runqueue& rq, bool recalculate);
   std::vector<HrtimerQueue> hrtimer_q_;
   std::unique_ptr<Spinlock[]> hrtimer_lock_;
   uint64_t hrtimer_seq_ = 0;

@@ -7,7 +7,9 @@
 #include <stdexcept>
 #include "kernel_sim/block/block_layer.h"
 #include "kernel_sim/kernel.h"
+#include "kernel_sim/workloads/audio_player.h"
 #include "kernel_sim/workloads/cyclictest.h"
+#include "kernel_sim/workloads/dbench.h"
 #include "kernel_sim/workloads/disk_read.h"
 #include "kernel_sim/workloads/kernel_build.h"
 #include "kernel_sim/workloads/latencytest.h"
@@ -50,6 +52,8 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.irq_threaded[11] = k.eth0_threaded != 0;
   p.irq_threaded[10] = k.audiopci_threaded != 0;
   p.flavour = k.flavour;
+  p.rootfs = k.rootfs;
+  p.latencytimes_read_s = k.latencytimes_read_s;
   if (k.flavour == "rt") {
     p.high_res_timers = true;  // CONFIG_HIGH_RES_TIMERS: one-shot local APIC
     p.irq_thread_prio = 50;    // forced IRQ threads run at SCHED_FIFO 50 on -rt
@@ -65,6 +69,19 @@ std::unique_ptr<kernel::Workload> make_workload(const WorkloadConfig& w) {
     return std::make_unique<kernel::KernelBuild>(name, p);
   }
   if (w.kind == "disk_read") return std::make_unique<kernel::DiskRead>(name, w.file_mb, w.block_kb);
+  if (w.kind == "dbench") {
+    kernel::DbenchParams p;
+    p.clients = w.clients;
+    return std::make_unique<kernel::Dbench>(name, p);
+  }
+  if (w.kind == "audio_player") {
+    kernel::AudioPlayerParams p;
+    p.fragment_bytes = uint32_t(w.fragment_bytes);
+    p.fragments = uint32_t(w.fragments);
+    p.decode_percent = w.decode_percent;
+    p.nice = w.nice;
+    return std::make_unique<kernel::AudioPlayer>(name, p);
+  }
   if (w.kind == "x11") {
     kernel::X11Params p;
     p.driver = w.driver == "rude"   ? kernel::FifoPolicy::Rude

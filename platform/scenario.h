@@ -125,6 +125,8 @@ struct KernelConfig {
   int maxcpus = 0;                   // maxcpus= boot option: CPUs brought up (0: all)
   int eth0_threaded = 1;             // /proc/irq/11/eth0/threaded
   int audiopci_threaded = 1;         // /proc/irq/10/Ensoniq AudioPCI/threaded
+  std::string rootfs = "none";       // none | reiserfs: mounted at boot, with kupdated
+  double latencytimes_read_s = 0;    // first read of /proc/latencytimes (restarts logging)
   HdparmConfig hdparm;
 };
 
@@ -171,6 +173,10 @@ struct WorkloadConfig {
   int nice = 0;                 // stress loads
   double packets_per_s = 8000;  // net_in / net_out (latencytest: both)
   int packet_bytes = 1472;      // UDP payload (1518-byte frames on the wire)
+  // dbench
+  int clients = 16;
+  // audio_player (fragments, fragment_bytes, nice as above)
+  double decode_percent = 3.0;
 };
 
 struct TracingConfig {

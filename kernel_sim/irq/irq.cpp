@@ -24,6 +24,13 @@ void Kernel::request_irq(unsigned irq, const char* name, IrqHandler h) {
 
 void Kernel::do_IRQ(unsigned irq) {
   const char* interrupted = pcpu_[size_t(smp_processor_id())].last_fn;
+  if (pstats_) {
+    // latency_cause(-100, ...): an IRQ that breaks into an open section marks it
+    // (bit = IRQ number, an inferred reading of the mask column); one that opens
+    // a section is its cause (latency_cause(-99, ~irq)).
+    if (pstats_->open(smp_processor_id())) pstats_->cause(smp_processor_id(), -100, int(1u << irq));
+    latency_site(irq_cause(irq), {"do_IRQ", "irq_enter"});
+  }
   irq_enter({"do_IRQ", "irq_enter"});
   fn("do_IRQ", interrupted, 60, 1);
   IrqDesc& d = irq_desc_[irq];
