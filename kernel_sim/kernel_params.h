@@ -35,11 +35,14 @@ struct KernelParams {
   int nic_weight = 64;           // dev->weight of 8139too: packets per poll before requeueing
   // kernel.flavour: 2.6.9-vp, 2.6.9, 2.4.20-lowlatency, 2.4.10-preempt, rt.
   std::string flavour = "2.6.9-vp";
-  bool high_res_timers = false;    // hrtimers on a one-shot local APIC timer (rt)
-  int irq_thread_prio = 49;        // SCHED_FIFO priority of IRQ threads (VP 49, -rt 50)
-  int timer_softirq_prio = 1;      // -rt: ktimersoftd/N is SCHED_FIFO 1 ([98] in seed 003)
-  std::string rootfs = "none";     // kernel.rootfs: none | reiserfs (seed 001's machine)
-  double latencytimes_read_s = 0;  // preempt-stats logs from the first read of /proc/latencytimes
+  bool high_res_timers = false;  // hrtimers on a one-shot local APIC timer (rt)
+  int irq_thread_prio = 49;      // SCHED_FIFO priority of IRQ threads (VP 49, -rt 50)
+  int timer_softirq_prio = 1;    // -rt: ktimersoftd/N is SCHED_FIFO 1 ([98] in seed 003)
+
+  // kernel.rootfs: none | reiserfs (seed 001's machine), mounted with kupdated.
+  std::string rootfs = "none";
+  // preempt-stats logs from the first read of /proc/latencytimes (seconds).
+  double latencytimes_read_s = 0;
 };
 
 }  // namespace latsim::kernel
