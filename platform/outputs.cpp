@@ -232,7 +232,8 @@ void add_preempt_stats(nlohmann::json& j, kernel::Kernel& k) {
                {"start", site(e.start)},
                {"end", site(e.end)},
                {"cpu", c}};
-      nlohmann::json is = {{"spin_lock", 0}, {"BKL", 0}, {"reacqBKL", 0}, {"irq", 0}};
+      nlohmann::json is = {
+          {"spin_lock", 0}, {"BKL", 0}, {"reacqBKL", 0}, {"irq", 0}, {"unknown", 0}};
       is[cause_of(e)] = 1;
       nlohmann::json in = nlohmann::json::object();
       for (const auto* f : {e.start.file, e.end.file}) {
