@@ -10,6 +10,7 @@
 #include "kernel_sim/block/block_layer.h"
 #include "kernel_sim/drivers/net/rtl8139.h"
 #include "kernel_sim/drivers/sound/es1371.h"
+#include "kernel_sim/fs/reiserfs.h"
 #include "kernel_sim/net/dev.h"
 #include "kernel_sim/workloads/audio_player.h"
 #include "kernel_sim/workloads/cyclictest.h"
@@ -265,6 +266,15 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
                          {"threshold_us", tr.threshold_us()},
                          {"critical_sections", tr.sections()}};
   add_preempt_stats(j, k);
+  if (const kernel::ReiserFs* fs = k.reiserfs_if_mounted()) {
+    const auto& f = fs->stats();
+    j["reiserfs"] = {{"commits", f.commits},
+                     {"committed_blocks", f.committed_blocks},
+                     {"max_commit_blocks", f.max_commit_blocks},
+                     {"join_waits", f.join_waits},
+                     {"creates", f.creates},
+                     {"unlinks", f.unlinks}};
+  }
   j["ticks"] = {{"handled", k.time_stats().ticks},
                 {"lost", k.time_stats().lost_ticks},
                 {"lost_warnings", k.time_stats().lost_warnings}};

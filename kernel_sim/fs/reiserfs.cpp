@@ -59,6 +59,7 @@ void ReiserFs::do_journal_end(const char* parent) {
   log_head_ += n + 2;
   s_.commits++;
   s_.committed_blocks += n;
+  s_.max_commit_blocks = std::max<uint64_t>(s_.max_commit_blocks, n);
   j_locked_ = false;
   k_.wake_up(j_join_wait_, "do_journal_end");
 }

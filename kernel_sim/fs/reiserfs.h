@@ -25,7 +25,7 @@ struct ReiserFsParams {
 };
 
 struct ReiserFsStats {
-  uint64_t commits = 0, committed_blocks = 0, join_waits = 0, kupdates = 0;
+  uint64_t commits = 0, committed_blocks = 0, max_commit_blocks = 0, join_waits = 0, kupdates = 0;
   uint64_t creates = 0, unlinks = 0, blocks_allocated = 0, blocks_freed = 0;
 };
 
