@@ -149,7 +149,12 @@ void Kernel::boot() {
 void Kernel::start_kernel() {
   // init_IRQ / time_init / setup_IO_APIC / setup_APIC_clocks, as on CPU0.
   setup_pit();
-  setup_io_apic();
+  if (pic_mode()) {
+    init_8259A();
+    init_8259A_irqs();
+  } else {
+    setup_io_apic();
+  }
   setup_apic_timer();
   last_tsc_ = this_cpu().rdtsc();
   for (int c = 0; c < ncpus(); ++c) {

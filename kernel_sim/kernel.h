@@ -294,6 +294,7 @@ class Kernel {
   void handle_interrupt();
   void dispatch(const Trap& t);
   void do_IRQ(unsigned irq);
+  void do_IRQ_8259A(unsigned irq, IrqDesc& d);
   void do_nmi();
   void smp_apic_timer_interrupt();
   void smp_reschedule_interrupt();
@@ -410,6 +411,13 @@ class Kernel {
     pstats_pending_ = true;
   }
   bool sched_24() const { return p_.flavour.rfind("2.4", 0) == 0; }
+  // A board without an IO-APIC (kernel_params io_apic = false): irq/i8259.cpp.
+  bool pic_mode() const { return !p_.io_apic; }
+  void init_8259A_irqs();
+  void set_8259A_mask(unsigned irq, bool mask, const char* parent);
+  void mask_and_ack_8259A(unsigned irq, const char* parent);
+  uint16_t cached_irq_mask_ = 0xffff;
+  Spinlock i8259A_lock_{"i8259A_lock"};
   void goodness_walk(Runqueue& rq, bool recalculate);
   std::vector<HrtimerQueue> hrtimer_q_;
   std::unique_ptr<Spinlock[]> hrtimer_lock_;

@@ -43,6 +43,9 @@ struct KernelParams {
   std::string rootfs = "none";
   // preempt-stats logs from the first read of /proc/latencytimes (seconds).
   double latencytimes_read_s = 0;
+  // The board has an IO-APIC; without one IRQs go through the 8259A pair (virtual
+  // wire to CPU0) and the tick is the PIT's IRQ0 (a 2.4 UP kernel, no local APIC timer).
+  bool io_apic = true;
 };
 
 }  // namespace latsim::kernel

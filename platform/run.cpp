@@ -53,6 +53,7 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.irq_threaded[10] = k.audiopci_threaded != 0;
   p.flavour = k.flavour;
   p.rootfs = k.rootfs;
+  p.io_apic = s.platform.io_apic;
   p.latencytimes_read_s = k.latencytimes_read_s;
   if (k.flavour == "rt") {
     p.high_res_timers = true;  // CONFIG_HIGH_RES_TIMERS: one-shot local APIC

@@ -99,6 +99,7 @@ struct PlatformConfig {
   NicConfig nic;
   SoundConfig sound;
   VideoConfig video;
+  bool io_apic = true;  // false: IRQs through the 8259A pair only, PIT tick (2.4 UP)
 };
 
 struct HdparmConfig {

@@ -172,6 +172,10 @@ std::vector<Key<Scenario>> make_scenario_keys() {
               LATSIM_AT(platform.cpu.dram_latency_ns)),
       bind<S>(number("platform.cpu.fsb_mhz", 33, 400, "MHz", "front-side bus clock"),
               LATSIM_AT(platform.cpu.fsb_mhz)),
+      bind<S>(of_type(T::Bool, "platform.io_apic",
+                      "the board has an IO-APIC; false: IRQs through the 8259A pair "
+                      "(mask_and_ack_8259A) and the tick from the PIT's IRQ0"),
+              LATSIM_AT(platform.io_apic)),
       bind<S>(number("platform.pci.mhz", 20, 66.67, "MHz", "PCI bus clock"),
               LATSIM_AT(platform.pci.mhz)),
       bind<S>(integer("platform.pci.latency_timer", 0, 255, "clocks",

@@ -5,7 +5,7 @@
 namespace latsim::kernel {
 
 void Kernel::request_irq(unsigned irq, const char* name, IrqHandler h) {
-  io_apic_route(irq);
+  if (!pic_mode()) io_apic_route(irq);
   IrqDesc& d = irq_desc_[irq];
   d.name = name;
   d.handler = std::move(h);
@@ -19,7 +19,10 @@ void Kernel::request_irq(unsigned irq, const char* name, IrqHandler h) {
         p_.irq_thread_prio);
     d.thread->mm = 0;  // a kernel thread
   }
-  io_apic_modify(irq, false, "startup_edge_ioapic_irq");
+  if (pic_mode())
+    set_8259A_mask(irq, false, "startup_8259A_irq");
+  else
+    io_apic_modify(irq, false, "startup_edge_ioapic_irq");
 }
 
 void Kernel::do_IRQ(unsigned irq) {
@@ -36,6 +39,7 @@ void Kernel::do_IRQ(unsigned irq) {
   IrqDesc& d = irq_desc_[irq];
   d.count++;
   spin_lock(d.lock, "do_IRQ");
+  if (pic_mode()) return do_IRQ_8259A(irq, d);
   fn("ack_edge_ioapic_irq", "do_IRQ", 30);
   if (d.depth > 0) {
     // Lazy disable: the edge came in while disabled. Mask it now, remember it,
@@ -70,6 +74,29 @@ void Kernel::do_IRQ(unsigned irq) {
   irq_exit({"do_IRQ", "irq_exit"});
 }
 
+// do_IRQ on an 8259A board (2.4): mask and acknowledge, run the handler unless
+// the IRQ is disabled, then unmask (end_8259A_irq). irq_desc->lock is held on entry.
+void Kernel::do_IRQ_8259A(unsigned irq, IrqDesc& d) {
+  mask_and_ack_8259A(irq, "do_IRQ");
+  if (d.depth > 0) {  // disabled: stays masked until enable_irq
+    d.pending = true;
+    spin_unlock(d.lock, {"do_IRQ", "unlock"});
+    irq_exit({"do_IRQ", "irq_exit"});
+    return;
+  }
+  spin_unlock(d.lock, {"do_IRQ", "unlock"});
+  fn("handle_IRQ_event", "do_IRQ", 40);
+  if (d.handler) {
+    const sc_time t0 = now();
+    d.handler();
+    d.handled(now() - t0);
+  }
+  spin_lock(d.lock, "do_IRQ");
+  if (d.depth == 0) set_8259A_mask(irq, false, "end_8259A_irq");
+  spin_unlock(d.lock, {"do_IRQ", "unlock"});
+  irq_exit({"do_IRQ", "irq_exit"});
+}
+
 void Kernel::irq_thread(unsigned irq) {
   IrqDesc& d = irq_desc_[irq];
   for (;;) {
@@ -100,7 +127,7 @@ void Kernel::disable_irq_nosync(unsigned irq, const char* parent) {
   fn("disable_irq_nosync", parent, 20);
   IrqDesc& d = irq_desc_[irq];
   const bool flags = spin_lock_irqsave(d.lock, "disable_irq_nosync");
-  d.depth++;
+  if (d.depth++ == 0 && pic_mode()) set_8259A_mask(irq, true, "disable_irq_nosync");  // not lazy
   spin_unlock_irqrestore(d.lock, flags, {"generic_enable_irq", "unlock"});
 }
 
@@ -110,11 +137,16 @@ void Kernel::enable_irq(unsigned irq, const char* parent) {
   IrqDesc& d = irq_desc_[irq];
   const bool flags = spin_lock_irqsave(d.lock, "generic_enable_irq");
   if (d.depth > 0 && --d.depth == 0) {
-    io_apic_modify(irq, false, "generic_enable_irq");
-    if (d.pending) {
-      d.pending = false;
-      fn("hw_resend_irq", "generic_enable_irq", 40);
-      this_cpu().send_ipi(smp_processor_id(), irq_vector(irq));
+    if (pic_mode()) {
+      d.pending = false;  // an edge waited in the 8259A's IRR while masked
+      set_8259A_mask(irq, false, "generic_enable_irq");
+    } else {
+      io_apic_modify(irq, false, "generic_enable_irq");
+      if (d.pending) {
+        d.pending = false;
+        fn("hw_resend_irq", "generic_enable_irq", 40);
+        this_cpu().send_ipi(smp_processor_id(), irq_vector(irq));
+      }
     }
   }
   spin_unlock_irqrestore(d.lock, flags, {"generic_enable_irq", "unlock"});

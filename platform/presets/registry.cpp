@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "platform/presets/athlon_1000_irongate.h"
 #include "platform/presets/dual_piii_866_serverworks.h"
 #include "platform/presets/dual_piii_866_via.h"
 #include "platform/presets/pii_333_permedia2.h"
@@ -23,6 +24,10 @@ const std::vector<PresetInfo>& platform_presets() {
        "single Pentium II 333, 440BX-class host bridge, PIIX4-class IDE, Permedia 2-class "
        "video card with a 256-entry command FIFO (seed 000, video FIFO)",
        &presets::pii_333_permedia2},
+      {presets::kAthlon1000Irongate,
+       "single Athlon 1 GHz, AMD-751 + VT82C686A, 8259A interrupts only (no IO-APIC), "
+       "10 000 rpm disk behind a 40 MB/s bus (seed 001, dbench)",
+       &presets::athlon_1000_irongate},
   };
   return kPresets;
 }
