@@ -38,8 +38,9 @@ Kernel::Kernel(const KernelParams& p, std::vector<CpuOps*> cpus)
   hrtimer_q_.resize(cpus_.size());
   hrtimer_lock_.reset(new Spinlock[cpus_.size()]);
   for (size_t i = 0; i < cpus_.size(); ++i) {
-    acct_.push_back(
-        std::make_unique<AccountedCpu>(*cpus_[i], [this, i] { return cpu_class(int(i)); }));
+    acct_.push_back(std::make_unique<AccountedCpu>(
+        *cpus_[i], [this, i] { return cpu_class(int(i)); },
+        [this, i] { return pcpu_[i].last_fn; }));
     cpus_[i] = acct_.back().get();
   }
   block_ = std::make_unique<BlockLayer>(*this);

@@ -44,6 +44,13 @@ class Workload {
   virtual std::vector<const Spinlock*> spinlocks() const { return {}; }  // its own locks
 };
 
+// Where softirq handlers ran: inline on the way out of an interrupt or a bh-off
+// section, or in ksoftirqd/N (softirq_preemption, or after MAX_SOFTIRQ_RESTART).
+struct SoftirqStats {
+  uint64_t inline_runs = 0;
+  uint64_t ksoftirqd_runs = 0;
+};
+
 struct TimeStats {
   uint64_t ticks = 0;       // timer interrupts handled on CPU0
   uint64_t lost_ticks = 0;  // detected by mark_offset_tsc from the TSC delta
@@ -202,6 +209,7 @@ class Kernel {
   uint64_t jiffies() const { return jiffies_; }
   TimerList& timers(int cpu) { return timers_[size_t(cpu)]; }
   const TimeStats& time_stats() const { return tstats_; }
+  const SoftirqStats& softirq_stats() const { return sstats_; }
   // Local APIC tick grid of a CPU (aligned to the PIT by wait_8254_wraparound).
   uint64_t local_ticks(int cpu) const { return pcpu_[size_t(cpu)].local_ticks; }
   sc_time tick_time(int cpu, uint64_t n) const {
@@ -242,6 +250,7 @@ class Kernel {
   const std::vector<std::unique_ptr<Task>>& tasks() const { return tasks_; }
   // Time per class on CPU `c` (user/system/irq/softirq/idle), measured exactly.
   const CpuTimes& cpu_times(int c) const { return acct_[size_t(c)]->times(); }
+  const IrqsOffStats& irqs_off(int c) const { return acct_[size_t(c)]->irqs_off(); }
   // Every spinlock the kernel owns, for per-lock statistics (lockstat-like).
   std::vector<const Spinlock*> spinlocks() const;
 
@@ -294,7 +303,7 @@ class Kernel {
   void handle_interrupt();
   void dispatch(const Trap& t);
   void do_IRQ(unsigned irq);
-  void do_IRQ_8259A(unsigned irq, IrqDesc& d);
+  void do_IRQ_8259A(unsigned irq, IrqDesc& d, sc_time t_in);
   void do_nmi();
   void smp_apic_timer_interrupt();
   void smp_reschedule_interrupt();
@@ -359,6 +368,7 @@ class Kernel {
   double last_delay_us_ = 0;  // delay_at_last_interrupt
   Spinlock monotonic_lock_{"monotonic_lock"};
   TimeStats tstats_;
+  SoftirqStats sstats_;
   Spinlock i8253_lock_{"i8253_lock"};
   Spinlock ioapic_lock_{"ioapic_lock"};
   Spinlock xtime_lock_{"xtime_lock"};

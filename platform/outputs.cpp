@@ -159,6 +159,11 @@ void add_kernel_metrics(nlohmann::json& j, kernel::Kernel& k) {
                     {"idle", ms(t[CpuClass::Idle])}};
     c["context_switches"] = k.cpu_rq(i).nr_switches;
     c["migrations"] = k.cpu_rq(i).nr_migrations;
+    const auto& off = k.irqs_off(i);
+    c["irqs_off"] = {{"sections", off.sections},
+                     {"total_ms", ms(off.total)},
+                     {"max_us", round3(off.max.to_seconds() * 1e6)},
+                     {"max_started_in", off.max_started_in}};
   }
   struct Agg {
     uint64_t acquisitions = 0, contended = 0;
@@ -190,7 +195,9 @@ void add_kernel_metrics(nlohmann::json& j, kernel::Kernel& k) {
                                  {"count", d.count},
                                  {"threaded", d.threaded},
                                  {"max_handler_us", us(d.max_handler)},
-                                 {"handler_total_us", us(d.handler_total)}};
+                                 {"handler_total_us", us(d.handler_total)},
+                                 {"max_hardirq_us", us(d.max_hardirq)},
+                                 {"hardirq_total_us", us(d.hardirq_total)}};
   }
   j["irqs"] = irqs;
 }
@@ -278,6 +285,8 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
   j["ticks"] = {{"handled", k.time_stats().ticks},
                 {"lost", k.time_stats().lost_ticks},
                 {"lost_warnings", k.time_stats().lost_warnings}};
+  j["softirqs"] = {{"inline_runs", k.softirq_stats().inline_runs},
+                   {"ksoftirqd_runs", k.softirq_stats().ksoftirqd_runs}};
   const auto& ide = m.ide.stats();
   json disk = {{"read_mb_s", 0.0},
                {"bytes_read", 0},
@@ -307,12 +316,16 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
       workloads[w->name()] = {{"compiles", b->compiles()}};
     } else if (auto* x = dynamic_cast<kernel::X11*>(w.get())) {
       const auto& f = x->fifo_stats();
-      workloads[w->name()] = {{"driver", kernel::policy_name(x->params().driver)},
-                              {"events", x->stats().events},
-                              {"events_merged", x->stats().skipped},
-                              {"fifo_writes", f.writes},
-                              {"status_reads", f.status_reads},
-                              {"status_reads_spinning", f.spin_reads}};
+      workloads[w->name()] = {
+          {"driver", kernel::policy_name(x->params().driver)},
+          {"events", x->stats().events},
+          {"events_merged", x->stats().skipped},
+          {"fifo_writes", f.writes},
+          {"status_reads", f.status_reads},
+          {"status_reads_spinning", f.spin_reads},
+          // reads that decided a store (not the wait loop's repeats)
+          {"status_checks_per_write",
+           f.writes ? round3(double(f.status_reads - f.spin_reads) / double(f.writes)) : 0.0}};
     } else if (auto* lt = dynamic_cast<kernel::Latencytest*>(w.get())) {
       json phases = json::object();
       for (const auto& ph : lt->phases()) {

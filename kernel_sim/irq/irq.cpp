@@ -34,12 +34,13 @@ void Kernel::do_IRQ(unsigned irq) {
     if (pstats_->open(smp_processor_id())) pstats_->cause(smp_processor_id(), -100, int(1u << irq));
     latency_site(irq_cause(irq), {"do_IRQ", "irq_enter"});
   }
+  const sc_time t_in = now();
   irq_enter({"do_IRQ", "irq_enter"});
   fn("do_IRQ", interrupted, 60, 1);
   IrqDesc& d = irq_desc_[irq];
   d.count++;
   spin_lock(d.lock, "do_IRQ");
-  if (pic_mode()) return do_IRQ_8259A(irq, d);
+  if (pic_mode()) return do_IRQ_8259A(irq, d, t_in);
   fn("ack_edge_ioapic_irq", "do_IRQ", 30);
   if (d.depth > 0) {
     // Lazy disable: the edge came in while disabled. Mask it now, remember it,
@@ -48,6 +49,7 @@ void Kernel::do_IRQ(unsigned irq) {
     io_apic_modify(irq, true, "ack_edge_ioapic_irq");
     this_cpu().apic_write(0xb0, 0);
     spin_unlock(d.lock, {"do_IRQ", "unlock"});
+    d.in_hardirq(now() - t_in);
     irq_exit({"do_IRQ", "irq_exit"});
     return;
   }
@@ -71,16 +73,18 @@ void Kernel::do_IRQ(unsigned irq) {
     fn("end_edge_ioapic_irq", "do_IRQ", 20);
     spin_unlock(d.lock, {"do_IRQ", "unlock"});
   }
+  d.in_hardirq(now() - t_in);  // irq_exit may run softirqs: not this line's time
   irq_exit({"do_IRQ", "irq_exit"});
 }
 
 // do_IRQ on an 8259A board (2.4): mask and acknowledge, run the handler unless
 // the IRQ is disabled, then unmask (end_8259A_irq). irq_desc->lock is held on entry.
-void Kernel::do_IRQ_8259A(unsigned irq, IrqDesc& d) {
+void Kernel::do_IRQ_8259A(unsigned irq, IrqDesc& d, sc_time t_in) {
   mask_and_ack_8259A(irq, "do_IRQ");
   if (d.depth > 0) {  // disabled: stays masked until enable_irq
     d.pending = true;
     spin_unlock(d.lock, {"do_IRQ", "unlock"});
+    d.in_hardirq(now() - t_in);
     irq_exit({"do_IRQ", "irq_exit"});
     return;
   }
@@ -94,6 +98,7 @@ void Kernel::do_IRQ_8259A(unsigned irq, IrqDesc& d) {
   spin_lock(d.lock, "do_IRQ");
   if (d.depth == 0) set_8259A_mask(irq, false, "end_8259A_irq");
   spin_unlock(d.lock, {"do_IRQ", "unlock"});
+  d.in_hardirq(now() - t_in);
   irq_exit({"do_IRQ", "irq_exit"});
 }
 

@@ -27,6 +27,13 @@ struct IrqDesc {
     handler_total += took;
     if (took > max_handler) max_handler = took;
   }
+  // do_IRQ for this line, in hardirq context with interrupts off: the whole handler
+  // chain, or only ack and wake-up when the line is threaded.
+  sc_core::sc_time max_hardirq, hardirq_total;
+  void in_hardirq(const sc_core::sc_time& took) {
+    hardirq_total += took;
+    if (took > max_hardirq) max_hardirq = took;
+  }
 };
 
 }  // namespace latsim::kernel

@@ -55,6 +55,7 @@ void Kernel::__do_softirq(const char* parent, uint32_t mask) {
     const uint32_t pending = pc.softirq_pending & mask;
     if (!pending) break;
     pc.softirq_pending &= ~mask;
+    (&current() == pc.ksoftirqd ? sstats_.ksoftirqd_runs : sstats_.inline_runs)++;
     local_irq_enable({"__do_softirq", "lock"});
     for (int nr = 0; nr < 8; ++nr)
       if ((pending & (1u << nr)) && softirq_vec_[size_t(nr)]) softirq_vec_[size_t(nr)]();

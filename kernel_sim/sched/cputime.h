@@ -18,13 +18,27 @@ struct CpuTimes {
   const sc_core::sc_time& operator[](CpuClass c) const { return by_class[int(c)]; }
 };
 
+// Sections with the interrupt flag clear, whoever cleared it (cli, an interrupt
+// gate, spin_lock_irq): the irqs-off half of the VP tracer, measured always.
+struct IrqsOffStats {
+  uint64_t sections = 0;
+  sc_core::sc_time total, max;
+  const char* max_started_in = "";  // kernel function that cleared IF for the longest
+};
+
 // A CpuOps that forwards to the hardware's and charges the time each call took.
 class AccountedCpu : public CpuOps {
  public:
-  AccountedCpu(CpuOps& hw, std::function<CpuClass()> classify)
-      : hw_(hw), classify_(std::move(classify)) {}
+  // `where` names the kernel function running now (for where an irqs-off section began).
+  AccountedCpu(CpuOps& hw, std::function<CpuClass()> classify,
+               std::function<const char*()> where = nullptr)
+      : hw_(hw),
+        classify_(std::move(classify)),
+        where_(std::move(where)),
+        if_on_(hw.irqs_enabled()) {}
   const CpuTimes& times() const { return t_; }
   CpuTimes& times() { return t_; }
+  const IrqsOffStats& irqs_off() const { return off_; }
 
   int id() const override { return hw_.id(); }
   double mhz() const override { return hw_.mhz(); }
@@ -37,10 +51,14 @@ class AccountedCpu : public CpuOps {
   }
   bool interrupt_deliverable() const override { return hw_.interrupt_deliverable(); }
   Trap take_interrupt() override {
-    return timed([&] { return hw_.take_interrupt(); }, CpuClass::Irq);
+    const bool was_on = hw_.irqs_enabled();
+    const Trap t = timed([&] { return hw_.take_interrupt(); }, CpuClass::Irq);
+    if (was_on) if_changed(false, "common_interrupt");  // the gate cleared IF at entry
+    return t;
   }
   void iret(const Trap& t, bool prev_if) override {
     timed([&] { return (hw_.iret(t, prev_if), 0); }, CpuClass::Irq);
+    if_changed(hw_.irqs_enabled(), "iret");
   }
   void hlt() override {
     timed([&] { return (hw_.hlt(), 0); });
@@ -49,7 +67,10 @@ class AccountedCpu : public CpuOps {
     return timed([&] { return hw_.spin_until(ev); });
   }
   bool irqs_enabled() const override { return hw_.irqs_enabled(); }
-  void set_irqs_enabled(bool on) override { hw_.set_irqs_enabled(on); }
+  void set_irqs_enabled(bool on) override {
+    hw_.set_irqs_enabled(on);
+    if_changed(on, nullptr);
+  }
   uint8_t inb(uint16_t port) override {
     return timed([&] { return hw_.inb(port); });
   }
@@ -97,9 +118,31 @@ class AccountedCpu : public CpuOps {
     t_.by_class[int(c)] += sc_core::sc_time_stamp() - t0;
     return r;
   }
+  // An edge of IF: a section opens at its clear and closes at its set.
+  void if_changed(bool on, const char* site) {
+    if (on == if_on_) return;
+    if_on_ = on;
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    if (!on) {
+      off_since_ = now, opened_ = true;
+      off_site_ = site ? site : where_ ? where_() : "";
+      return;
+    }
+    if (!opened_) return;  // IF was clear from reset to boot: no section of the kernel's
+    const sc_core::sc_time d = now - off_since_;
+    off_.sections++;
+    off_.total += d;
+    if (d > off_.max) off_.max = d, off_.max_started_in = off_site_;
+  }
   CpuOps& hw_;
   std::function<CpuClass()> classify_;
+  std::function<const char*()> where_;
   CpuTimes t_;
+  IrqsOffStats off_;
+  bool if_on_;
+  bool opened_ = false;
+  sc_core::sc_time off_since_;
+  const char* off_site_ = "";
 };
 
 }  // namespace latsim::kernel

@@ -1,4 +1,5 @@
 #include "kernel_sim/workloads/kernel_build.h"
+#include <algorithm>
 #include <memory>
 
 namespace latsim::kernel {
@@ -36,16 +37,22 @@ void KernelBuild::fork_child(Kernel& k) {
 }
 
 void KernelBuild::exit_mmap(Kernel& k) {
-  // unmap_vmas zaps PTEs in batches, dropping the lock between them
-  // (cond_resched_lock); clear_page_tables frees the page-table pages with it held.
+  // unmap_vmas zaps PTEs ZAP_BLOCK_SIZE at a time, with cond_resched_lock between
+  // blocks (mm/memory.c: 8 pages with CONFIG_PREEMPT, else 1024); clear_page_tables
+  // frees the page-table pages with the lock held throughout.
   const uint64_t pages = uint64_t(p_.rss_mb) * 256;
+  const uint64_t zap = k.params().kernel_preemption ? 8 : 1024;
   // exit_mm: tsk->mm = NULL, the CPU keeps the page tables lazily until the flush.
   const int mm = k.current().mm;
   k.current().mm = 0;
   k.fn("exit_mmap", "mmput", 200, 2);
-  for (uint64_t done = 0; done < pages; done += 256) {
+  // Per page: 25 cycles, and a PTE line per 8 pages plus the struct pages' lines
+  // (3 misses per 16 pages, an assumption).
+  for (uint64_t done = 0; done < pages; done += zap) {
+    const uint64_t n = std::min(zap, pages - done);
+    const uint64_t misses = (done + n) * 3 / 16 - done * 3 / 16;
     k.spin_lock(page_table_lock_, "cond_resched_lock");
-    k.fn("unmap_vmas", "exit_mmap", 256 * 25, 8, 256 / 8 + 16);
+    k.fn("unmap_vmas", "exit_mmap", n * 25, 8, misses);
     k.spin_unlock(page_table_lock_, {"cond_resched_lock", "lock"});
     k.cond_resched("cond_resched_lock");
   }

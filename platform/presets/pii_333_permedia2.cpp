@@ -64,12 +64,20 @@ void pii_333_permedia2(PlatformConfig& p) {
   p.video.render_setup_ns = 10 * 1000.0 / kCoreMhz;
   p.video.fill_ns_per_pixel = 1000.0 / kCoreMhz;
   // A copy reads and writes every pixel through the one 64-bit SGRAM port, which
-  // display refresh shares. Assumptions: 32 bpp, 1024x768 at 75 Hz, SGRAM at the core
-  // clock, no page-break or turnaround loss. 664 MB/s - 236 MB/s refresh = 428 MB/s
-  // for 8 bytes per pixel: 18.7 ns, above the 12 ns core limit.
+  // display refresh shares (32 bpp, 1024x768 at 75 Hz: 236 MB/s of 664 MB/s). It
+  // moves a burst of source, then the same burst to the destination (another SGRAM
+  // row), so each burst pays a page miss: precharge + activate + CAS latency, 3 clocks
+  // each for PC100-class SGRAM. Assumption, fitted to O12's 25-30 ms freeze: bursts
+  // of 8 qwords (SGRAM burst length 8): 2.125 clocks a pixel, 39.7 ns with refresh.
   constexpr double kBytesPerPixel = 4, kSgramMBs = kCoreMhz * 8;
   constexpr double kRefreshMBs = 1024 * 768 * kBytesPerPixel * 75 / 1e6;
-  p.video.copy_ns_per_pixel = 2 * kBytesPerPixel * 1000.0 / (kSgramMBs - kRefreshMBs);
+  constexpr double kBurstBytes = 64, kPageMissClocks = 3 + 3 + 3;
+  // Clocks per pixel: read + write at 8 bytes a clock, plus a read and a write page
+  // miss per burst of kBurstBytes / kBytesPerPixel pixels.
+  constexpr double kClocksPerPixel =
+      2 * kBytesPerPixel / 8 + 2 * kPageMissClocks / (kBurstBytes / kBytesPerPixel);
+  constexpr double kShareLeft = 1 - kRefreshMBs / kSgramMBs;  // refresh takes the rest
+  p.video.copy_ns_per_pixel = kClocksPerPixel * 1000.0 / kCoreMhz / kShareLeft;
 }
 
 }  // namespace latsim::platform::presets

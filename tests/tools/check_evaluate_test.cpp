@@ -37,8 +37,10 @@ class CheckEvaluate : public ::testing::Test {
     r.seed = seed;
     r.dir = dir_ / name / std::to_string(seed);
     fs::create_directories(r.dir / "traces");
-    const json m = {{"latency_tracer", {{"max_us", max_us}}},
-                    {"disk", {{"max_request_kb", request_kb}}}};
+    const json m = {
+        {"latency_tracer", {{"max_us", max_us}}},
+        {"disk", {{"max_request_kb", request_kb}}},
+        {"phases", {{"x11", {{"max_ms", max_us}}}, {"disk_rd", {{"max_ms", request_kb}}}}}};
     std::ofstream(r.dir / "metrics.json") << m.dump(2);
     if (!traces.empty())
       for (const auto& e : fs::directory_iterator(traces))
@@ -111,6 +113,49 @@ TEST_F(CheckEvaluate, MetricsAndComparisonsOneSeed) {
   EXPECT_EQ(rows[3].detail, "defaults (seed 1): disk has no key `nope` (has: max_request_kb)");
   EXPECT_EQ(rows[10].detail, "ratio undefined: tiny's disk.max_request_kb is 0");
   EXPECT_FALSE((HypothesisResult{&h, rows}.passed()));
+}
+
+// {case:, metrics:, monotonic:}: the order of several metrics within one case's run.
+TEST_F(CheckEvaluate, OrderOfSeveralMetricsOfOneCase) {
+  const Hypothesis h = hypothesis(
+      "cases:\n"
+      "  - name: defaults\n"
+      "compare:\n"
+      "  - {case: defaults, monotonic: decreasing,\n"
+      "     metrics: [latency_tracer.max_us, disk.max_request_kb]}\n"
+      "  - {case: defaults, monotonic: increasing,\n"
+      "     metrics: [latency_tracer.max_us, disk.max_request_kb]}\n"
+      "  - {case: defaults, monotonic: increasing, metrics: [phases.disk_rd.max_ms,\n"
+      "     phases.x11.max_ms]}\n");
+  const auto rows = evaluate(h, {{run("defaults", 1, 3996, 128)}});
+  std::vector<std::string> got;
+  for (const auto& r : rows) got.push_back(summary(r));
+  EXPECT_EQ(got, (std::vector<std::string>{
+                     "defaults | latency_tracer.max_us, disk.max_request_kb | decreasing | "
+                     "3996, 128 | PASS",
+                     "defaults | latency_tracer.max_us, disk.max_request_kb | increasing | "
+                     "3996, 128 | FAIL",
+                     "defaults | phases.{disk_rd,x11}.max_ms | increasing | 128, 3996 | PASS"}));
+}
+
+// A `metrics` order names one case, and no `metric`, `cases` or bounds.
+TEST_F(CheckEvaluate, MetricsOrderErrorsNameTheKey) {
+  try {
+    hypothesis(
+        "cases:\n"
+        "  - name: defaults\n"
+        "compare:\n"
+        "  - {case: nope, monotonic: sideways, metrics: [latency_tracer.max_us], max: 3}\n");
+    FAIL() << "no error";
+  } catch (const HypothesisError& e) {
+    std::string all;
+    for (const auto& d : e.diagnostics()) all += d.to_string() + "\n";
+    EXPECT_NE(all.find("compare[0].max: goes with `ratio`"), std::string::npos) << all;
+    EXPECT_NE(all.find("compare[0].monotonic: with `metrics`"), std::string::npos) << all;
+    EXPECT_NE(all.find("compare[0].metrics: expected a list of at least two"), std::string::npos)
+        << all;
+    EXPECT_NE(all.find("nope"), std::string::npos) << all;
+  }
 }
 
 TEST_F(CheckEvaluate, SeedsEachOrMedian) {

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -13,7 +14,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-uint64_t context_switches(const std::string& tag, const std::string& args) {
+nlohmann::json metrics(const std::string& tag, const std::string& args) {
   const fs::path out =
       fs::temp_directory_path() / ("latsim-irqthr-" + tag + "-" + std::to_string(::getpid()));
   const std::string cmd = std::string(LATSIM_BINARY) + " run " + LATSIM_SOURCE_DIR +
@@ -21,15 +22,61 @@ uint64_t context_switches(const std::string& tag, const std::string& args) {
                           out.string() + " " + args;
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
   std::ifstream in(out / "metrics.json");
-  const uint64_t n = nlohmann::json::parse(in)["scheduler"]["context_switches"];
+  auto m = nlohmann::json::parse(in);
   fs::remove_all(out);
-  return n;
+  return m;
+}
+
+uint64_t context_switches(const std::string& tag, const std::string& args) {
+  return metrics(tag, args)["scheduler"]["context_switches"];
 }
 
 TEST(IrqThreading, UnthreadedIdeHandlerSavesTheThreadSwitches) {
   const uint64_t threaded = context_switches("1", "--set /proc/irq/14/ide0/threaded=1");
   const uint64_t inline_handler = context_switches("0", "--set /proc/irq/14/ide0/threaded=0");
   EXPECT_LT(inline_handler, threaded);
+}
+
+// hardirq_preemption=1: do_IRQ for ide0 only acks the line and wakes its thread, so
+// the interrupts-off time in hardirq context for IRQ 14 shrinks; the timer stays.
+TEST(IrqThreading, ThreadedIdeLineSpendsLessTimeInHardirqContext) {
+  const auto on = metrics("hp1", "--set kernel.hardirq_preemption=1");
+  const auto off = metrics("hp0", "--set kernel.hardirq_preemption=0");
+  EXPECT_EQ(on["irqs"]["14"]["threaded"], true);
+  EXPECT_EQ(off["irqs"]["14"]["threaded"], false);
+  const double on_max = on["irqs"]["14"]["max_hardirq_us"];
+  const double off_max = off["irqs"]["14"]["max_hardirq_us"];
+  EXPECT_LT(on_max * 2, off_max);
+  EXPECT_LT(double(on["irqs"]["14"]["hardirq_total_us"]) * 2,
+            double(off["irqs"]["14"]["hardirq_total_us"]));
+  EXPECT_EQ(on["irqs"]["0"]["threaded"], false);  // the timer is never threaded
+}
+
+// softirq_preemption=1 sends every softirq to ksoftirqd/N; with 0 they run inline
+// on the way out of the interrupt (irq_exit -> do_softirq).
+TEST(IrqThreading, SoftirqPreemptionMovesSoftirqsIntoKsoftirqd) {
+  const auto on = metrics("sp1", "--set kernel.softirq_preemption=1");
+  const auto off = metrics("sp0", "--set kernel.softirq_preemption=0");
+  EXPECT_EQ(on["softirqs"]["inline_runs"], 0);
+  EXPECT_GT(on["softirqs"]["ksoftirqd_runs"], 1000);
+  EXPECT_GT(off["softirqs"]["inline_runs"], 1000);
+  EXPECT_LT(off["softirqs"]["ksoftirqd_runs"], off["softirqs"]["inline_runs"]);
+}
+
+// Every CPU reports its interrupts-off sections, whoever cleared IF; the longest is
+// at least as long as the longest hardirq handler run (which runs with IF clear).
+TEST(IrqThreading, IrqsOffSectionsCoverTheLongestHardirq) {
+  const auto m = metrics("off", "");
+  double longest_hardirq = 0;
+  for (const auto& [irq, d] : m["irqs"].items())
+    longest_hardirq = std::max(longest_hardirq, d["max_hardirq_us"].get<double>());
+  double longest_off = 0;
+  for (const auto& c : m["cpus"]) {
+    EXPECT_GT(c["irqs_off"]["sections"], 1000);
+    longest_off = std::max(longest_off, c["irqs_off"]["max_us"].get<double>());
+  }
+  EXPECT_GT(longest_hardirq, 0.0);
+  EXPECT_GE(longest_off, longest_hardirq);
 }
 
 }  // namespace

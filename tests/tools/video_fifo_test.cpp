@@ -32,17 +32,18 @@ nlohmann::json run(const std::string& tag, const std::string& args) {
   return nlohmann::json::parse(s.str());
 }
 
-// One 1000x700 copy at 18.7 ns per pixel is ~13 ms: the hold, the ticks, cyclictest.
+// One 1000x700 copy at 39.7 ns per pixel (the preset's SGRAM bursts and page misses)
+// is ~27.8 ms: the hold, the ticks, cyclictest.
 TEST(VideoFifoStall, RudeDriverOnPci20CardHoldsTheBusForAWholeCopyAndLosesTicks) {
   const auto m = run("rude", "");
   const double hold = m["video"]["longest_bus_hold_us"];
-  EXPECT_GT(hold, 12000.0);
-  EXPECT_LT(hold, 14000.0);
+  EXPECT_GT(hold, 27000.0);
+  EXPECT_LT(hold, 28500.0);
   EXPECT_EQ(m["video"]["fifo_max_level"], 256);
   EXPECT_EQ(m["video"]["status_reads"], 0);
   EXPECT_GT(m["ticks"]["lost"], 100);
   const double ct_max = m["workloads"]["cyclictest"]["max_us"];
-  EXPECT_GT(ct_max, 10000.0);
+  EXPECT_GT(ct_max, 25000.0);
 }
 
 TEST(VideoFifoStall, CachedFreeCountDriverNeitherHoldsTheBusNorLosesTicks) {

@@ -31,6 +31,7 @@ Hypothesis file (YAML, schema_version: 1):
     - {metric: latency_tracer.max_us, ratio: [defaults, quiet], min: 2.5, max: 6}
     - {metric: latency_tracer.max_us, greater: [defaults, quiet]}
     - {metric: disk.max_request_kb, monotonic: decreasing, cases: [defaults, quiet]}
+    - {case: defaults, monotonic: decreasing, metrics: ['cpus[0].nmis', 'cpus[1].nmis']}
 
 Metric expectations: `metric` is a path into the run's metrics.json, dotted, with array
 indexes (workloads.cyclictest.max_us, cpus[1].spin_us); it must be a number within
@@ -39,7 +40,8 @@ indexes (workloads.cyclictest.max_us, cpus[1].spin_us); it must be a number with
 scenario sets: judge what the run measured.
 Comparisons across cases: `ratio: [A, B]` bounds A/B like an expectation; `greater:
 [A, B]` means A > B; `monotonic: increasing|decreasing` over `cases: [A, B, C...]` in
-that order (strict unless `strict: false`).
+that order (strict unless `strict: false`). Within one case: `case: A` with `monotonic`
+over `metrics: [M1, M2, ...]` orders several of its metrics (a table's rows).
 Trace signatures read the run's traces/*.txt (the voluntary-preempt tracer's format: one
 line per entry, `(+D.DDDms)` is the time to the next entry, the entry's "step"):
   longest_step_in: F | [F, G]     in the longest trace, the longest step is F's (or G's),

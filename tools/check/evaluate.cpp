@@ -60,6 +60,33 @@ struct Values {
   std::string error;
 };
 
+// "a.b.x.c, a.b.y.c" -> "a.b.{x,y}.c": the shared dotted head and tail written once.
+std::string brace_list(const std::vector<std::string>& paths) {
+  if (paths.size() < 2) return fmt::format("{}", fmt::join(paths, ", "));
+  size_t head = paths[0].size(), tail = paths[0].size();
+  for (const auto& p : paths) {
+    size_t i = 0;
+    while (i < head && i < p.size() && p[i] == paths[0][i]) ++i;
+    head = i;
+    size_t j = 0;
+    while (j < tail && j < p.size() && p[p.size() - 1 - j] == paths[0][paths[0].size() - 1 - j])
+      ++j;
+    tail = j;
+  }
+  head = paths[0].rfind('.', head ? head - 1 : 0) == std::string::npos
+             ? 0
+             : paths[0].rfind('.', head ? head - 1 : 0) + 1;
+  const size_t dot = paths[0].find('.', paths[0].size() - tail);
+  tail = dot == std::string::npos ? 0 : paths[0].size() - dot;
+  for (const auto& p : paths)
+    if (head + tail >= p.size() || head + tail == 0)
+      return fmt::format("{}", fmt::join(paths, ", "));
+  std::vector<std::string> mid;
+  for (const auto& p : paths) mid.push_back(p.substr(head, p.size() - head - tail));
+  return fmt::format("{}{{{}}}{}", paths[0].substr(0, head), fmt::join(mid, ","),
+                     paths[0].substr(paths[0].size() - tail));
+}
+
 class Evaluator {
  public:
   Evaluator(const Hypothesis& h, const std::vector<std::vector<RunOutcome>>& runs) : h_(h) {
@@ -186,7 +213,9 @@ class Evaluator {
     Row r;
     r.hypothesis = h_.name;
     r.location = c.location;
-    r.metric = c.metric.text;
+    std::vector<std::string> metric_names;
+    for (const auto& m : c.metrics) metric_names.push_back(m.text);
+    r.metric = c.metrics.empty() ? c.metric.text : brace_list(metric_names);
     const char* sep = c.op == Comparison::Op::Ratio     ? " / "
                       : c.op == Comparison::Op::Greater ? " > "
                                                         : ", ";
@@ -203,10 +232,16 @@ class Evaluator {
                               : (c.increasing ? "non-decreasing" : "non-increasing");
         break;
     }
-    // values[k][i]: case k of the comparison, seed i (or one median).
+    // values[k][i]: point k of the comparison (a case, or a metric of the one case),
+    // seed i (or one median).
+    std::vector<std::pair<const std::string*, const MetricPath*>> points;
+    if (c.metrics.empty())
+      for (const auto& name : c.cases) points.push_back({&name, &c.metric});
+    else
+      for (const auto& m : c.metrics) points.push_back({&c.cases[0], &m});
     std::vector<std::vector<double>> values;
-    for (const auto& name : c.cases) {
-      Values v = this->values(index_of(name), c.metric);
+    for (const auto& [name, metric] : points) {
+      Values v = this->values(index_of(*name), *metric);
       if (!v.error.empty()) {
         r.measured = "-";
         r.verdict = Verdict::Error;

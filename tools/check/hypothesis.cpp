@@ -49,9 +49,9 @@ const std::vector<std::string> kExpectKeys{"metric",    "min",   "max",       "a
 const std::vector<std::string> kTraceKeys{
     "longest_step_in", "min_step_us",    "consecutive_steps_over_us",
     "count_at_least",  "steps_under_us", "longest_trace_has"};
-const std::vector<std::string> kCompareKeys{"metric", "ratio",     "greater",   "monotonic",
-                                            "cases",  "strict",    "min",       "max",
-                                            "approx", "tolerance", "over_seeds"};
+const std::vector<std::string> kCompareKeys{
+    "metric", "metrics", "case", "ratio",  "greater",   "monotonic", "cases",
+    "strict", "min",     "max",  "approx", "tolerance", "over_seeds"};
 
 bool valid_case_name(const std::string& s) {
   if (s.empty() || !std::isalnum(static_cast<unsigned char>(s[0]))) return false;
@@ -512,7 +512,11 @@ class Reader {
     check_keys(n, path, kCompareKeys);
     Comparison c;
     c.location = at(n.Mark());
-    const YAML::Node m = get(n, "metric");
+    const YAML::Node m = get(n, "metric"), ms = get(n, "metrics");
+    if (ms.IsDefined()) {
+      read_metric_order(n, ms, path, c);
+      return;
+    }
     if (!m.IsDefined())
       error(n, join(path, "metric"), "missing: the metrics.json path compared across cases");
     else if (auto p = metric(m, join(path, "metric")))
@@ -583,6 +587,45 @@ class Reader {
       for (const auto& k : kBoundKeys)
         if (get(n, k).IsDefined()) error(at(key_mark(n, k)), join(path, k), "goes with `ratio`");
     }
+    h_.compare.push_back(std::move(c));
+  }
+
+  // {case: C, monotonic: increasing|decreasing, metrics: [M1, M2, ...]}: the order of
+  // several metrics of one case (a table's rows, say).
+  void read_metric_order(const YAML::Node& n, const YAML::Node& ms, const std::string& path,
+                         Comparison& c) {
+    c.op = Comparison::Op::Monotonic;
+    for (const char* k : {"metric", "cases", "ratio", "greater"})
+      if (get(n, k).IsDefined())
+        error(at(key_mark(n, k)), join(path, k),
+              "does not go with `metrics` (the order of several metrics of one `case`)");
+    for (const auto& k : kBoundKeys)
+      if (get(n, k).IsDefined()) error(at(key_mark(n, k)), join(path, k), "goes with `ratio`");
+    const YAML::Node mono = get(n, "monotonic");
+    if (!mono.IsScalar() || (mono.Scalar() != "increasing" && mono.Scalar() != "decreasing"))
+      error(mono.IsDefined() ? mono : n, join(path, "monotonic"),
+            "with `metrics`: monotonic: increasing|decreasing (accepted: increasing, decreasing)");
+    else
+      c.increasing = mono.Scalar() == "increasing";
+    if (const YAML::Node s = get(n, "strict"); s.IsDefined())
+      if (auto b = boolean(s, join(path, "strict"))) c.strict = *b;
+    const YAML::Node cs = get(n, "case");
+    if (!cs.IsDefined() || !cs.IsScalar()) {
+      error(cs.IsDefined() ? cs : n, join(path, "case"),
+            "missing: the case whose metrics are ordered");
+    } else {
+      c.cases = {cs.Scalar()};
+      case_refs_.push_back({cs.Scalar(), cs.Mark(), join(path, "case")});
+    }
+    if (!ms.IsSequence() || ms.size() < 2) {
+      error(ms, join(path, "metrics"),
+            fmt::format("expected a list of at least two metric paths, got {}", node_kind(ms)));
+    } else {
+      for (size_t i = 0; i < ms.size(); ++i)
+        if (auto p = metric(ms[i], fmt::format("{}[{}]", join(path, "metrics"), i)))
+          c.metrics.push_back(*p);
+    }
+    c.location = at(n.Mark());
     h_.compare.push_back(std::move(c));
   }
 

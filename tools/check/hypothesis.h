@@ -20,6 +20,7 @@
 //     - {metric: latency_tracer.max_us, ratio: [defaults, quiet], min: 2.5, max: 6}
 //     - {metric: latency_tracer.max_us, greater: [defaults, quiet]}
 //     - {metric: disk.max_request_kb, monotonic: decreasing, cases: [defaults, quiet]}
+//     - {case: defaults, monotonic: decreasing, metrics: [cpus[0].nmis, cpus[1].nmis]}
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -56,9 +57,11 @@ struct Comparison {
   std::string location;
   MetricPath metric;
   std::vector<std::string> cases;  // Ratio, Greater: [A, B]; Monotonic: the order
-  Bounds bounds;                   // Ratio: of A / B
-  bool increasing = true;          // Monotonic
-  bool strict = true;              // Monotonic
+  // Monotonic within one case (cases[0]): the order of these metrics, `metric` unused.
+  std::vector<MetricPath> metrics;
+  Bounds bounds;           // Ratio: of A / B
+  bool increasing = true;  // Monotonic
+  bool strict = true;      // Monotonic
   std::optional<SeedMode> over_seeds;
 };
 
