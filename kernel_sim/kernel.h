@@ -304,6 +304,7 @@ class Kernel {
   void dispatch(const Trap& t);
   void do_IRQ(unsigned irq);
   void do_IRQ_8259A(unsigned irq, IrqDesc& d, sc_time t_in);
+  void run_irq_handler(IrqDesc& d);
   void do_nmi();
   void smp_apic_timer_interrupt();
   void smp_reschedule_interrupt();

@@ -25,6 +25,14 @@ void Kernel::request_irq(unsigned irq, const char* name, IrqHandler h) {
     io_apic_modify(irq, false, "startup_edge_ioapic_irq");
 }
 
+// action->handler, timed for the per-IRQ handler statistics.
+void Kernel::run_irq_handler(IrqDesc& d) {
+  if (!d.handler) return;
+  const sc_time t0 = now();
+  d.handler();
+  d.handled(now() - t0);
+}
+
 void Kernel::do_IRQ(unsigned irq) {
   const char* interrupted = pcpu_[size_t(smp_processor_id())].last_fn;
   if (pstats_) {
@@ -63,11 +71,7 @@ void Kernel::do_IRQ(unsigned irq) {
   } else {
     spin_unlock(d.lock, {"do_IRQ", "unlock"});
     fn("generic_handle_IRQ_event", "do_IRQ", 40);
-    if (d.handler) {
-      const sc_time t0 = now();
-      d.handler();
-      d.handled(now() - t0);
-    }
+    run_irq_handler(d);
     spin_lock(d.lock, "do_IRQ");
     fn("generic_note_interrupt", "do_IRQ", 20);
     fn("end_edge_ioapic_irq", "do_IRQ", 20);
@@ -90,11 +94,7 @@ void Kernel::do_IRQ_8259A(unsigned irq, IrqDesc& d, sc_time t_in) {
   }
   spin_unlock(d.lock, {"do_IRQ", "unlock"});
   fn("handle_IRQ_event", "do_IRQ", 40);
-  if (d.handler) {
-    const sc_time t0 = now();
-    d.handler();
-    d.handled(now() - t0);
-  }
+  run_irq_handler(d);
   spin_lock(d.lock, "do_IRQ");
   if (d.depth == 0) set_8259A_mask(irq, false, "end_8259A_irq");
   spin_unlock(d.lock, {"do_IRQ", "unlock"});
@@ -116,11 +116,7 @@ void Kernel::irq_thread(unsigned irq) {
     // Handlers are entered as from a hardirq: interrupts off until the driver unmasks.
     local_irq_disable({"irq_thread", "lock"});
     fn("generic_handle_IRQ_event", "do_hardirq", 40);
-    if (d.handler) {
-      const sc_time t0 = now();
-      d.handler();
-      d.handled(now() - t0);
-    }
+    run_irq_handler(d);
     local_irq_enable({"irq_thread", "unlock"});
     cond_resched("irq_thread");
   }
