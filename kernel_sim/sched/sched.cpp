@@ -301,8 +301,9 @@ void Kernel::scheduler_tick(bool) {
       p->time_slice = task_timeslice(p);
       p->first_time_slice = false;
       // Interactive tasks go back to the active array unless the expired ones starve.
-      const bool starving = rq.expired_timestamp &&
-                            jiffies_ - rq.expired_timestamp >= uint64_t(1000 * rq.nr_running + 1);
+      const bool starving =
+          rq.expired_timestamp &&
+          jiffies_ - rq.expired_timestamp >= uint64_t(p_.hz) * uint64_t(rq.nr_running) + 1;
       if (task_interactive(p) && !starving) {
         rq.active->enqueue(p);
       } else {
