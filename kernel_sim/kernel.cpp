@@ -69,7 +69,10 @@ Rtl8139Driver& Kernel::nic() {
 
 ReiserFs& Kernel::reiserfs() {
   if (!fs_) {
-    fs_ = std::make_unique<ReiserFs>(*this, ReiserFsParams{});
+    ReiserFsParams fp;
+    fp.kupdate_interval_s = uint32_t(p_.kupdate_interval_s);
+    fp.journal_max_batch = uint32_t(p_.journal_max_batch);
+    fs_ = std::make_unique<ReiserFs>(*this, fp);
     fs_->mount();
   }
   return *fs_;

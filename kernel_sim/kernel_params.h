@@ -46,6 +46,9 @@ struct KernelParams {
   // The board has an IO-APIC; without one IRQs go through the 8259A pair (virtual
   // wire to CPU0) and the tick is the PIT's IRQ0 (a 2.4 UP kernel, no local APIC timer).
   bool io_apic = true;
+  // ReiserFS root: kupdated's period (bdflush interval) and the journal's batch limit.
+  int kupdate_interval_s = 5;
+  int journal_max_batch = 900;
 };
 
 }  // namespace latsim::kernel

@@ -54,6 +54,8 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.flavour = k.flavour;
   p.rootfs = k.rootfs;
   p.io_apic = s.platform.io_apic;
+  p.kupdate_interval_s = k.kupdate_interval_s;
+  p.journal_max_batch = k.journal_max_batch;
   p.latencytimes_read_s = k.latencytimes_read_s;
   if (k.flavour == "rt") {
     p.high_res_timers = true;  // CONFIG_HIGH_RES_TIMERS: one-shot local APIC

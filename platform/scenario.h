@@ -128,6 +128,8 @@ struct KernelConfig {
   int audiopci_threaded = 1;         // /proc/irq/10/Ensoniq AudioPCI/threaded
   std::string rootfs = "none";       // none | reiserfs: mounted at boot, with kupdated
   double latencytimes_read_s = 0;    // first read of /proc/latencytimes (restarts logging)
+  int kupdate_interval_s = 5;        // ReiserFS root: kupdated period (bdflush interval)
+  int journal_max_batch = 900;       // ReiserFS: JOURNAL_MAX_BATCH, a transaction's block limit
   HdparmConfig hdparm;
 };
 

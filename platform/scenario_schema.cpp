@@ -360,6 +360,13 @@ std::vector<Key<Scenario>> make_scenario_keys() {
                      "2.4.10-preempt: when /proc/latencytimes is first read; the read restarts "
                      "logging, so preempt-stats.txt covers the run after it"),
               LATSIM_AT(kernel.latencytimes_read_s)),
+      bind<S>(integer("kernel.reiserfs.kupdate_interval_s", 1, 600, "s",
+                      "kupdated period (bdflush interval): sync_old_buffers, which commits the "
+                      "ReiserFS transaction"),
+              LATSIM_AT(kernel.kupdate_interval_s)),
+      bind<S>(integer("kernel.reiserfs.journal_max_batch", 1, 1024, "blocks",
+                      "JOURNAL_MAX_BATCH: a running transaction commits when it logs this many"),
+              LATSIM_AT(kernel.journal_max_batch)),
       bind<S>(of_type(T::OnOff, "kernel.hdparm.dma", "hdparm -d: bus-master DMA for hda"),
               LATSIM_AT(kernel.hdparm.dma)),
       bind<S>(of_type(T::OnOff, "kernel.hdparm.unmaskirq",
