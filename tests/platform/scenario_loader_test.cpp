@@ -287,7 +287,7 @@ TEST(ScenarioErrors, KeyInTheWrongSection) {
       "bad.yaml:4:3: error: kernel.latency_timer: unknown key; did you mean "
       "`platform.pci.latency_timer`? (accepted: flavour, version, hz, voluntary_preemption, "
       "kernel_preemption, softirq_preemption, hardirq_preemption, nmi_watchdog, maxcpus, tunables, "
-      "rootfs, latencytimes_read_s, hdparm)");
+      "rootfs, latencytimes_read_s, reiserfs, hdparm)");
 }
 
 TEST(ScenarioErrors, WrongType) {
