@@ -4,6 +4,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <stdexcept>
 #include "kernel_sim/block/block_layer.h"
 #include "kernel_sim/kernel.h"
@@ -128,6 +129,30 @@ std::unique_ptr<kernel::Workload> make_workload(const WorkloadConfig& w) {
   return std::make_unique<kernel::Cyclictest>(name, p);
 }
 
+// Every latencytest workload's samples, in columns over the run (one per ~2 plot pixels).
+std::vector<std::unique_ptr<LatencytestSamples>> watch_latencytest(const Scenario& s,
+                                                                   kernel::Kernel& k) {
+  constexpr size_t kColumns = 1000;
+  std::vector<std::unique_ptr<LatencytestSamples>> out;
+  for (const auto& w : k.workloads()) {
+    auto* lt = dynamic_cast<kernel::Latencytest*>(w.get());
+    if (!lt) continue;
+    auto p = std::make_unique<LatencytestSamples>(0.0, s.duration_s, kColumns);
+    p->task = lt->name();
+    p->fragment_ms = lt->fragment_ms();
+    p->fragments = lt->params().fragments;
+    p->cpu_ms = lt->cpu_ms();
+    for (const auto& ph : lt->phases())
+      p->phases.push_back({kernel::Latencytest::phase_label(ph.name), ph.window.start.to_seconds(),
+                           ph.window.stop.to_seconds()});
+    lt->on_sample([q = p.get()](double write_ms, double cpu_ms, sc_core::sc_time at) {
+      q->add(at.to_seconds(), write_ms, cpu_ms);
+    });
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
 }  // namespace
 
 RunResult run_scenario(const Scenario& s, const RunOptions& o) {
@@ -138,6 +163,7 @@ RunResult run_scenario(const Scenario& s, const RunOptions& o) {
   for (const auto& w : s.workload) k.add_workload(make_workload(w));
   k.boot();
   auto timeline = timeline::Session::attach(s, m, k, window);
+  const auto latencytest = watch_latencytest(s, k);
 
   const sc_core::sc_time total(s.duration_s, sc_core::SC_SEC);
   const sc_core::sc_time slice(50, sc_core::SC_MS);
@@ -173,6 +199,7 @@ RunResult run_scenario(const Scenario& s, const RunOptions& o) {
       r.histograms.push_back(std::move(h));
     }
   }
+  for (const auto& lt : latencytest) r.latencytest.push_back(*lt);
   r.max_section_start = k.tracer().max_trace().t_start;
   r.max_section_end = k.tracer().max_trace().t_end;
   r.metrics = collect_metrics(s, m, k);

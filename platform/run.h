@@ -4,6 +4,7 @@
 #include <string>
 #include <systemc>
 #include <vector>
+#include "platform/latencytest_samples.h"
 #include "platform/scenario.h"
 
 namespace latsim::platform {
@@ -27,6 +28,7 @@ struct RunResult {
   nlohmann::json run_info;  // run-info.json
   std::string out_dir;
   std::vector<TaskHistogram> histograms;
+  std::vector<LatencytestSamples> latencytest;          // per latencytest workload, for its plot
   sc_core::sc_time max_section_start, max_section_end;  // the latency tracer's longest
 };
 

@@ -407,6 +407,11 @@ std::vector<Key<Scenario>> make_scenario_keys() {
       bind<S>(of_type(T::String, "outputs.timeline_window",
                       "A..B (12.3s..12.4s) or max:SPAN (around the longest section); empty: all"),
               LATSIM_AT(outputs.timeline_window)),
+      bind<S>(choice("outputs.timeline_detail", {"auto", "functions", "tasks"},
+                     "kernel-function slices in the timeline: functions (always), tasks (never: "
+                     "tasks, interrupts and the other tracks only), auto (functions when "
+                     "outputs.timeline_window is set; a whole run's function slices cost most)"),
+              LATSIM_AT(outputs.timeline_detail)),
   };
 }
 

@@ -185,6 +185,15 @@ latsim_viewer_deps() {
   latsim_quietly "${dir}/npm-ci.log" npm ci --prefix "${dir}" --no-audit --no-fund --ignore-scripts
 }
 
+# What tools/screenshot needs beyond the viewer tests: headless Chromium (Debian
+# package chromium, with a font for the SVG text). Not part of the default list: a
+# plain run or the test suite never starts a browser.
+latsim_screenshot_deps() {
+  local -a LATSIM_PACKAGES=(chromium fonts-dejavu-core)
+  latsim_install_packages || return
+  latsim_viewer_deps
+}
+
 latsim_bootstrap() {
   latsim_install_packages || return
   # Only the test suite needs the viewers' npm packages: a plain run must not need npm.

@@ -81,6 +81,7 @@ void Latencytest::audio(Kernel& k) {
 }
 
 void Latencytest::record(double write_ms, double cpu, sc_time at) {
+  if (sample_hook_) sample_hook_(write_ms, cpu, at);
   for (auto& ph : phases_) {
     if (at < ph.window.start || at >= ph.window.stop) continue;
     ph.samples++;

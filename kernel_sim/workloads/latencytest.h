@@ -6,6 +6,7 @@
 // keeps the other CPU busy; the stress loads run one after another, each for
 // phase_s. Per phase: the longest write-to-write period and CPU loop above
 // nominal, and the share of samples within 1 ms and 2 ms of nominal.
+#include <functional>
 #include <string>
 #include <vector>
 #include "kernel_sim/workloads/stress.h"
@@ -55,6 +56,10 @@ class Latencytest : public Workload {
   // The seed's "BASIC RESULTS" table with this run's column, plus the factors.
   std::string report(const std::string& kernel_version) const;
   static std::string phase_label(const std::string& phase);
+  // Observer of every measured sample (write-to-write period and CPU loop in ms, and
+  // when the write returned): the per-sample plot of the 2004 tool.
+  using SampleHook = std::function<void(double write_ms, double cpu_ms, sc_time at)>;
+  void on_sample(SampleHook f) { sample_hook_ = std::move(f); }
 
  private:
   void audio(Kernel& k);
@@ -64,6 +69,7 @@ class Latencytest : public Workload {
   std::vector<LatencytestPhase> phases_;
   uint64_t cpu_cycles_ = 0;
   Spinlock tasklist_lock_{"tasklist_lock"};
+  SampleHook sample_hook_;
 };
 
 }  // namespace latsim::kernel

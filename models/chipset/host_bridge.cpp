@@ -73,6 +73,12 @@ sc_time HostBridge::cpu_ready(sc_time t) const {
   return r;
 }
 
+int HostBridge::holding_master(sc_time t) const {
+  for (const auto& tr : trains_)
+    if (ready_in(tr, t) > t) return tr.master;
+  return -1;
+}
+
 sc_time HostBridge::next_holdoff(sc_time t) const {
   sc_time best = sc_core::sc_max_time();
   if (p_.holdoff == CpuHoldoff::None) return best;

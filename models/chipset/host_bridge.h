@@ -66,6 +66,8 @@ class HostBridge : public sc_core::sc_module, public pci::MasterTrafficListener 
   sc_time cpu_miss_done(sc_time t) const { return cpu_ready(t) + p_.dram_latency; }
   // First time >= t at which the CPU would be held off (SC_ZERO_TIME-less: max time if none known).
   sc_time next_holdoff(sc_time t) const;
+  // The master whose train holds a CPU request at t off the FSB (-1: none); for waveforms.
+  int holding_master(sc_time t) const;
   // Notified whenever new master traffic (so new holdoff) is announced.
   sc_core::sc_event& traffic_changed() { return changed_; }
 

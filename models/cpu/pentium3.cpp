@@ -94,6 +94,8 @@ bool Pentium3::run(Work& w) {
     const sc_time done = fsb_.cpu_miss_done(issue);
     stats_.fsb_stall += done - (issue + lat);
     add_stall(&StallCauses::memory, done - (issue + lat));
+    if (probe_ && done > issue + lat)
+      probe_->fsb_holdoff(id_, issue, done - lat, fsb_.holding_master(issue));
     sc_core::wait(done - now);
     w.misses--;
     w.cycles -= seg;

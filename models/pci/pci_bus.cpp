@@ -133,6 +133,7 @@ void PciBus::hold(sc_time from, sc_time to) {
     for (auto* l : listeners_) l->master_traffic_deferred(before, after);
     const size_t m = size_t(after.master);
     if (m < on_defer_.size() && on_defer_[m]) on_defer_[m](before, after);
+    if (probe_) probe_->pci_train_deferred(after.master, before.start, after.start, after.end);
   }
 }
 

@@ -10,16 +10,16 @@ FtraceTextWriter::FtraceTextWriter(std::string path, TimeWindow window, int ncpu
   f_ = std::fopen((path_ + ".tmp").c_str(), "wb");
   if (!f_) throw std::runtime_error("cannot write " + path_ + ".tmp");
   // The header of /sys/kernel/debug/tracing/trace (nop tracer, irq-info on).
-  buf_ = fmt::format(
-      "# tracer: nop\n#\n# entries-in-buffer/entries-written: 0/0   #P:{}\n#\n"
-      "#                                _-----=> irqs-off\n"
-      "#                               / _----=> need-resched\n"
-      "#                              | / _---=> hardirq/softirq\n"
-      "#                              || / _--=> preempt-depth\n"
-      "#                              ||| /     delay\n"
-      "#           TASK-PID     CPU#  ||||   TIMESTAMP  FUNCTION\n"
-      "#              | |         |   ||||      |         |\n",
-      ncpus);
+  out_.put(
+      fmt::format("# tracer: nop\n#\n# entries-in-buffer/entries-written: 0/0   #P:{}\n#\n"
+                  "#                                _-----=> irqs-off\n"
+                  "#                               / _----=> need-resched\n"
+                  "#                              | / _---=> hardirq/softirq\n"
+                  "#                              || / _--=> preempt-depth\n"
+                  "#                              ||| /     delay\n"
+                  "#           TASK-PID     CPU#  ||||   TIMESTAMP  FUNCTION\n"
+                  "#              | |         |   ||||      |         |\n",
+                  ncpus));
 }
 
 FtraceTextWriter::~FtraceTextWriter() {
@@ -28,36 +28,61 @@ FtraceTextWriter::~FtraceTextWriter() {
   std::remove((path_ + ".tmp").c_str());
 }
 
+// "{:>16}-{:<7} [{:03d}] {}... {:>5}.{:06d}: " written by hand: one line per
+// switch and wakeup of a whole run.
 void FtraceTextWriter::head(int cpu, uint64_t ps, bool irqs_off, const SchedTask& cur) {
   const uint64_t us = ps / 1000000;
-  fmt::format_to(std::back_inserter(buf_), "{:>16}-{:<7} [{:03d}] {}... {:>5}.{:06d}: ", cur.comm,
-                 cur.pid, cpu, irqs_off ? 'd' : '.', us / 1000000, unsigned(us % 1000000));
+  out_.put_padded(cur.comm, 16, true);
+  out_.put('-');
+  out_.put_padded(fmt::format_int(cur.pid).c_str(), 7, false);
+  out_.put(" [");
+  out_.put_uint_padded(uint64_t(cpu), 3, '0');
+  out_.put("] ");
+  out_.put(irqs_off ? 'd' : '.');
+  out_.put("... ");
+  out_.put_uint_padded(us / 1000000, 5, ' ');
+  out_.put('.');
+  out_.put_uint_padded(us % 1000000, 6, '0');
+  out_.put(": ");
+}
+
+void FtraceTextWriter::put_task(const char* comm, const char* pid, const char* prio,
+                                const SchedTask& t) {
+  out_.put(comm);
+  out_.put(t.comm);
+  out_.put(pid);
+  out_.put(fmt::format_int(t.pid).c_str());
+  out_.put(prio);
+  out_.put(fmt::format_int(t.prio).c_str());
 }
 
 void FtraceTextWriter::sched_switch(int cpu, uint64_t ps, bool irqs_off, const SchedTask& prev,
                                     char prev_state, const SchedTask& next) {
   if (!w_.contains(ps)) return;
   head(cpu, ps, irqs_off, prev);
-  fmt::format_to(std::back_inserter(buf_),
-                 "sched_switch: prev_comm={} prev_pid={} prev_prio={} prev_state={} ==> "
-                 "next_comm={} next_pid={} next_prio={}\n",
-                 prev.comm, prev.pid, prev.prio, prev_state, next.comm, next.pid, next.prio);
-  if (buf_.size() > (1u << 20)) std::fwrite(buf_.data(), 1, buf_.size(), f_), buf_.clear();
+  put_task("sched_switch: prev_comm=", " prev_pid=", " prev_prio=", prev);
+  out_.put(" prev_state=");
+  out_.put(prev_state);
+  put_task(" ==> next_comm=", " next_pid=", " next_prio=", next);
+  out_.put('\n');
+  out_.drain_to(f_);
 }
 
 void FtraceTextWriter::sched_wakeup(int cpu, uint64_t ps, bool irqs_off, const SchedTask& waker,
                                     const SchedTask& p, int target_cpu) {
   if (!w_.contains(ps)) return;
   head(cpu, ps, irqs_off, waker);
-  fmt::format_to(std::back_inserter(buf_),
-                 "sched_wakeup: comm={} pid={} prio={} target_cpu={:03d}\n", p.comm, p.pid, p.prio,
-                 target_cpu);
-  if (buf_.size() > (1u << 20)) std::fwrite(buf_.data(), 1, buf_.size(), f_), buf_.clear();
+  put_task("sched_wakeup: comm=", " pid=", " prio=", p);
+  out_.put(" target_cpu=");
+  out_.put_uint_padded(uint64_t(target_cpu), 3, '0');
+  out_.put('\n');
+  out_.drain_to(f_);
 }
 
 void FtraceTextWriter::finish() {
   if (!f_) return;
-  close_streamed_file(f_, buf_, path_, "");
+  std::string rest = out_.take();
+  close_streamed_file(f_, rest, path_, "");
 }
 
 }  // namespace latsim::platform::timeline

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include "platform/timeline/out_buffer.h"
 #include "platform/timeline/time_window.h"
 
 namespace latsim::platform::timeline {
@@ -31,10 +32,11 @@ class FtraceTextWriter {
 
  private:
   void head(int cpu, uint64_t ps, bool irqs_off, const SchedTask& cur);
+  void put_task(const char* comm, const char* pid, const char* prio, const SchedTask& t);
   std::string path_;
   TimeWindow w_;
   FILE* f_ = nullptr;
-  std::string buf_;
+  OutBuffer out_;
 };
 
 }  // namespace latsim::platform::timeline

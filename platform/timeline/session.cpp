@@ -14,6 +14,11 @@ namespace latsim::platform::timeline {
 std::unique_ptr<Session> Session::attach(const Scenario& s, Machine& m, kernel::Kernel& k,
                                          TimeWindow w) {
   if (s.outputs.timeline.empty() && s.outputs.vcd.empty()) return nullptr;
+  // `--timeline out/x.json` before out/ exists: make the directory, as --out does.
+  for (const auto* f : {&s.outputs.timeline, &s.outputs.vcd}) {
+    const auto dir = std::filesystem::path(*f).parent_path();
+    if (!f->empty() && !dir.empty()) std::filesystem::create_directories(dir);
+  }
   std::unique_ptr<Session> ss(new Session);
   const auto& masters = m.pci.master_names();
   // The board's interrupt wires, named after their pins.
@@ -27,8 +32,11 @@ std::unique_ptr<Session> Session::attach(const Scenario& s, Machine& m, kernel::
   std::vector<std::string> names;
   for (const auto& l : lines) names.push_back(l.second);
   if (!s.outputs.timeline.empty()) {
-    ss->timeline_ = std::make_unique<TimelineRecorder>(k, masters, s.outputs.timeline,
-                                                       ftrace_path_for(s.outputs.timeline), w);
+    const std::string& detail = s.outputs.timeline_detail;
+    const bool functions =
+        detail == "functions" || (detail != "tasks" && !s.outputs.timeline_window.empty());
+    ss->timeline_ = std::make_unique<TimelineRecorder>(
+        k, masters, s.outputs.timeline, ftrace_path_for(s.outputs.timeline), w, functions);
     ss->kobs_.push_back(ss->timeline_.get());
     ss->probes_.push_back(ss->timeline_.get());
   }
@@ -99,7 +107,14 @@ void Session::counter(const char* name, sc_core::sc_time t, uint64_t value) {
 }
 
 void Session::cpu_if(int cpu, sc_core::sc_time t, bool enabled) {
-  if (vcd_) vcd_->cpu_if(cpu, t, enabled);
+  for (auto* p : probes_) p->cpu_if(cpu, t, enabled);
+}
+void Session::pci_train_deferred(int master, sc_core::sc_time old_start, sc_core::sc_time start,
+                                 sc_core::sc_time end) {
+  if (timeline_) timeline_->pci_train_deferred(master, old_start, start, end);
+}
+void Session::fsb_holdoff(int cpu, sc_core::sc_time from, sc_core::sc_time to, int master) {
+  if (timeline_) timeline_->fsb_holdoff(cpu, from, to, master);  // not a VCD signal (yet)
 }
 
 std::string ftrace_path_for(const std::string& timeline_path) {

@@ -40,6 +40,9 @@ class Session : public kernel::KernelObserver, public SignalProbe {
   void pci_host_hold(sc_core::sc_time from, sc_core::sc_time to) override;
   void cpu_if(int cpu, sc_core::sc_time t, bool enabled) override;
   void counter(const char* name, sc_core::sc_time t, uint64_t value) override;
+  void fsb_holdoff(int cpu, sc_core::sc_time from, sc_core::sc_time to, int master) override;
+  void pci_train_deferred(int master, sc_core::sc_time old_start, sc_core::sc_time start,
+                          sc_core::sc_time end) override;
 
  private:
   Session() = default;

@@ -1,6 +1,7 @@
 #include "platform/timeline/timeline_recorder.h"
 #include <fmt/format.h>
 #include <algorithm>
+#include <cmath>
 
 namespace latsim::platform::timeline {
 namespace {
@@ -21,34 +22,52 @@ char state_char(int state) {
 
 TimelineRecorder::TimelineRecorder(kernel::Kernel& k, std::vector<std::string> pci_masters,
                                    const std::string& path, const std::string& ftrace_path,
-                                   TimeWindow win)
+                                   TimeWindow win, bool functions)
     : k_(k),
       masters_(std::move(pci_masters)),
       window_(win),
+      functions_(functions),
       w_(path, win),
-      cpus_(size_t(k.ncpus())) {
+      cpus_(size_t(k.ncpus())),
+      fsb_busy_until_(size_t(k.ncpus()), 0) {
   if (!ftrace_path.empty())
     ftrace_ = std::make_unique<FtraceTextWriter>(ftrace_path, win, k.ncpus());
   w_.process_name(kCpuPid, "CPUs", 1);
   for (int c = 0; c < k.ncpus(); ++c) {
     w_.thread_name(kCpuPid, c, fmt::format("CPU{}", c), 2 * c);
     w_.thread_name(kCpuPid, kSectionTid + c, fmt::format("CPU{} critical sections", c), 2 * c + 1);
+    w_.thread_name(kCpuPid, kIfTid + c, fmt::format("CPU{} interrupts off (IF=0)", c),
+                   2 * k.ncpus() + c);
   }
   w_.process_name(kPciPid, "PCI bus", 2);
   for (size_t m = 0; m < masters_.size(); ++m) w_.thread_name(kPciPid, int(m), masters_[m], int(m));
   w_.process_name(kIrqPid, "IRQ lines", 3);
+  w_.process_name(kFsbPid, "Front-side bus", 4);
+  for (int c = 0; c < k.ncpus(); ++c)
+    w_.thread_name(kFsbPid, c, fmt::format("CPU{} held off", c), c);
 }
 
 void TimelineRecorder::finish(sc_core::sc_time end) {
+  for (const auto& [master, t] : pending_train_) write_train(master, t);
+  pending_train_.clear();
+  pci_utilisation(to_ps(end));
   w_.finish(to_ps(end));
   if (ftrace_) ftrace_->finish();
 }
 
+// A function slice is written when the next event on its CPU ends it (nothing nests
+// inside one), so zero-length ones can be left out: speedscope mis-nests a B/E pair
+// that shares its timestamp with other slices' starts. As B/E, not X: speedscope turns
+// X into B/E with ts + dur in floating point, which can land after the next start.
 void TimelineRecorder::close_fn(int cpu, uint64_t ps) {
   auto& c = cpus_[size_t(cpu)];
-  if (!c.fn_open) return;
-  w_.end(kCpuPid, cpu, ps);
-  c.fn_open = false;
+  if (c.fn_label < 0) return;
+  const uint64_t from = std::max(c.fn_start, window_.from_ps);
+  if (ps > from && from <= window_.to_ps) {
+    w_.begin(kCpuPid, cpu, from, c.fn_label);
+    w_.end(kCpuPid, cpu, ps);
+  }
+  c.fn_label = -1;
 }
 
 void TimelineRecorder::runqueue_counter(int cpu, uint64_t ps) {
@@ -60,7 +79,7 @@ void TimelineRecorder::sched_switch(int cpu, sc_core::sc_time t, const kernel::T
                                     const kernel::Task& next) {
   const uint64_t ps = to_ps(t);
   // The switch happens at task level: whatever is still open on this CPU ends here.
-  cpus_[size_t(cpu)].fn_open = false;
+  close_fn(cpu, ps);
   while (w_.depth(kCpuPid, cpu) > 0) w_.end(kCpuPid, cpu, ps);
   w_.begin(kCpuPid, cpu, ps, task_label(next), "task");
   runqueue_counter(cpu, ps);
@@ -82,11 +101,12 @@ void TimelineRecorder::sched_wakeup(int cpu, sc_core::sc_time t, const kernel::T
 void TimelineRecorder::function_entry(int cpu, sc_core::sc_time t, const char* fn, const char*) {
   const uint64_t ps = to_ps(t);
   close_fn(cpu, ps);
-  // Functions are the innermost level: outside the window they need no bookkeeping
-  // (the mcount points are most of the events, so this is what makes a window cheap).
-  if (!window_.contains(ps)) return;
-  w_.begin(kCpuPid, cpu, ps, fn, "function");
-  cpus_[size_t(cpu)].fn_open = true;
+  if (!functions_) return;
+  // Names are interned by address (the kernel's function names are string literals).
+  auto [it, fresh] = fn_labels_.try_emplace(fn, 0);
+  if (fresh) it->second = w_.label(fn, "function");
+  cpus_[size_t(cpu)].fn_label = it->second;
+  cpus_[size_t(cpu)].fn_start = ps;
 }
 
 std::string TimelineRecorder::irq_name(unsigned vector, bool nmi) {
@@ -162,32 +182,86 @@ void TimelineRecorder::irq_line(const char* name, sc_core::sc_time t, bool level
   }
   auto rise = line_rise_.find(it->second);
   if (rise == line_rise_.end()) return;
-  w_.complete(kIrqPid, it->second, rise->second, ps, name, "irq_line");
+  // A pulse with no width (an edge the model signals as rise and fall at once) is an instant.
+  if (ps / 1000 > rise->second / 1000)
+    w_.complete(kIrqPid, it->second, rise->second, ps, name, "irq_line");
+  else
+    w_.instant(kIrqPid, it->second, rise->second, name, "irq_line");
   line_rise_.erase(rise);
 }
 
 void TimelineRecorder::pci_train(int master, sc_core::sc_time start, sc_core::sc_time end,
                                  sc_core::sc_time period, sc_core::sc_time tenure, uint64_t bytes) {
+  pci_use_.add_train(to_ps(start), to_ps(end), to_ps(period), to_ps(tenure));
+  pci_utilisation(to_ps(sc_core::sc_time_stamp()));
+  if (auto it = pending_train_.find(master); it != pending_train_.end())
+    write_train(master, it->second);
+  pending_train_[master] = {to_ps(start), to_ps(end), to_ps(period), to_ps(tenure), bytes};
+}
+
+void TimelineRecorder::pci_train_deferred(int master, sc_core::sc_time old_start,
+                                          sc_core::sc_time start, sc_core::sc_time end) {
+  auto it = pending_train_.find(master);
+  if (it == pending_train_.end() || it->second.start != to_ps(old_start)) return;
+  it->second.start = to_ps(start);
+  it->second.end = to_ps(end);
+}
+
+void TimelineRecorder::write_train(int master, const Train& t) {
   // One slice per train (REQ# to the last data phase); a train announced while the
   // master's previous one still runs starts where that one ends, so slices never overlap.
   uint64_t& busy = pci_busy_until_[master];
-  const uint64_t from = std::max(to_ps(start), busy), to = to_ps(end);
+  const uint64_t from = std::max(t.start, busy), to = t.end;
   if (to <= from) return;
   busy = to;
-  const double bursts = period.value() ? double((end - start).value()) / double(period.value()) : 1;
+  const double bursts = t.period ? double(t.end - t.start) / double(t.period) : 1;
   const std::string& name =
       size_t(master) < masters_.size() ? masters_[size_t(master)] : std::string("master");
   w_.complete(kPciPid, master, from, to, name + " bursts", "pci",
-              fmt::format("{{\"bytes\":{},\"bursts\":{:.0f},\"tenure_ns\":{:.0f}}}", bytes,
-                          std::max(1.0, bursts), tenure.to_seconds() * 1e9));
+              fmt::format("{{\"bytes\":{},\"bursts\":{:.0f},\"tenure_ns\":{:.0f}}}", t.bytes,
+                          std::max(1.0, bursts), double(t.tenure) / 1000));
 }
 
 void TimelineRecorder::pci_host_hold(sc_core::sc_time from, sc_core::sc_time to) {
+  pci_use_.add_busy(to_ps(from), to_ps(to));
+  pci_utilisation(to_ps(sc_core::sc_time_stamp()));
   uint64_t& busy = pci_busy_until_[0];
   const uint64_t a = std::max(to_ps(from), busy), b = to_ps(to);
   if (b <= a) return;
   busy = b;
   w_.complete(kPciPid, 0, a, b, "CPU transaction", "pci");
+}
+
+// The interval's share of bus ownership, in percent, once it is over.
+void TimelineRecorder::pci_utilisation(uint64_t now_ps) {
+  pci_use_.flush(now_ps, [this](uint64_t at, uint64_t permille) {
+    w_.counter(kPciPid, at, "PCI utilisation", "percent", double(permille) / 10);
+  });
+}
+
+void TimelineRecorder::cpu_if(int cpu, sc_core::sc_time t, bool enabled) {
+  auto& c = cpus_[size_t(cpu)];
+  const uint64_t ps = to_ps(t);
+  if (!enabled) {
+    if (!c.if_clear) c.if_clear = true, c.if_since = ps;
+    return;
+  }
+  if (!c.if_clear) return;
+  c.if_clear = false;
+  if (ps > c.if_since) w_.complete(kCpuPid, kIfTid + cpu, c.if_since, ps, "IF=0", "irqs_off");
+}
+
+// The CPU's cache-line fill waited on the FSB for a bus master's DMA to memory.
+void TimelineRecorder::fsb_holdoff(int cpu, sc_core::sc_time from, sc_core::sc_time to,
+                                   int master) {
+  uint64_t& busy = fsb_busy_until_[size_t(cpu)];
+  const uint64_t a = std::max(to_ps(from), busy), b = to_ps(to);
+  if (b <= a) return;
+  busy = b;
+  const std::string by = master >= 0 && size_t(master) < masters_.size() ? masters_[size_t(master)]
+                                                                         : std::string("DMA");
+  w_.complete(kFsbPid, cpu, a, b, "held off by " + by, "fsb",
+              fmt::format("{{\"wait_ns\":{}}}", (b - a) / 1000));
 }
 
 }  // namespace latsim::platform::timeline

@@ -6,36 +6,18 @@
 #include "platform/timeline/stream_file.h"
 
 namespace latsim::platform::timeline {
-namespace {
-
-constexpr size_t kFlushBytes = 1 << 20;
-
-// µs with three decimals, from integer ps (exact, no floating-point rounding).
-void append_us(std::string& out, uint64_t ps) {
-  const uint64_t ns = ps / 1000;
-  fmt::format_to(std::back_inserter(out), "{}.{:03d}", ns / 1000, unsigned(ns % 1000));
-}
-
-}  // namespace
 
 void append_json_escaped(std::string& out, std::string_view s) {
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      fmt::format_to(std::back_inserter(out), "\\u{:04x}", unsigned(c));
-    } else {
-      out += c;
-    }
-  }
+  OutBuffer b(s.size() + 16);
+  b.put_escaped(s);
+  out += b.take();
 }
 
 TraceEventWriter::TraceEventWriter(std::string path, TimeWindow window)
     : path_(std::move(path)), w_(window) {
   f_ = std::fopen((path_ + ".tmp").c_str(), "wb");
   if (!f_) throw std::runtime_error("cannot write timeline " + path_ + ".tmp");
-  buf_ = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
+  out_.put("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
   started_ = w_.from_ps == 0;
 }
 
@@ -45,49 +27,61 @@ TraceEventWriter::~TraceEventWriter() {
   std::remove((path_ + ".tmp").c_str());
 }
 
-void TraceEventWriter::flush_if_full() {
-  if (buf_.size() < kFlushBytes) return;
-  std::fwrite(buf_.data(), 1, buf_.size(), f_);
-  buf_.clear();
+void TraceEventWriter::open_event(char ph, int pid, int tid, uint64_t ps) {
+  out_.put(first_ ? "{\"ph\":\"" : ",\n{\"ph\":\"");
+  first_ = false;
+  out_.put(ph);
+  out_.put("\",\"pid\":");
+  out_.put_uint(uint64_t(pid));
+  out_.put(",\"tid\":");
+  out_.put_uint(uint64_t(tid));
+  out_.put(",\"ts\":");
+  out_.put_us(ps);
+}
+
+void TraceEventWriter::put_name(std::string_view name, std::string_view cat) {
+  if (!name.empty()) {
+    out_.put(",\"name\":\"");
+    out_.put_escaped(name);
+    out_.put('"');
+  }
+  if (!cat.empty()) {
+    out_.put(",\"cat\":\"");
+    out_.put_escaped(cat);
+    out_.put('"');
+  }
+}
+
+void TraceEventWriter::close_event(std::string_view args_json) {
+  if (!args_json.empty()) {
+    out_.put(",\"args\":");
+    out_.put(args_json);
+  }
+  out_.put('}');
+  events_++;
+  out_.drain_to(f_);
 }
 
 void TraceEventWriter::event(char ph, int pid, int tid, uint64_t ps, std::string_view name,
-                             std::string_view cat, std::string_view extra) {
-  if (!first_) buf_ += ",\n";
-  first_ = false;
-  fmt::format_to(std::back_inserter(buf_), "{{\"ph\":\"{}\",\"pid\":{},\"tid\":{},\"ts\":", ph, pid,
-                 tid);
-  append_us(buf_, ps);
-  if (!name.empty()) {
-    buf_ += ",\"name\":\"";
-    append_json_escaped(buf_, name);
-    buf_ += '"';
-  }
-  if (!cat.empty()) {
-    buf_ += ",\"cat\":\"";
-    append_json_escaped(buf_, cat);
-    buf_ += '"';
-  }
-  buf_ += extra;
-  buf_ += '}';
-  events_++;
-  flush_if_full();
+                             std::string_view cat, std::string_view args_json) {
+  open_event(ph, pid, tid, ps);
+  put_name(name, cat);
+  close_event(args_json);
 }
 
 void TraceEventWriter::process_name(int pid, std::string_view name, int sort_index) {
   std::string n;
   append_json_escaped(n, name);
-  event('M', pid, 0, 0, "process_name", {}, fmt::format(",\"args\":{{\"name\":\"{}\"}}", n));
-  event('M', pid, 0, 0, "process_sort_index", {},
-        fmt::format(",\"args\":{{\"sort_index\":{}}}", sort_index));
+  event('M', pid, 0, 0, "process_name", {}, "{\"name\":\"" + n + "\"}");
+  event('M', pid, 0, 0, "process_sort_index", {}, fmt::format("{{\"sort_index\":{}}}", sort_index));
 }
 
 void TraceEventWriter::thread_name(int pid, int tid, std::string_view name, int sort_index) {
   std::string n;
   append_json_escaped(n, name);
-  event('M', pid, tid, 0, "thread_name", {}, fmt::format(",\"args\":{{\"name\":\"{}\"}}", n));
+  event('M', pid, tid, 0, "thread_name", {}, "{\"name\":\"" + n + "\"}");
   event('M', pid, tid, 0, "thread_sort_index", {},
-        fmt::format(",\"args\":{{\"sort_index\":{}}}", sort_index));
+        fmt::format("{{\"sort_index\":{}}}", sort_index));
 }
 
 void TraceEventWriter::advance(uint64_t ps) {
@@ -95,7 +89,7 @@ void TraceEventWriter::advance(uint64_t ps) {
     started_ = true;
     for (auto& [key, stack] : open_) {
       for (auto& o : stack) {
-        event('B', key.first, key.second, w_.from_ps, o.name, o.cat, {});
+        emit('B', key, w_.from_ps, o);
         o.emitted = true;
       }
     }
@@ -105,31 +99,50 @@ void TraceEventWriter::advance(uint64_t ps) {
     for (auto& [key, stack] : open_) {
       for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
         if (!it->emitted) continue;
-        event('E', key.first, key.second, w_.to_ps, it->name, it->cat, {});
+        emit('E', key, w_.to_ps, *it);
         it->emitted = false;
       }
     }
   }
 }
 
+// E repeats B's name (speedscope matches them by name); the category is B's alone.
+void TraceEventWriter::emit(char ph, const std::pair<int, int>& track, uint64_t ps, const Open& o) {
+  open_event(ph, track.first, track.second, ps);
+  if (o.label >= 0)
+    out_.put(ph == 'B' ? labels_[size_t(o.label)].first : labels_[size_t(o.label)].second);
+  else
+    put_name(o.name, ph == 'B' ? std::string_view(o.cat) : std::string_view());
+  close_event({});
+}
+
+void TraceEventWriter::push(int pid, int tid, uint64_t ps, Open o, std::string_view args_json) {
+  advance(ps);
+  o.emitted = started_ && !ended_;
+  auto& stack = open_[{pid, tid}];
+  stack.push_back(std::move(o));
+  if (!stack.back().emitted) return;
+  if (args_json.empty()) return emit('B', {pid, tid}, ps, stack.back());
+  open_event('B', pid, tid, ps);
+  put_name(stack.back().name, stack.back().cat);
+  close_event(args_json);
+}
+
 void TraceEventWriter::begin(int pid, int tid, uint64_t ps, std::string_view name,
                              std::string_view cat, std::string_view args_json) {
-  advance(ps);
-  const bool live = started_ && !ended_;
-  open_[{pid, tid}].push_back({std::string(name), std::string(cat), live});
-  if (!live) return;
-  std::string extra;
-  if (!args_json.empty()) extra = fmt::format(",\"args\":{}", args_json);
-  event('B', pid, tid, ps, name, cat, extra);
+  push(pid, tid, ps, Open{std::string(name), std::string(cat), -1, false}, args_json);
+}
+
+void TraceEventWriter::begin(int pid, int tid, uint64_t ps, int label) {
+  push(pid, tid, ps, Open{{}, {}, label, false}, {});
 }
 
 void TraceEventWriter::end(int pid, int tid, uint64_t ps) {
   advance(ps);
   auto it = open_.find({pid, tid});
   if (it == open_.end() || it->second.empty()) return;
-  // E repeats B's name: speedscope matches them by name.
   const Open& top = it->second.back();
-  if (top.emitted) event('E', pid, tid, ps, top.name, top.cat, {});
+  if (top.emitted) emit('E', it->first, ps, top);
   it->second.pop_back();
 }
 
@@ -138,28 +151,65 @@ size_t TraceEventWriter::depth(int pid, int tid) const {
   return it == open_.end() ? 0 : it->second.size();
 }
 
+bool TraceEventWriter::open_complete(int pid, int tid, uint64_t& from_ps, uint64_t& to_ps) {
+  if (to_ps < w_.from_ps || from_ps > w_.to_ps) return false;
+  from_ps = std::max(from_ps, w_.from_ps);
+  to_ps = std::min(to_ps, w_.to_ps);
+  // Shorter than the file's 1 ns resolution: invisible, and speedscope mis-nests it.
+  if (to_ps / 1000 <= from_ps / 1000) return false;
+  open_event('X', pid, tid, from_ps);
+  return true;
+}
+
 void TraceEventWriter::complete(int pid, int tid, uint64_t from_ps, uint64_t to_ps,
                                 std::string_view name, std::string_view cat,
                                 std::string_view args_json) {
-  if (to_ps < w_.from_ps || from_ps > w_.to_ps) return;
-  from_ps = std::max(from_ps, w_.from_ps);
-  to_ps = std::min(to_ps, w_.to_ps);
-  std::string extra = ",\"dur\":";
-  append_us(extra, to_ps - from_ps);
-  if (!args_json.empty()) extra += fmt::format(",\"args\":{}", args_json);
-  event('X', pid, tid, from_ps, name, cat, extra);
+  if (!open_complete(pid, tid, from_ps, to_ps)) return;
+  put_name(name, cat);
+  out_.put(",\"dur\":");
+  out_.put_us(to_ps - from_ps);
+  close_event(args_json);
+}
+
+int TraceEventWriter::label(std::string_view name, std::string_view cat) {
+  OutBuffer b(name.size() + cat.size() + 32);
+  b.put(",\"name\":\"");
+  b.put_escaped(name);
+  b.put('"');
+  std::string e = b.take();  // E: the name alone
+  b.put(e);
+  if (!cat.empty()) {
+    b.put(",\"cat\":\"");
+    b.put_escaped(cat);
+    b.put('"');
+  }
+  labels_.emplace_back(b.take(), std::move(e));
+  return int(labels_.size() - 1);
 }
 
 void TraceEventWriter::instant(int pid, int tid, uint64_t ps, std::string_view name,
                                std::string_view cat) {
   if (!w_.contains(ps)) return;
-  event('i', pid, tid, ps, name, cat, ",\"s\":\"t\"");
+  open_event('i', pid, tid, ps);
+  put_name(name, cat);
+  out_.put(",\"s\":\"t\"");
+  close_event({});
 }
 
 void TraceEventWriter::counter(int pid, uint64_t ps, std::string_view name, std::string_view series,
                                double v) {
   if (!w_.contains(ps)) return;
-  event('C', pid, 0, ps, name, {}, fmt::format(",\"args\":{{\"{}\":{}}}", series, v));
+  open_event('C', pid, 0, ps);
+  put_name(name, {});
+  out_.put(",\"args\":{\"");
+  out_.put_escaped(series);
+  out_.put("\":");
+  if (v >= 0 && v < 1e15 && v == double(uint64_t(v)))
+    out_.put_uint(uint64_t(v));  // levels and counts: integers
+  else
+    out_.put(fmt::format("{}", v));
+  out_.put('}');
+  close_event({});
 }
 
 void TraceEventWriter::finish(uint64_t end_ps) {
@@ -168,11 +218,12 @@ void TraceEventWriter::finish(uint64_t end_ps) {
   const uint64_t at = std::min(end_ps, w_.to_ps);
   for (auto& [key, stack] : open_) {
     for (auto it = stack.rbegin(); it != stack.rend(); ++it)
-      if (it->emitted) event('E', key.first, key.second, at, it->name, it->cat, {});
+      if (it->emitted) emit('E', key, at, *it);
     stack.clear();
   }
-  buf_ += "\n]}\n";
-  close_streamed_file(f_, buf_, path_, "timeline ");
+  out_.put("\n]}\n");
+  std::string rest = out_.take();
+  close_streamed_file(f_, rest, path_, "timeline ");
 }
 
 }  // namespace latsim::platform::timeline

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+#include "platform/timeline/out_buffer.h"
 #include "platform/timeline/time_window.h"
 
 namespace latsim::platform::timeline {
@@ -33,8 +34,13 @@ class TraceEventWriter {
   void end(int pid, int tid, uint64_t ps);
   size_t depth(int pid, int tid) const;
   // A slice known whole (ph X), clipped to the window; may lie ahead of the others.
+  // Dropped when it rounds to no time at all (1 ns resolution).
   void complete(int pid, int tid, uint64_t from_ps, uint64_t to_ps, std::string_view name,
                 std::string_view cat, std::string_view args_json = {});
+  // A name/category pair interned once (escaped once): what the recorder uses for
+  // the millions of function slices, with begin(..., label) and end().
+  int label(std::string_view name, std::string_view cat);
+  void begin(int pid, int tid, uint64_t ps, int label);
   void instant(int pid, int tid, uint64_t ps, std::string_view name, std::string_view cat);
   void counter(int pid, uint64_t ps, std::string_view name, std::string_view series, double v);
 
@@ -45,18 +51,26 @@ class TraceEventWriter {
 
  private:
   struct Open {
-    std::string name, cat;
+    std::string name, cat;  // unless interned:
+    int label;              // >= 0: labels_[label]
     bool emitted;
   };
+  void emit(char ph, const std::pair<int, int>& track, uint64_t ps, const Open& o);
+  void push(int pid, int tid, uint64_t ps, Open o, std::string_view args_json);
   void advance(uint64_t ps);
+  void open_event(char ph, int pid, int tid, uint64_t ps);
+  void put_name(std::string_view name, std::string_view cat);
+  void close_event(std::string_view args_json);
   void event(char ph, int pid, int tid, uint64_t ps, std::string_view name, std::string_view cat,
-             std::string_view extra);
-  void flush_if_full();
+             std::string_view args_json);
+  bool open_complete(int pid, int tid, uint64_t& from_ps, uint64_t& to_ps);
 
   std::string path_;
   TimeWindow w_;
   FILE* f_ = nullptr;
-  std::string buf_;
+  OutBuffer out_;
+  // Interned labels: the `,"name":..,"cat":..` fragment of B and the `,"name":..` of E.
+  std::vector<std::pair<std::string, std::string>> labels_;
   bool first_ = true, started_ = false, ended_ = false;
   uint64_t events_ = 0;
   std::map<std::pair<int, int>, std::vector<Open>> open_;

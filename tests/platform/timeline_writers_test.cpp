@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include "platform/timeline/bus_utilisation.h"
 #include "platform/timeline/ftrace_text_writer.h"
 #include "platform/timeline/time_window.h"
 #include "platform/timeline/trace_event_writer.h"
@@ -133,4 +134,18 @@ TEST(TimeWindow, ParsesUnitsAndRejectsBadText) {
   const auto m = tl::window_around(30 * kUs, 100 * kUs);  // clamped at 0
   EXPECT_EQ(m.from_ps, 0u);
   EXPECT_EQ(m.to_ps, 100 * kUs);
+}
+
+TEST(BusUtilisation, SpreadsTrainsExactlyOverIntervalsAndReportsChanges) {
+  tl::BusUtilisation u(1000);  // 1 ns intervals
+  // Bursts of 300 ps every 600 ps from 0 to 2000: 0-300, 600-900, 1200-1500, 1800-2000.
+  u.add_train(0, 2000, 600, 300);
+  u.add_busy(2500, 2600);
+  std::vector<std::pair<uint64_t, uint64_t>> got;
+  auto emit = [&](uint64_t at, uint64_t permille) { got.emplace_back(at, permille); };
+  u.flush(1999, emit);  // only the first interval is over
+  EXPECT_EQ(got, (std::vector<std::pair<uint64_t, uint64_t>>{{0, 600}}));
+  u.flush(5000, emit);  // the last idle interval repeats 0: not reported again
+  EXPECT_EQ(got, (std::vector<std::pair<uint64_t, uint64_t>>{
+                     {0, 600}, {1000, 500}, {2000, 100}, {3000, 0}}));
 }

@@ -4,9 +4,11 @@
 // the `max:SPAN` trigger centres the window on the longest critical section.
 #include <gtest/gtest.h>
 #include <unistd.h>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -64,9 +66,13 @@ TEST(Timeline, RecordingLeavesEveryOutputUnchangedAndIsDeterministic) {
   // The longest section in the timeline is the one the latency tracer reported.
   const auto j = nlohmann::json::parse(slurp(d / "a.json"));
   uint64_t longest = 0;
-  for (const auto& e : j["traceEvents"])
+  size_t functions = 0;  // a whole run leaves them out by default (timeline_detail auto)
+  for (const auto& e : j["traceEvents"]) {
     if (e["ph"] == "X" && e["name"] == "critical section")
       longest = std::max(longest, e["args"]["latency_us"].get<uint64_t>());
+    functions += e.value("cat", "") == "function";
+  }
+  EXPECT_EQ(functions, 0u);
   const auto m = nlohmann::json::parse(slurp(d / "a" / "metrics.json"));
   EXPECT_EQ(longest, m["latency_tracer"]["max_us"].get<uint64_t>());
   fs::remove_all(d);
@@ -79,16 +85,18 @@ TEST(Timeline, WindowBoundsEveryEvent) {
                    " --timeline-window 100ms..150ms"),
             0);
   const auto j = nlohmann::json::parse(slurp(d / "w.json"));
-  size_t slices = 0;
+  size_t slices = 0, functions = 0;
   for (const auto& e : j["traceEvents"]) {
     if (e["ph"] == "M") continue;
+    functions += e.value("cat", "") == "function";
     const double ts = e["ts"].get<double>();
     const double end = ts + (e.contains("dur") ? e["dur"].get<double>() : 0.0);
     EXPECT_GE(ts, 100000.0) << e.dump();
     EXPECT_LE(end, 150000.0) << e.dump();
     slices += e["ph"] == "B";
   }
-  EXPECT_GT(slices, 100u);  // 50 ms of two busy CPUs
+  EXPECT_GT(slices, 100u);     // 50 ms of two busy CPUs
+  EXPECT_GT(functions, 100u);  // a window has the function slices by default
   const std::string vcd = slurp(d / "w.vcd");
   EXPECT_NE(vcd.find("#100000000\n$dumpvars\n"), std::string::npos);
   EXPECT_EQ(vcd.substr(vcd.size() - 11), "#150000000\n");
@@ -123,5 +131,75 @@ TEST(Timeline, MaxTriggerCentresTheWindowOnTheLongestSection) {
   EXPECT_LE(hi, mid + 10000.0 + 1e-3);
   EXPECT_LT(lo, mid - 9000.0);  // the window really spans ~20 ms around it
   EXPECT_GT(hi, mid + 9000.0);
+  fs::remove_all(d);
+}
+
+// The tracks the issue lists beyond tasks and interrupts, checked against each other:
+// every FSB holdoff overlaps a train of the master that caused it, every interrupt
+// is taken while its CPU's IF=0 span is open (the interrupt gate clears IF), and the
+// PCI utilisation and runqueue counters are there with sane values.
+TEST(Timeline, HoldoffsInterruptFlagAndCountersAreConsistent) {
+  const fs::path d = work_dir("tracks");
+  ASSERT_EQ(latsim("--duration 300ms --out " + (d / "run").string() + " --timeline " +
+                   (d / "t.json").string() + " --timeline-detail functions"),
+            0);
+  const auto j = nlohmann::json::parse(slurp(d / "t.json"));
+  std::map<int, std::string> pci_tracks;
+  std::map<std::string, std::vector<std::pair<double, double>>> trains;  // master -> slices
+  std::map<int, std::vector<std::pair<double, double>>> if_off;          // cpu -> IF=0 spans
+  std::vector<nlohmann::json> holdoffs, irqs;
+  size_t functions = 0, utilisation = 0, busy = 0, runqueue = 0;
+  for (const auto& e : j["traceEvents"]) {
+    const int pid = e["pid"], tid = e.value("tid", 0);
+    const std::string name = e.value("name", "");
+    if (e["ph"] == "M" && pid == 2 && name == "thread_name") pci_tracks[tid] = e["args"]["name"];
+    if (e["ph"] == "X" && pid == 2 && name.find(" bursts") != std::string::npos)
+      trains[name.substr(0, name.find(" bursts"))].emplace_back(
+          e["ts"].get<double>(), e["ts"].get<double>() + e["dur"].get<double>());
+    if (e["ph"] == "X" && pid == 4) holdoffs.push_back(e);
+    if (e["ph"] == "X" && pid == 1 && tid >= 200)
+      if_off[tid - 200].emplace_back(e["ts"].get<double>(),
+                                     e["ts"].get<double>() + e["dur"].get<double>());
+    if (e["ph"] == "B" && pid == 1 && tid < 100) functions += e.value("cat", "") == "function";
+    if (e["ph"] == "B" && e.value("cat", "") == "irq") irqs.push_back(e);
+    if (e["ph"] == "C" && name == "PCI utilisation") {
+      const double p = e["args"]["percent"];
+      EXPECT_GE(p, 0.0);
+      EXPECT_LE(p, 100.0);
+      utilisation++;
+      busy += p > 0;
+    }
+    if (e["ph"] == "C" && name.rfind("runqueue CPU", 0) == 0) runqueue++;
+  }
+  EXPECT_GT(functions, 1000u);
+  EXPECT_GT(utilisation, 10u);
+  EXPECT_GT(busy, 0u);
+  EXPECT_GT(runqueue, 10u);
+  auto inside = [](const std::vector<std::pair<double, double>>& spans, double a, double b) {
+    for (const auto& s : spans)
+      if (a >= s.first - 1e-3 && b <= s.second + 1e-3) return true;
+    return false;
+  };
+  auto overlaps = [](const std::vector<std::pair<double, double>>& spans, double a, double b) {
+    for (const auto& s : spans)
+      if (a < s.second && b > s.first) return true;
+    return false;
+  };
+  // The reference run reads the disk by bus-master DMA: the CPUs are held off.
+  ASSERT_FALSE(holdoffs.empty());
+  for (const auto& h : holdoffs) {
+    const std::string name = h["name"];
+    ASSERT_EQ(name.rfind("held off by ", 0), 0u) << h.dump();
+    const double a = h["ts"], dur = h["dur"];
+    EXPECT_EQ(h["args"]["wait_ns"].get<uint64_t>(), uint64_t(std::llround(dur * 1000)));
+    // Overlaps, not inside: a CPU's stall is planned on the trains known when its miss
+    // issues; another CPU's I/O cycle may then defer the train by a PCI transaction.
+    EXPECT_TRUE(overlaps(trains[name.substr(12)], a, a + dur)) << h.dump();
+  }
+  ASSERT_FALSE(irqs.empty());
+  for (const auto& i : irqs) {
+    const double t = i["ts"];
+    EXPECT_TRUE(inside(if_off[i["tid"].get<int>()], t, t)) << i.dump();
+  }
   fs::remove_all(d);
 }

@@ -40,7 +40,10 @@ function loadImporter() {
     devicePixelRatio: 1, matchMedia: () => ({ matches: false, addEventListener: noop, addListener: noop }),
     navigator: { userAgent: 'node', platform: 'node' }, document, requestAnimationFrame: noop,
     localStorage: { getItem: () => null, setItem: noop } }
-  const ctx = vm.createContext({ ...window, window, self: window, console, setTimeout, clearTimeout,
+  // The importer warns (and drops the event) when an end does not match the open
+  // slice on top of its track's stack: the picture would be wrong, so such warnings fail.
+  const quiet = { ...console, warn: (...m) => warnings.push(m.join(' ')) }
+  const ctx = vm.createContext({ ...window, window, self: window, console: quiet, setTimeout, clearTimeout,
     TextDecoder, TextEncoder, URL, URLSearchParams, Uint8Array, ArrayBuffer, DataView, Map, Set,
     WeakMap, Promise, performance })
   vm.runInContext(code, ctx, { filename: bundle })
@@ -60,6 +63,7 @@ for (let i = 1; i < args.length; i += 2) {
   else fail(`unknown argument ${args[i]}`)
 }
 
+const warnings = []
 const importTraceEvents = loadImporter()
 const json = JSON.parse(fs.readFileSync(file, 'utf8'))
 let group
@@ -78,6 +82,9 @@ const profiles = group.profiles.map(p => {
   return { name: p.getName(), frames: names.size, total: p.getTotalWeight() }
 })
 console.log(JSON.stringify({ file, profiles: profiles.length, frames: frames.size, tracks: profiles }))
+const misnested = warnings.filter(w => /Doing nothing instead|still open at end/.test(w))
+if (misnested.length)
+  fail(`speedscope could not nest ${misnested.length} event(s), first: ${misnested[0]}`)
 if (wantProfiles !== null && profiles.length !== wantProfiles)
   fail(`expected ${wantProfiles} profiles (tracks), speedscope made ${profiles.length}`)
 if (frames.size < minFrames) fail(`expected at least ${minFrames} frames, got ${frames.size}`)

@@ -22,6 +22,7 @@ struct RunArgs {
   std::string seed, duration, out;
   bool quiet = false;
   std::string timeline, timeline_window, vcd;
+  std::string timeline_detail;
 };
 
 std::vector<std::string> overrides(const RunArgs& a) {
@@ -30,6 +31,7 @@ std::vector<std::string> overrides(const RunArgs& a) {
   if (!a.duration.empty()) sets.push_back("duration=" + a.duration);
   if (!a.timeline.empty()) sets.push_back("outputs.timeline=" + a.timeline);
   if (!a.timeline_window.empty()) sets.push_back("outputs.timeline_window=" + a.timeline_window);
+  if (!a.timeline_detail.empty()) sets.push_back("outputs.timeline_detail=" + a.timeline_detail);
   if (!a.vcd.empty()) sets.push_back("outputs.vcd=" + a.vcd);
   return sets;
 }
@@ -118,6 +120,10 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--timeline-window", a.timeline_window,
                   "Limit the timeline and VCD to A..B (12.3s..12.4s) or max:SPAN (the SPAN\n"
                   "around the longest critical section, e.g. max:100ms)");
+  run->add_option("--timeline-detail", a.timeline_detail,
+                  "Kernel-function slices in the timeline: functions, tasks (none) or auto\n"
+                  "(the default: functions with --timeline-window, tasks for a whole run,\n"
+                  "where function slices would be most of its size and cost)");
   run->add_option("--vcd", a.vcd, "Write VCD waveforms (IRQ lines, REQ#/GNT#, IF, pid) to FILE");
   auto* val =
       app.add_subcommand("validate", "Check a scenario (and --set overrides) without running it");
