@@ -3,6 +3,7 @@
 #include "kernel_sim/block/block_layer.h"
 #include "kernel_sim/drivers/net/rtl8139.h"
 #include "kernel_sim/drivers/sound/es1371.h"
+#include "kernel_sim/fs/reiserfs.h"
 #include "kernel_sim/net/dev.h"
 
 namespace latsim::kernel {
@@ -43,6 +44,10 @@ Kernel::Kernel(const KernelParams& p, std::vector<CpuOps*> cpus)
     cpus_[i] = acct_.back().get();
   }
   block_ = std::make_unique<BlockLayer>(*this);
+  // CONFIG_PREEMPT_TIMES exists only with the 2001 preempt patch.
+  if (p_.flavour == "2.4.10-preempt")
+    pstats_ = std::make_unique<PreemptStats>(
+        ncpus(), sc_core::sc_time(p_.latencytimes_read_s, sc_core::SC_SEC));
 }
 
 Kernel::~Kernel() = default;
@@ -60,6 +65,17 @@ Rtl8139Driver& Kernel::nic() {
     nic_->open();
   }
   return *nic_;
+}
+
+ReiserFs& Kernel::reiserfs() {
+  if (!fs_) {
+    ReiserFsParams fp;
+    fp.kupdate_interval_s = uint32_t(p_.kupdate_interval_s);
+    fp.journal_max_batch = uint32_t(p_.journal_max_batch);
+    fs_ = std::make_unique<ReiserFs>(*this, fp);
+    fs_->mount();
+  }
+  return *fs_;
 }
 
 Es1371Driver& Kernel::snd() {
@@ -137,7 +153,12 @@ void Kernel::boot() {
 void Kernel::start_kernel() {
   // init_IRQ / time_init / setup_IO_APIC / setup_APIC_clocks, as on CPU0.
   setup_pit();
-  setup_io_apic();
+  if (pic_mode()) {
+    init_8259A();
+    init_8259A_irqs();
+  } else {
+    setup_io_apic();
+  }
   setup_apic_timer();
   last_tsc_ = this_cpu().rdtsc();
   for (int c = 0; c < ncpus(); ++c) {
@@ -168,6 +189,7 @@ void Kernel::start_kernel() {
   open_softirq(TIMER_SOFTIRQ, [this] { run_timer_softirq(); });
   request_irq(0, "timer", [this] { timer_interrupt("generic_handle_IRQ_event"); });
   block_->init_ide();  // ide-probe: hda on the primary channel, IRQ 14
+  if (p_.rootfs == "reiserfs") reiserfs();
   next_pid_ = 300;
   for (auto& w : workloads_) w->start(*this);
   booted_ = true;

@@ -23,6 +23,7 @@
 #include "kernel_sim/time/timer_list.h"
 #include "kernel_sim/trace/latency_tracer.h"
 #include "kernel_sim/trace/observer.h"
+#include "kernel_sim/trace/preempt_stats.h"
 
 namespace latsim::kernel {
 
@@ -31,6 +32,7 @@ class BlockLayer;
 class NetStack;
 class Rtl8139Driver;
 class Es1371Driver;
+class ReiserFs;
 
 // A load or measurement program (kernel build, cat, cyclictest).
 class Workload {
@@ -233,10 +235,16 @@ class Kernel {
   NetStack& net();
   Rtl8139Driver& nic();
   Es1371Driver& snd();
+  // The ReiserFS root of seed 001's machine, mounted (with kupdated) at boot when
+  // kernel.rootfs names it, else by its first user.
+  ReiserFs& reiserfs();
+  const ReiserFs* reiserfs_if_mounted() const { return fs_.get(); }
   Rtl8139Driver* nic_if_up() { return nic_.get(); }
   Es1371Driver* snd_if_up() { return snd_.get(); }
   bool has_drivers() const { return nic_ || snd_ || net_; }
   LatencyTracer& tracer() { return tracer_; }
+  // The 2001 preempt-stats table (kernel.flavour 2.4.10-preempt only; else null).
+  const PreemptStats* preempt_stats() const { return pstats_.get(); }
   std::vector<std::string>& dmesg() { return dmesg_; }
   void set_observer(KernelObserver* o) { obs_ = o; }  // timeline events; null: none
   const std::vector<std::unique_ptr<Task>>& tasks() const { return tasks_; }
@@ -293,6 +301,8 @@ class Kernel {
   void handle_interrupt();
   void dispatch(const Trap& t);
   void do_IRQ(unsigned irq);
+  void do_IRQ_8259A(unsigned irq, IrqDesc& d, sc_time t_in);
+  void run_irq_handler(IrqDesc& d);
   void do_nmi();
   void smp_apic_timer_interrupt();
   void smp_reschedule_interrupt();
@@ -351,6 +361,7 @@ class Kernel {
   std::unique_ptr<NetStack> net_;
   std::unique_ptr<Rtl8139Driver> nic_;
   std::unique_ptr<Es1371Driver> snd_;
+  std::unique_ptr<ReiserFs> fs_;
   uint32_t io_apic_routed_ = (1u << 0) | (1u << 14);  // set up by setup_io_apic
   IrqDesc irq_desc_[NR_IRQS];
   std::function<void()> softirq_vec_[8];
@@ -402,6 +413,28 @@ class Kernel {
   std::vector<Spinlock*> locks_;
   Spinlock kernel_flag_{"kernel_flag", true};
   const char* bkl_cause_ = "BKL";
+  // preempt-stats: the cause and call site of the next preempt-count raise (the
+  // lock macro's __FILE__/__LINE__); consumed by add_preempt_count.
+  std::unique_ptr<PreemptStats> pstats_;
+  int pstats_cause_ = CAUSE_SPIN_LOCK;
+  CodeSite pstats_site_;
+  bool pstats_pending_ = false;
+  const char* irq_lock_caller_ = nullptr;  // spin_lock_irq's caller, for __spin_lock_irqsave
+  const char* bkl_caller_ = "lock_kernel";
+  void latency_site(int cause, const CodeSite& site) {
+    pstats_cause_ = cause;
+    pstats_site_ = site;
+    pstats_pending_ = true;
+  }
+  bool sched_24() const { return p_.flavour.rfind("2.4", 0) == 0; }
+  // A board without an IO-APIC (kernel_params io_apic = false): irq/i8259.cpp.
+  bool pic_mode() const { return !p_.io_apic; }
+  void init_8259A_irqs();
+  void set_8259A_mask(unsigned irq, bool mask, const char* parent);
+  void mask_and_ack_8259A(unsigned irq, const char* parent);
+  uint16_t cached_irq_mask_ = 0xffff;
+  Spinlock i8259A_lock_{"i8259A_lock"};
+  void goodness_walk(Runqueue& rq, bool recalculate);
   std::vector<HrtimerQueue> hrtimer_q_;
   std::unique_ptr<Spinlock[]> hrtimer_lock_;
   uint64_t hrtimer_seq_ = 0;

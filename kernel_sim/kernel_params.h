@@ -48,6 +48,17 @@ struct KernelParams {
   // Length of this kernel's code paths relative to the modelled 2.6.9/i386 cycle
   // counts of fn() (1: those); a later kernel on another core is slower or faster.
   double code_path_scale = 1.0;
+
+  // kernel.rootfs: none | reiserfs (seed 001's machine), mounted with kupdated.
+  std::string rootfs = "none";
+  // preempt-stats logs from the first read of /proc/latencytimes (seconds).
+  double latencytimes_read_s = 0;
+  // The board has an IO-APIC; without one IRQs go through the 8259A pair (virtual
+  // wire to CPU0) and the tick is the PIT's IRQ0 (a 2.4 UP kernel, no local APIC timer).
+  bool io_apic = true;
+  // ReiserFS root: kupdated's period (bdflush interval) and the journal's batch limit.
+  int kupdate_interval_s = 5;
+  int journal_max_batch = 900;
 };
 
 }  // namespace latsim::kernel

@@ -10,8 +10,11 @@
 #include "kernel_sim/block/block_layer.h"
 #include "kernel_sim/drivers/net/rtl8139.h"
 #include "kernel_sim/drivers/sound/es1371.h"
+#include "kernel_sim/fs/reiserfs.h"
 #include "kernel_sim/net/dev.h"
+#include "kernel_sim/workloads/audio_player.h"
 #include "kernel_sim/workloads/cyclictest.h"
+#include "kernel_sim/workloads/dbench.h"
 #include "kernel_sim/workloads/disk_read.h"
 #include "kernel_sim/workloads/kernel_build.h"
 #include "kernel_sim/workloads/latencytest.h"
@@ -201,6 +204,61 @@ void add_kernel_metrics(nlohmann::json& j, kernel::Kernel& k) {
   j["irqs"] = irqs;
 }
 
+// preempt-stats (2.4.10-preempt): the table's top entry, and the longest entry per
+// cause; `worst_is.<cause>` and `worst_in.<file>` are 1 for the top entry's cause
+// and for the files its start and end lie in.
+void add_preempt_stats(nlohmann::json& j, kernel::Kernel& k) {
+  const kernel::PreemptStats* ps = k.preempt_stats();
+  if (!ps) return;
+  auto cause_of = [&k](const kernel::PreemptStatsEntry& e) -> std::string {
+    static const char* const kCause[] = {"Unknown", "spin_lock", "reacqBKL", "BKL"};
+    if (e.cause == kernel::CAUSE_ENTRY) return "unknown";
+    if (e.cause < 0) return "irq";
+    (void)k;
+    return e.cause > kernel::CAUSE_BKL ? "Unknown" : kCause[e.cause];
+  };
+  auto site = [](const kernel::SourceLine& s) {
+    return fmt::format("{}/{}", s.line, s.file ? s.file : "entry.S");
+  };
+  nlohmann::json cpus = nlohmann::json::array();
+  uint64_t max_us = 0, measured = 0;
+  nlohmann::json worst, by_cause = nlohmann::json::object();
+  for (int c = 0; c < k.ncpus(); ++c) {
+    const auto rows = ps->worst(c);
+    measured += ps->measured(c);
+    for (const auto& e : rows) {
+      if (!e.latency_us) continue;
+      auto& m = by_cause[cause_of(e)];
+      if (m.is_null() || m.get<uint64_t>() < e.latency_us) m = e.latency_us;
+    }
+    if (rows.front().latency_us > max_us || worst.is_null()) {
+      const auto& e = rows.front();
+      max_us = e.latency_us;
+      worst = {{"us", e.latency_us},
+               {"cause", e.cause < 0 && e.cause != kernel::CAUSE_ENTRY
+                             ? k.irq_desc(unsigned(~e.cause)).name
+                             : cause_of(e)},
+               {"mask", e.mask},
+               {"start", site(e.start)},
+               {"end", site(e.end)},
+               {"cpu", c}};
+      nlohmann::json is = {
+          {"spin_lock", 0}, {"BKL", 0}, {"reacqBKL", 0}, {"irq", 0}, {"unknown", 0}};
+      is[cause_of(e)] = 1;
+      nlohmann::json in = nlohmann::json::object();
+      for (const auto* f : {e.start.file, e.end.file}) {
+        std::string key = f ? f : "entry.S";
+        std::replace(key.begin(), key.end(), '.', '_');  // metric paths split at dots
+        in[key] = 1;
+      }
+      worst["is"] = is;
+      worst["in"] = in;
+    }
+  }
+  j["preempt_stats"] = {
+      {"max_us", max_us}, {"measured", measured}, {"worst", worst}, {"max_us_by_cause", by_cause}};
+}
+
 }  // namespace
 
 nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k) {
@@ -216,6 +274,16 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
                          {"traces_over_threshold", tr.over_threshold()},
                          {"threshold_us", tr.threshold_us()},
                          {"critical_sections", tr.sections()}};
+  add_preempt_stats(j, k);
+  if (const kernel::ReiserFs* fs = k.reiserfs_if_mounted()) {
+    const auto& f = fs->stats();
+    j["reiserfs"] = {{"commits", f.commits},
+                     {"committed_blocks", f.committed_blocks},
+                     {"max_commit_blocks", f.max_commit_blocks},
+                     {"join_waits", f.join_waits},
+                     {"creates", f.creates},
+                     {"unlinks", f.unlinks}};
+  }
   j["ticks"] = {{"handled", k.time_stats().ticks},
                 {"lost", k.time_stats().lost_ticks},
                 {"lost_warnings", k.time_stats().lost_warnings}};
@@ -239,6 +307,13 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
       disk["read_mb_s"] = secs > 0 ? round3(double(d->bytes()) / 1e6 / secs) : 0.0;
     } else if (auto* c = dynamic_cast<kernel::Cyclictest*>(w.get())) {
       workloads[w->name()] = cyclictest_metrics(*c);
+    } else if (auto* db = dynamic_cast<kernel::Dbench*>(w.get())) {
+      // dbench's "Throughput N MB/sec": bytes read and written by the clients.
+      workloads[w->name()] = {{"ops", db->ops()},
+                              {"throughput_mb_s", round3(double(db->bytes()) / 1e6 / sim_s)}};
+    } else if (auto* ap = dynamic_cast<kernel::AudioPlayer*>(w.get())) {
+      workloads[w->name()] = {{"fragments", ap->fragments_written()},
+                              {"xruns", k.snd_if_up() ? k.snd_if_up()->stats().xruns : 0}};
     } else if (auto* b = dynamic_cast<kernel::KernelBuild*>(w.get())) {
       workloads[w->name()] = {{"compiles", b->compiles()}};
     } else if (auto* x = dynamic_cast<kernel::X11*>(w.get())) {
@@ -438,6 +513,13 @@ void write_outputs(const Scenario& s, Machine&, kernel::Kernel& k, const RunResu
                  kernel::Cyclictest::timerlat_top(timerlat, sc_core::sc_time_stamp().to_seconds()));
     // /var/log/messages: the tracer's "new N us maximum-latency" reports.
     write_file(tmp / "syslog.txt", tr.syslog("latsim"));
+
+    // /proc/latencytimes as read at the end of the run (2.4.10-preempt).
+    if (const kernel::PreemptStats* ps = k.preempt_stats())
+      write_file(tmp / "preempt-stats.txt", ps->format([&k](unsigned irq) -> std::string {
+        const char* n = k.irq_desc(irq).name;
+        return n ? n : "old irq";
+      }));
 
     for (const auto& w : k.workloads())
       if (auto* lt = dynamic_cast<kernel::Latencytest*>(w.get()))

@@ -8,7 +8,9 @@
 #include <stdexcept>
 #include "kernel_sim/block/block_layer.h"
 #include "kernel_sim/kernel.h"
+#include "kernel_sim/workloads/audio_player.h"
 #include "kernel_sim/workloads/cyclictest.h"
+#include "kernel_sim/workloads/dbench.h"
 #include "kernel_sim/workloads/disk_read.h"
 #include "kernel_sim/workloads/kernel_build.h"
 #include "kernel_sim/workloads/latencytest.h"
@@ -53,6 +55,11 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.flavour = k.flavour;
   p.periodic_balance = k.periodic_balance;
   p.code_path_scale = k.code_path_scale;
+  p.rootfs = k.rootfs;
+  p.io_apic = s.platform.io_apic;
+  p.kupdate_interval_s = k.kupdate_interval_s;
+  p.journal_max_batch = k.journal_max_batch;
+  p.latencytimes_read_s = k.latencytimes_read_s;
   if (k.flavour == "rt") {
     p.high_res_timers = true;  // CONFIG_HIGH_RES_TIMERS: one-shot local APIC
     p.irq_thread_prio = 50;    // forced IRQ threads run at SCHED_FIFO 50 on -rt
@@ -68,6 +75,19 @@ std::unique_ptr<kernel::Workload> make_workload(const WorkloadConfig& w) {
     return std::make_unique<kernel::KernelBuild>(name, p);
   }
   if (w.kind == "disk_read") return std::make_unique<kernel::DiskRead>(name, w.file_mb, w.block_kb);
+  if (w.kind == "dbench") {
+    kernel::DbenchParams p;
+    p.clients = w.clients;
+    return std::make_unique<kernel::Dbench>(name, p);
+  }
+  if (w.kind == "audio_player") {
+    kernel::AudioPlayerParams p;
+    p.fragment_bytes = uint32_t(w.fragment_bytes);
+    p.fragments = uint32_t(w.fragments);
+    p.decode_percent = w.decode_percent;
+    p.nice = w.nice;
+    return std::make_unique<kernel::AudioPlayer>(name, p);
+  }
   if (w.kind == "x11") {
     kernel::X11Params p;
     p.driver = w.driver == "rude"   ? kernel::FifoPolicy::Rude

@@ -100,6 +100,7 @@ struct PlatformConfig {
   NicConfig nic;
   SoundConfig sound;
   VideoConfig video;
+  bool io_apic = true;  // false: IRQs through the 8259A pair only, PIT tick (2.4 UP)
 };
 
 struct HdparmConfig {
@@ -128,6 +129,10 @@ struct KernelConfig {
   int audiopci_threaded = 1;         // /proc/irq/10/Ensoniq AudioPCI/threaded
   bool periodic_balance = false;     // rebalance_tick -> load_balance; off keeps the figures
   double code_path_scale = 1.0;      // kernel code path cycles relative to the 2.6.9 model
+  std::string rootfs = "none";       // none | reiserfs: mounted at boot, with kupdated
+  double latencytimes_read_s = 0;    // first read of /proc/latencytimes (restarts logging)
+  int kupdate_interval_s = 5;        // ReiserFS root: kupdated period (bdflush interval)
+  int journal_max_batch = 900;       // ReiserFS: JOURNAL_MAX_BATCH, a transaction's block limit
   HdparmConfig hdparm;
 };
 
@@ -174,6 +179,10 @@ struct WorkloadConfig {
   int nice = 0;                 // stress loads
   double packets_per_s = 8000;  // net_in / net_out (latencytest: both)
   int packet_bytes = 1472;      // UDP payload (1518-byte frames on the wire)
+  // dbench
+  int clients = 16;
+  // audio_player (fragments, fragment_bytes, nice as above)
+  double decode_percent = 3.0;
 };
 
 struct TracingConfig {

@@ -13,6 +13,7 @@ list(APPEND LATSIM_CHECK_HYPOTHESES
   video-fifo-stall.yaml        # O12: 25-30 ms freezes with the rude driver (4 x 2 s runs)
   # latencytest-stress.yaml      O11: 10 of 27 hold (scenarios/CALIBRATION.md)
   rt-posix-timers.yaml@2s      # O13: seed 003's pinned/unpinned/clock_nanosleep contrast, 12 of 12
+  preempt-2.4-dbench.yaml      # O14: 2.4.10-preempt dbench 16 < 40 < 48, audio alone (4 x 20 s)
   # disk-dma-kernel-build.yaml   O1-O4: 4 of 7 rows fail today (issue 5). Keep its 30 s:
   #                              at 10 s the worst section (cc1 in exit_mmap) has not come.
 )

@@ -124,6 +124,10 @@ void Kernel::dispatch(const Trap& t) {
   if (t.vector == RESCHEDULE_VECTOR) return smp_reschedule_interrupt();
   if (t.vector == INVALIDATE_TLB_VECTOR) return smp_invalidate_interrupt();
   if (t.vector == SPURIOUS_APIC_VECTOR) return;
+  if (pic_mode()) {  // init_8259A's ICW2: IRQ0-7 at vectors 0x20-0x27, IRQ8-15 at 0x28-0x2f
+    if (t.vector >= 0x20 && t.vector < 0x30) return do_IRQ(t.vector - 0x20);
+    return;
+  }
   for (unsigned irq = 0; irq < NR_IRQS; ++irq)
     if (irq_vector(irq) == t.vector) return do_IRQ(irq);
 }
@@ -210,6 +214,14 @@ void Kernel::setup_apic_timer() {
   cpu.apic_write(0xf0, 0x100 | SPURIOUS_APIC_VECTOR);
   cpu.apic_write(0x350, 0x700);  // LINT0: ExtINT (8259A), masked by the 8259A itself
   cpu.apic_write(0x360, 0x400);  // LINT1: NMI
+  if (pic_mode()) {
+    // No local APIC timer (2.4 UP): the tick is the PIT's IRQ0, LATCH counts apart.
+    auto& pc = pcpu_[size_t(smp_processor_id())];
+    const unsigned latch = (1193182u + unsigned(p_.hz) / 2) / unsigned(p_.hz);
+    pc.tick_period = sc_time(double(latch) / 1193182.0, sc_core::SC_SEC);
+    pc.tick_epoch = now();
+    return;
+  }
   wait_8254_wraparound();
   cpu.apic_write(0x3e0, 0x3);
   // high_res_timers: one-shot mode, programmed per event by hrtimer_program.

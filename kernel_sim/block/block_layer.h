@@ -40,6 +40,9 @@ class BlockLayer {
   // generic_file_write of one page: allocate, copy from user, dirty, throttle.
   void write_page(uint64_t index, const char* parent);
   uint64_t nr_dirty() const { return nr_dirty_; }
+  // ll_rw_block(WRITE) of `npages` pages from `first_page` of the write file, then
+  // wait_on_buffer until each is written (a journal's log blocks).
+  void write_sync(uint64_t first_page, uint32_t npages, const char* parent);
   const BlockStats& stats() const { return stats_; }
   const Spinlock& ide_lock() const { return ide_lock_; }
 

@@ -125,6 +125,25 @@ void BlockLayer::make_write_request(uint64_t first_page, uint32_t npages) {
   k_.spin_unlock_irq(ide_lock_, {"__make_request", "unlock"});
 }
 
+void BlockLayer::write_sync(uint64_t first_page, uint32_t npages, const char* parent) {
+  k_.fn("ll_rw_block", parent, 60, 1);
+  for (uint64_t i = first_page; i < first_page + npages; ++i) {
+    if (wpages_[i] == WState::Dirty) nr_dirty_--;
+    while (wpages_[i] == WState::Writeback) blk_congestion_wait();  // an earlier write
+    wpages_[i] = WState::Writeback;
+    nr_writeback_++;
+  }
+  for (uint32_t done = 0; done < npages;) {
+    const uint32_t n = std::min<uint32_t>(npages - done, max_sectors_ / 8);
+    make_write_request(first_page + done, n);
+    done += n;
+  }
+  generic_unplug_device();
+  k_.fn("wait_on_buffer", parent, 30);
+  for (uint64_t i = first_page; i < first_page + npages; ++i)
+    while (wpages_[i] == WState::Writeback) blk_congestion_wait();
+}
+
 void BlockLayer::end_page_writeback(uint64_t index) {
   k_.fn("end_page_writeback", "mpage_end_io_write", 40, 1);
   wpages_[index] = WState::Clean;  // written: clean, and reclaimable at once

@@ -5,7 +5,7 @@
 namespace latsim::kernel {
 
 void Kernel::request_irq(unsigned irq, const char* name, IrqHandler h) {
-  io_apic_route(irq);
+  if (!pic_mode()) io_apic_route(irq);
   IrqDesc& d = irq_desc_[irq];
   d.name = name;
   d.handler = std::move(h);
@@ -19,17 +19,36 @@ void Kernel::request_irq(unsigned irq, const char* name, IrqHandler h) {
         p_.irq_thread_prio);
     d.thread->mm = 0;  // a kernel thread
   }
-  io_apic_modify(irq, false, "startup_edge_ioapic_irq");
+  if (pic_mode())
+    set_8259A_mask(irq, false, "startup_8259A_irq");
+  else
+    io_apic_modify(irq, false, "startup_edge_ioapic_irq");
+}
+
+// action->handler, timed for the per-IRQ handler statistics.
+void Kernel::run_irq_handler(IrqDesc& d) {
+  if (!d.handler) return;
+  const sc_time t0 = now();
+  d.handler();
+  d.handled(now() - t0);
 }
 
 void Kernel::do_IRQ(unsigned irq) {
   const char* interrupted = pcpu_[size_t(smp_processor_id())].last_fn;
+  if (pstats_) {
+    // latency_cause(-100, ...): an IRQ that breaks into an open section marks it
+    // (bit = IRQ number, an inferred reading of the mask column); one that opens
+    // a section is its cause (latency_cause(-99, ~irq)).
+    if (pstats_->open(smp_processor_id())) pstats_->cause(smp_processor_id(), -100, int(1u << irq));
+    latency_site(irq_cause(irq), {"do_IRQ", "irq_enter"});
+  }
   const sc_time t_in = now();
   irq_enter({"do_IRQ", "irq_enter"});
   fn("do_IRQ", interrupted, 60, 1);
   IrqDesc& d = irq_desc_[irq];
   d.count++;
   spin_lock(d.lock, "do_IRQ");
+  if (pic_mode()) return do_IRQ_8259A(irq, d, t_in);
   fn("ack_edge_ioapic_irq", "do_IRQ", 30);
   if (d.depth > 0) {
     // Lazy disable: the edge came in while disabled. Mask it now, remember it,
@@ -52,17 +71,34 @@ void Kernel::do_IRQ(unsigned irq) {
   } else {
     spin_unlock(d.lock, {"do_IRQ", "unlock"});
     fn("generic_handle_IRQ_event", "do_IRQ", 40);
-    if (d.handler) {
-      const sc_time t0 = now();
-      d.handler();
-      d.handled(now() - t0);
-    }
+    run_irq_handler(d);
     spin_lock(d.lock, "do_IRQ");
     fn("generic_note_interrupt", "do_IRQ", 20);
     fn("end_edge_ioapic_irq", "do_IRQ", 20);
     spin_unlock(d.lock, {"do_IRQ", "unlock"});
   }
   d.in_hardirq(now() - t_in);  // irq_exit may run softirqs: not this line's time
+  irq_exit({"do_IRQ", "irq_exit"});
+}
+
+// do_IRQ on an 8259A board (2.4): mask and acknowledge, run the handler unless
+// the IRQ is disabled, then unmask (end_8259A_irq). irq_desc->lock is held on entry.
+void Kernel::do_IRQ_8259A(unsigned irq, IrqDesc& d, sc_time t_in) {
+  mask_and_ack_8259A(irq, "do_IRQ");
+  if (d.depth > 0) {  // disabled: stays masked until enable_irq
+    d.pending = true;
+    spin_unlock(d.lock, {"do_IRQ", "unlock"});
+    d.in_hardirq(now() - t_in);
+    irq_exit({"do_IRQ", "irq_exit"});
+    return;
+  }
+  spin_unlock(d.lock, {"do_IRQ", "unlock"});
+  fn("handle_IRQ_event", "do_IRQ", 40);
+  run_irq_handler(d);
+  spin_lock(d.lock, "do_IRQ");
+  if (d.depth == 0) set_8259A_mask(irq, false, "end_8259A_irq");
+  spin_unlock(d.lock, {"do_IRQ", "unlock"});
+  d.in_hardirq(now() - t_in);
   irq_exit({"do_IRQ", "irq_exit"});
 }
 
@@ -80,11 +116,7 @@ void Kernel::irq_thread(unsigned irq) {
     // Handlers are entered as from a hardirq: interrupts off until the driver unmasks.
     local_irq_disable({"irq_thread", "lock"});
     fn("generic_handle_IRQ_event", "do_hardirq", 40);
-    if (d.handler) {
-      const sc_time t0 = now();
-      d.handler();
-      d.handled(now() - t0);
-    }
+    run_irq_handler(d);
     local_irq_enable({"irq_thread", "unlock"});
     cond_resched("irq_thread");
   }
@@ -96,7 +128,7 @@ void Kernel::disable_irq_nosync(unsigned irq, const char* parent) {
   fn("disable_irq_nosync", parent, 20);
   IrqDesc& d = irq_desc_[irq];
   const bool flags = spin_lock_irqsave(d.lock, "disable_irq_nosync");
-  d.depth++;
+  if (d.depth++ == 0 && pic_mode()) set_8259A_mask(irq, true, "disable_irq_nosync");  // not lazy
   spin_unlock_irqrestore(d.lock, flags, {"generic_enable_irq", "unlock"});
 }
 
@@ -106,11 +138,16 @@ void Kernel::enable_irq(unsigned irq, const char* parent) {
   IrqDesc& d = irq_desc_[irq];
   const bool flags = spin_lock_irqsave(d.lock, "generic_enable_irq");
   if (d.depth > 0 && --d.depth == 0) {
-    io_apic_modify(irq, false, "generic_enable_irq");
-    if (d.pending) {
-      d.pending = false;
-      fn("hw_resend_irq", "generic_enable_irq", 40);
-      this_cpu().send_ipi(smp_processor_id(), irq_vector(irq));
+    if (pic_mode()) {
+      d.pending = false;  // an edge waited in the 8259A's IRR while masked
+      set_8259A_mask(irq, false, "generic_enable_irq");
+    } else {
+      io_apic_modify(irq, false, "generic_enable_irq");
+      if (d.pending) {
+        d.pending = false;
+        fn("hw_resend_irq", "generic_enable_irq", 40);
+        this_cpu().send_ipi(smp_processor_id(), irq_vector(irq));
+      }
     }
   }
   spin_unlock_irqrestore(d.lock, flags, {"generic_enable_irq", "unlock"});

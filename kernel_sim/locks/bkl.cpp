@@ -11,6 +11,7 @@ void Kernel::lock_kernel(const char* parent) {
   fn("lock_kernel", parent, 20);
   if (++t.lock_depth == 0) {
     bkl_cause_ = "BKL";
+    bkl_caller_ = parent;
     spin_lock(kernel_flag_, "lock_kernel");
   }
 }

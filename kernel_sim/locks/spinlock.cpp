@@ -1,6 +1,7 @@
 // kernel/spinlock.c (2.6.9 SMP + preempt): spin with preemption off until the
 // other CPU lets go; the irq variants save and disable the interrupt flag. On
 // the rt flavour, locks marked sleeping go to the rt_mutex (locks/rtmutex.cpp).
+#include <string_view>
 #include "kernel_sim/kernel.h"
 
 namespace latsim::kernel {
@@ -29,6 +30,12 @@ std::vector<LockStats> Kernel::lock_stats() const {
 void Kernel::spin_lock(Spinlock& l, const char* parent) {
   if (sleeping_lock(l)) return rt_spin_lock(l, parent);
   fn("spin_lock", parent, 20);
+  if (&l == &kernel_flag_ && std::string_view(bkl_cause_) == "BKL")
+    latency_site(CAUSE_BKL, {bkl_caller_, "lock_kernel"});
+  else if (&l == &kernel_flag_)
+    latency_site(CAUSE_REACQ_BKL, {"schedule", "reacquire_kernel_lock"});
+  else
+    latency_site(CAUSE_SPIN_LOCK, {parent, "lock"});
   preempt_disable({"spin_lock", "lock"});
   const int c = smp_processor_id();
   l.acquisitions++;
@@ -56,6 +63,7 @@ void Kernel::spin_unlock(Spinlock& l, const CodeSite& site) {
 void Kernel::spin_lock_irq(Spinlock& l, const char* parent) {
   if (sleeping_lock(l)) return rt_spin_lock(l, parent);  // -rt: interrupts stay on
   fn("spin_lock_irq", parent, 10);
+  irq_lock_caller_ = parent;
   spin_lock_irqsave(l, "spin_lock_irq");
 }
 
@@ -90,6 +98,8 @@ bool Kernel::spin_lock_irqsave(Spinlock& l, const char* parent) {
   }
   l.spin_total += now() - t0;
   if (now() - t0 > l.max_spin) l.max_spin = now() - t0;
+  latency_site(CAUSE_SPIN_LOCK, {irq_lock_caller_ ? irq_lock_caller_ : parent, "lock"});
+  irq_lock_caller_ = nullptr;
   preempt_disable(site);
   l.acquired_at(c, now());
   lock_acquired(l);

@@ -26,14 +26,30 @@ void Kernel::critical_check(int c, bool was, const CodeSite& site) {
 void Kernel::add_preempt_count(uint32_t v, const CodeSite& site) {
   const int c = smp_processor_id();
   const bool was = critical(c);
-  current().preempt_count += v;
+  Task& t = current();
+  const bool from_zero = (t.preempt_count & ~PREEMPT_ACTIVE) == 0;
+  t.preempt_count += v;
+  if (pstats_) {
+    // preempt_lock_start: only the raise from 0 starts a section (latency_start).
+    const std::string_view point = site.point;
+    const int cause = pstats_pending_                                ? pstats_cause_
+                      : point == "irq_enter" || point == "nmi_enter" ? int(CAUSE_ENTRY)
+                                                                     : int(CAUSE_SPIN_LOCK);
+    if (from_zero)
+      pstats_->start(c, now(), source_line(pstats_pending_ ? pstats_site_ : site), cause);
+    pstats_pending_ = false;
+  }
   critical_check(c, was, site);
 }
 
 void Kernel::sub_preempt_count(uint32_t v, const CodeSite& site) {
   const int c = smp_processor_id();
   const bool was = critical(c);
-  current().preempt_count -= v;
+  Task& t = current();
+  t.preempt_count -= v;
+  // preempt_lock_stop: the count back at 0 ends the section (latency_end).
+  if (pstats_ && (t.preempt_count & ~PREEMPT_ACTIVE) == 0)
+    pstats_->end(c, now(), source_line(site));
   critical_check(c, was, site);
 }
 
@@ -65,7 +81,10 @@ void Kernel::preempt_schedule(const char* parent) {
   do {
     fn("preempt_schedule", parent, 30);
     t.preempt_count += PREEMPT_ACTIVE;
+    // The 2001 patch's preempt_schedule also raises the count (ctx_sw_off) around schedule().
+    if (pstats_) preempt_disable({"preempt_schedule", "lock"});
     schedule("preempt_schedule");
+    if (pstats_) preempt_enable_no_resched({"preempt_schedule", "unlock"});
     t.preempt_count -= PREEMPT_ACTIVE;
   } while (t.need_resched);
 }
@@ -75,9 +94,11 @@ void Kernel::preempt_schedule_irq() {
   Task& t = current();
   do {
     t.preempt_count += PREEMPT_ACTIVE;
+    if (pstats_) preempt_disable({"preempt_schedule", "lock"});
     local_irq_enable({"preempt_schedule", "lock"});
     schedule("preempt_schedule_irq");
     local_irq_disable({"preempt_schedule", "unlock"});
+    if (pstats_) preempt_enable_no_resched({"preempt_schedule", "unlock"});
     t.preempt_count -= PREEMPT_ACTIVE;
   } while (t.need_resched);
 }

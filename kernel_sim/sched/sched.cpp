@@ -168,7 +168,9 @@ bool Kernel::try_to_wake_up(Task* p, const char* parent) {
 void Kernel::schedule(const char* parent) {
   for (;;) {
     Task* prev = &current();
-    release_kernel_lock(prev);  // the BKL is not held across a sleep
+    // The BKL is not held across a sleep. 2.4 drops it after schedule() raised the
+    // count, so a holder's sleep leaves preemption off on this CPU.
+    if (!sched_24()) release_kernel_lock(prev);
     const int c = prev->cpu;
     Runqueue& rq = rq_[size_t(c)];
     if (critical(c))
@@ -176,10 +178,12 @@ void Kernel::schedule(const char* parent) {
     else
       enter("schedule", parent);  // the section opens here: first entry "schedule (parent)"
     preempt_disable(kSchedLock);
+    if (sched_24()) release_kernel_lock(prev);
     fn("sched_clock", "schedule", 40);
     spin_lock_irq(rq.lock, "schedule");
     if (prev->state != TASK_RUNNING && !(prev->preempt_count & PREEMPT_ACTIVE))
       deactivate_task(prev, rq);
+    if (sched_24()) goodness_walk(rq, rq.nr_running > 0 && rq.active->nr_active == 0);
     if (rq.nr_running == 0) {
       fn("dummy_go_idle", "schedule", 10);
       idle_balance(c, rq);
@@ -214,6 +218,24 @@ void Kernel::schedule(const char* parent) {
     if (sleeping_lock(kernel_flag_)) reacquire_kernel_lock(&current());
     if (!current().need_resched) return;
   }
+}
+
+// 2.4 schedule(): list_for_each over the one run queue computing goodness() of
+// every runnable task under runqueue_lock (interrupts off); when every counter is
+// spent ("recalculate", the O(1) array switch here) it walks every task.
+void Kernel::goodness_walk(Runqueue& rq, bool recalculate) {
+  uint64_t misses = 0, n = 0;
+  for (const PrioArray* a : {rq.active, rq.expired})
+    for (int prio = 0; prio < MAX_PRIO; ++prio) {
+      if (!a->bitmap.test(size_t(prio))) continue;
+      for (Task* p : a->queue[prio]) misses += this_cpu().cache_misses(p, 1), ++n;
+    }
+  exec(20 * n, misses);  // goodness(): counter, nice, mm of one task_struct line
+  if (!recalculate) return;
+  fn("recalculate", "schedule", 40);
+  misses = 0;
+  for (const auto& t : tasks_) misses += this_cpu().cache_misses(t.get(), 1);
+  exec(12 * tasks_.size(), misses);  // p->counter = (p->counter >> 1) + NICE_TO_TICKS
 }
 
 void Kernel::context_switch(Runqueue& rq, Task* prev, Task* next) {
@@ -270,8 +292,9 @@ void Kernel::scheduler_tick(bool) {
       p->time_slice = task_timeslice(p);
       p->first_time_slice = false;
       // Interactive tasks go back to the active array unless the expired ones starve.
-      const bool starving = rq.expired_timestamp &&
-                            jiffies_ - rq.expired_timestamp >= uint64_t(1000 * rq.nr_running + 1);
+      const bool starving =
+          rq.expired_timestamp &&
+          jiffies_ - rq.expired_timestamp >= uint64_t(p_.hz) * uint64_t(rq.nr_running) + 1;
       if (task_interactive(p) && !starving) {
         rq.active->enqueue(p);
       } else {
@@ -319,6 +342,17 @@ void Kernel::resume_userspace(const char* parent) {
 
 void Kernel::conditional_schedule(const char* parent) {
   if (p_.flavour == "2.4.10-preempt") return;  // the preempt patch alone adds no such points
+  if (p_.flavour == "2.4.20-lowlatency") {
+    // conditional_schedule_needed() -> unconditional_schedule(): a 2.4 schedule() may
+    // be entered holding the BKL (it drops and retakes it), not another spinlock.
+    Task& t = current();
+    const uint32_t held = t.preempt_count & ~PREEMPT_ACTIVE;
+    if (!t.need_resched || held > (t.lock_depth >= 0 ? 1u : 0u)) return;
+    fn("conditional_schedule", parent, 10);
+    set_current_state(TASK_RUNNING);
+    schedule(parent);
+    return;
+  }
   cond_resched(parent);
 }
 

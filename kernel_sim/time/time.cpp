@@ -10,6 +10,12 @@ void Kernel::timer_interrupt(const char* parent) {
   spin_lock(xtime_lock_, "timer_interrupt");  // write_seqlock(&xtime_lock)
   mark_offset_tsc();
   do_timer("timer_interrupt");
+  if (pic_mode()) {
+    // No local APIC timer: 2.4 UP's do_timer runs update_process_times itself.
+    auto& pc = pcpu_[size_t(smp_processor_id())];
+    pc.local_ticks = uint64_t((now() - pc.tick_epoch) / pc.tick_period);
+    update_process_times(pc.irq_from_user, "do_timer");
+  }
   spin_unlock(xtime_lock_, {"timer_interrupt", "unlock"});
 }
 

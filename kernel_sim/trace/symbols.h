@@ -24,4 +24,13 @@ uint32_t symbol_size(const char* fn);
 // "schedule+0x51/0x740"
 std::string format_site(const CodeSite& s);
 
+// Where a site is in a 2.4.10 build's source and text: the preempt-stats patch
+// records the lock macro's __FILE__/__LINE__ and the return address of its call.
+struct SourceLine {
+  const char* file = nullptr;  // nullptr: not known (latency.c prints "entry.S")
+  uint32_t line = 0;
+  uint32_t address = 0;
+};
+SourceLine source_line(const CodeSite& s);
+
 }  // namespace latsim::kernel

@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "platform/presets/atom_c2758.h"
+#include "platform/presets/athlon_1000_irongate.h"
 #include "platform/presets/dual_piii_866_serverworks.h"
 #include "platform/presets/dual_piii_866_via.h"
 #include "platform/presets/pii_333_permedia2.h"
@@ -28,6 +29,10 @@ const std::vector<PresetInfo>& platform_presets() {
        "Atom C2758 (Avoton, Supermicro A1SRi-2758F): 8 cores at 2.4 GHz, PIT/8259A/IO-APIC "
        "legacy block (seed 003, rt cyclictest)",
        &presets::atom_c2758},
+      {presets::kAthlon1000Irongate,
+       "single Athlon 1 GHz, AMD-751 + VT82C686A, 8259A interrupts only (no IO-APIC), "
+       "10 000 rpm disk behind a 40 MB/s bus (seed 001, dbench)",
+       &presets::athlon_1000_irongate},
   };
   return kPresets;
 }

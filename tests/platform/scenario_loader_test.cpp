@@ -287,7 +287,7 @@ TEST(ScenarioErrors, KeyInTheWrongSection) {
       "bad.yaml:4:3: error: kernel.latency_timer: unknown key; did you mean "
       "`platform.pci.latency_timer`? (accepted: flavour, version, hz, voluntary_preemption, "
       "kernel_preemption, softirq_preemption, hardirq_preemption, nmi_watchdog, periodic_balance, "
-      "code_path_scale, maxcpus, tunables, hdparm)");
+      "code_path_scale, maxcpus, tunables, rootfs, latencytimes_read_s, reiserfs, hdparm)");
 }
 
 TEST(ScenarioErrors, WrongType) {
@@ -387,12 +387,12 @@ TEST(ScenarioErrors, WorkloadMistakes) {
             "bad.yaml:4:26: error: workload.0.jobs: 0 is out of range (accepted: 1..64)\n"
             "bad.yaml:5:5: error: workload.1: unknown workload kind `kernel_bild`; did you mean "
             "`kernel_build`? (accepted: kernel_build, disk_read, cyclictest, x11, latencytest, "
-            "cpu_burner, proc_read, net_out, net_in, disk_write, disk_copy)\n"
+            "dbench, audio_player, cpu_burner, proc_read, net_out, net_in, disk_write, disk_copy)\n"
             "bad.yaml:6:29: error: workload.2.blok_kb: unknown disk_read parameter; did you mean "
             "`block_kb`? (accepted: name, file_mb, block_kb)\n"
             "bad.yaml:7:5: error: workload.3: expected a one-key map `KIND: {PARAMS}`, got "
             "`cyclictest` (accepted: kernel_build, disk_read, cyclictest, x11, latencytest, "
-            "cpu_burner, proc_read, net_out, net_in, disk_write, disk_copy)\n"
+            "dbench, audio_player, cpu_burner, proc_read, net_out, net_in, disk_write, disk_copy)\n"
             "bad.yaml:8:5: error: workload.4.name: duplicate workload name `kernel_build` (also "
             "workload.0); give each item its own `name`");
 }
