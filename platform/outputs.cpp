@@ -468,6 +468,21 @@ fs::path checked_out_dir(const std::string& out) {
 
 }  // namespace
 
+void check_output_paths(const Scenario& s, const std::string& out_dir) {
+  const fs::path dir = checked_out_dir(out_dir);
+  for (const auto& [key, file] : {std::pair{"outputs.timeline", s.outputs.timeline},
+                                  std::pair{"outputs.vcd", s.outputs.vcd}}) {
+    if (file.empty()) continue;
+    const fs::path f = fs::absolute(file).lexically_normal();
+    const auto rel = f.lexically_relative(dir);
+    if (!rel.empty() && *rel.begin() != "..")
+      throw std::runtime_error(
+          fmt::format("{} {} is inside the output directory {}, which a run replaces as a whole; "
+                      "write it beside it (e.g. {}-{})",
+                      key, file, dir.string(), dir.string(), f.filename().string()));
+  }
+}
+
 void write_outputs(const Scenario& s, Machine&, kernel::Kernel& k, const RunResult& r) {
   const fs::path final_dir = checked_out_dir(r.out_dir);
   fs::create_directories(final_dir.parent_path());

@@ -12,5 +12,9 @@ namespace latsim::platform {
 nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k);
 nlohmann::json collect_run_info(const Scenario& s, double wall_seconds);
 void write_outputs(const Scenario& s, Machine& m, kernel::Kernel& k, const RunResult& r);
+// Before a run: the output directory may be written (not the working directory or a
+// parent, not a non-latsim directory), and no streamed file (timeline, VCD) lies inside
+// it, since the directory is replaced as a whole. Throws std::runtime_error.
+void check_output_paths(const Scenario& s, const std::string& out_dir);
 
 }  // namespace latsim::platform

@@ -158,6 +158,7 @@ std::vector<std::unique_ptr<LatencytestSamples>> watch_latencytest(const Scenari
 }  // namespace
 
 RunResult run_scenario(const Scenario& s, const RunOptions& o) {
+  check_output_paths(s, o.out_dir);                 // refuse before the run, not after it
   const auto window = timeline::resolve_window(s);  // before elaboration: may fork
   const auto wall0 = std::chrono::steady_clock::now();
   Machine m(s);

@@ -203,3 +203,22 @@ TEST(Timeline, HoldoffsInterruptFlagAndCountersAreConsistent) {
   }
   fs::remove_all(d);
 }
+
+// The output directory is replaced as a whole at the end of a run, so a timeline inside
+// it is refused before the run starts, and nothing is written.
+TEST(Timeline, AFileInsideTheOutputDirectoryIsRefusedBeforeTheRun) {
+  const fs::path d = work_dir("inside");
+  const std::string err = (d / "err.txt").string();
+  EXPECT_NE(latsim("--duration 200ms --out " + (d / "o").string() + " --timeline " +
+                   (d / "o" / "t.json").string() + " 2>" + err),
+            0);
+  EXPECT_FALSE(fs::exists(d / "o"));
+  EXPECT_NE(slurp(err).find("outputs.timeline " + (d / "o" / "t.json").string() +
+                            " is inside the output directory"),
+            std::string::npos)
+      << slurp(err);
+  EXPECT_NE(latsim("--duration 200ms --out " + (d / "o").string() + " --vcd " +
+                   (d / "o" / "w.vcd").string() + " 2>" + err),
+            0);
+  EXPECT_NE(slurp(err).find("outputs.vcd"), std::string::npos) << slurp(err);
+}
