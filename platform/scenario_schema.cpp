@@ -589,26 +589,6 @@ NumStatus parse_number(const std::string& text, N& out) {
   return NumStatus::Ok;
 }
 
-// Seconds from "30s", "500ms", "250us", "2.5s", "1min" or a plain number of seconds.
-std::optional<double> parse_duration(const std::string& text) {
-  static const std::vector<std::pair<std::string, double>> kUnits = {
-      {"min", 60.0}, {"ms", 1e-3}, {"us", 1e-6}, {"\xC2\xB5s", 1e-6}, {"ns", 1e-9}, {"s", 1.0}};
-  std::string number = text;
-  double scale = 1.0;
-  for (const auto& [suffix, factor] : kUnits) {
-    if (text.size() > suffix.size() &&
-        text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0) {
-      number = text.substr(0, text.size() - suffix.size());
-      scale = factor;
-      break;
-    }
-  }
-  while (!number.empty() && number.back() == ' ') number.pop_back();
-  double v = 0;
-  if (parse_number(number, v) != NumStatus::Ok) return std::nullopt;
-  return v * scale;
-}
-
 std::string format_duration(double seconds) {
   const long long us = std::llround(seconds * 1e6);
   if (us % 1000000 == 0) return fmt::format("{}s", us / 1000000);
@@ -687,6 +667,25 @@ ParsedValue parse_enum(const KeySpec& spec, const std::string& text, Value v) {
 }
 
 }  // namespace
+
+std::optional<double> parse_duration(const std::string& text) {
+  static const std::vector<std::pair<std::string, double>> kUnits = {
+      {"min", 60.0}, {"ms", 1e-3}, {"us", 1e-6}, {"\xC2\xB5s", 1e-6}, {"ns", 1e-9}, {"s", 1.0}};
+  std::string number = text;
+  double scale = 1.0;
+  for (const auto& [suffix, factor] : kUnits) {
+    if (text.size() > suffix.size() &&
+        text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      number = text.substr(0, text.size() - suffix.size());
+      scale = factor;
+      break;
+    }
+  }
+  while (!number.empty() && number.back() == ' ') number.pop_back();
+  double v = 0;
+  if (parse_number(number, v) != NumStatus::Ok) return std::nullopt;
+  return v * scale;
+}
 
 // ---- public ---------------------------------------------------------------------
 

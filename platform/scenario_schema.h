@@ -101,6 +101,8 @@ std::string format_value(const KeySpec& spec, const Value& value);
 std::string accepted_text(const KeySpec& spec);
 // "integer", "number", "duration", ...
 std::string type_name(ValueType type);
+// Seconds from "30s", "500ms", "250us", "2.5s", "1min" or a plain number; nullopt if not.
+std::optional<double> parse_duration(const std::string& text);
 
 // The closest candidate to `word` if it is a plausible typo, else "".
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);

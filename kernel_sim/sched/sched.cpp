@@ -168,9 +168,6 @@ bool Kernel::try_to_wake_up(Task* p, const char* parent) {
 void Kernel::schedule(const char* parent) {
   for (;;) {
     Task* prev = &current();
-    // The BKL is not held across a sleep. 2.4 drops it after schedule() raised the
-    // count, so a holder's sleep leaves preemption off on this CPU.
-    if (!sched_24()) release_kernel_lock(prev);
     const int c = prev->cpu;
     Runqueue& rq = rq_[size_t(c)];
     if (critical(c))
@@ -178,7 +175,9 @@ void Kernel::schedule(const char* parent) {
     else
       enter("schedule", parent);  // the section opens here: first entry "schedule (parent)"
     preempt_disable(kSchedLock);
-    if (sched_24()) release_kernel_lock(prev);
+    // The BKL is not held across a sleep; 2.4 and 2.6.9 both drop it after raising the
+    // count, so a holder's sleep leaves preemption off on this CPU until the switch.
+    release_kernel_lock(prev);
     fn("sched_clock", "schedule", 40);
     spin_lock_irq(rq.lock, "schedule");
     if (prev->state != TASK_RUNNING && !(prev->preempt_count & PREEMPT_ACTIVE))

@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "platform/presets/atom_c2758.h"
 #include "platform/presets/athlon_1000_irongate.h"
+#include "platform/presets/atom_c2758.h"
 #include "platform/presets/dual_piii_866_serverworks.h"
 #include "platform/presets/dual_piii_866_via.h"
 #include "platform/presets/pii_333_permedia2.h"

@@ -1,37 +1,19 @@
 #include "platform/timeline/time_window.h"
 #include <cmath>
+#include <optional>
 #include <stdexcept>
-#include <utility>
-#include <vector>
+#include "platform/scenario_schema.h"
 
 namespace latsim::platform::timeline {
 namespace {
 
 // Picoseconds from "12.3s", "500ms", "250us", "40ns" or plain seconds.
 uint64_t parse_time_ps(const std::string& text, const std::string& whole) {
-  static const std::vector<std::pair<std::string, double>> kUnits = {
-      {"ms", 1e9}, {"us", 1e6}, {"ns", 1e3}, {"s", 1e12}};
-  std::string number = text;
-  double scale = 1e12;
-  for (const auto& [suffix, factor] : kUnits) {
-    if (text.size() > suffix.size() &&
-        text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0) {
-      number = text.substr(0, text.size() - suffix.size());
-      scale = factor;
-      break;
-    }
-  }
-  size_t used = 0;
-  double v = -1;
-  try {
-    v = std::stod(number, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (number.empty() || used != number.size() || !std::isfinite(v) || v < 0)
+  const std::optional<double> v = parse_duration(text);
+  if (!v || !std::isfinite(*v) || *v < 0)
     throw std::invalid_argument("bad time window '" + whole +
                                 "': expected A..B with times such as 12.3s, 500ms, 250us");
-  return uint64_t(std::llround(v * scale));
+  return uint64_t(std::llround(*v * 1e12));
 }
 
 }  // namespace

@@ -121,8 +121,7 @@ TEST(Presets, RegistryAppliesByName) {
   EXPECT_EQ(p.cpu.count, 2);
   EXPECT_EQ(preset_names(),
             (std::vector<std::string>{"dual-piii-866-via", "dual-piii-866-serverworks",
-                                      "pii-333-permedia2", "atom-c2758",
-                                      "athlon-1000-irongate"}));
+                                      "pii-333-permedia2", "atom-c2758", "athlon-1000-irongate"}));
   apply_preset("pii-333-permedia2", p);
   EXPECT_EQ(p.cpu.count, 1);
   EXPECT_EQ(p.video.card, "permedia2");
