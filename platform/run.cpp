@@ -81,6 +81,7 @@ std::unique_ptr<kernel::Workload> make_workload(const WorkloadConfig& w) {
     p.o_kb = w.o_kb;
     p.parse_fraction = w.parse_fraction;
     p.commit_interval_s = w.commit_interval_s;
+    p.first_unit = w.first_unit;
     return std::make_unique<kernel::KernelBuild>(name, p);
   }
   if (w.kind == "disk_read") return std::make_unique<kernel::DiskRead>(name, w.file_mb, w.block_kb);

@@ -159,6 +159,7 @@ struct WorkloadConfig {
   double o_kb = 20;
   double parse_fraction = 0.3;
   int commit_interval_s = 5;
+  int first_unit = 0;
   // disk_read
   int file_mb = 350;
   int block_kb = 64;

@@ -466,7 +466,11 @@ std::vector<WorkloadKind> make_workload_kinds() {
         bind<W>(integer("commit_interval_s", 0, 3600, "s",
                         "ext3 data=ordered: kjournald writes the dirty .o pages every N s "
                         "(JBD_DEFAULT_MAX_COMMIT_AGE 5); 0: no kjournald, only pdflush"),
-                LATSIM_W(commit_interval_s))}},
+                LATSIM_W(commit_interval_s)),
+        bind<W>(integer("first_unit", 0, 100000, "",
+                        "the run starts this many files into the build, the headers they read "
+                        "already cached (0: a cold tree)"),
+                LATSIM_W(first_unit))}},
       {"disk_read",
        "sequential read of a file to /dev/null (cat tmpfile > /dev/null)",
        {workload_name(),

@@ -46,6 +46,8 @@ class BlockLayer {
   // read-ahead window (its struct file's file_ra_state).
   FileId create_file(uint64_t pages, uint64_t start_lba);
   size_t files() const { return files_.size(); }
+  // The file is in the page cache at boot (read before the run began): no I/O, no cost.
+  void prefill(FileId f);
   bool cached(FileId f, uint64_t index) const {
     return files_[f].pages[index] == PageState::Uptodate;
   }

@@ -33,6 +33,16 @@ FileId BlockLayer::create_file(uint64_t pages, uint64_t start_lba) {
   return FileId(files_.size() - 1);
 }
 
+void BlockLayer::prefill(FileId fid) {
+  File& f = files_[fid];
+  for (uint64_t i = 0; i < f.pages.size(); ++i) {
+    if (f.pages[i] != PageState::Absent) continue;
+    f.pages[i] = PageState::Uptodate;
+    f.frames[i] = (4096 + rng_.below(131072 - 4096)) * 4096;
+    lru_.push_back({fid, i});
+  }
+}
+
 uint64_t BlockLayer::frame_of(PageRef p) const { return files_[p.file].frames[p.index]; }
 
 void BlockLayer::add_to_page_cache(PageRef p) {

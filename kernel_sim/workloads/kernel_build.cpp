@@ -40,6 +40,28 @@ void KernelBuild::layout_tree(Kernel& k) {
   }
   sources_.assign(units_.size(), 0);
   obj_lba_ = lba;
+  // A build under way: the earlier units' cc1s (the same draws) read these headers.
+  for (int u = 0; u < p_.first_unit; ++u) {
+    Rng unit_rng(k.params().seed, name_ + "/cc1/" + std::to_string(u));
+    for (size_t h : includes_of(unit_rng)) {
+      if (header_touched_[h]) continue;
+      header_touched_[h] = true;
+      k.block().prefill(headers_[h]);
+    }
+  }
+  spawned_ = uint64_t(std::max(p_.first_unit, 0));
+}
+
+// The #include closure: the common headers, then ones of this unit's subsystem.
+std::vector<size_t> KernelBuild::includes_of(Rng& rng) const {
+  std::vector<size_t> includes;
+  const size_t nh = headers_.size();
+  const size_t common = std::min<size_t>(size_t(std::max(p_.common_headers, 0)), nh);
+  for (size_t h = 0; h < common && includes.size() < size_t(p_.headers_per_unit); ++h)
+    includes.push_back(h);
+  while (nh > common && includes.size() < size_t(p_.headers_per_unit))
+    includes.push_back(common + size_t(rng.below(nh - common)));
+  return includes;
 }
 
 void KernelBuild::make(Kernel& k) {
@@ -136,14 +158,7 @@ void KernelBuild::cc1(Kernel& k, Rng& rng, uint64_t unit) {
   const double mhz = k.this_cpu().mhz();
   k.fn("sys_execve", "syscall_call", 300, 4);
   k.fn("do_execve", "sys_execve", 60000, 40, 300);  // load the binary, set up the mm (~1 ms class)
-  // The #include closure: the common headers, then ones of this unit's subsystem.
-  std::vector<size_t> includes;
-  const size_t nh = headers_.size();
-  const size_t common = std::min<size_t>(size_t(std::max(p_.common_headers, 0)), nh);
-  for (size_t h = 0; h < common && includes.size() < size_t(p_.headers_per_unit); ++h)
-    includes.push_back(h);
-  while (nh > common && includes.size() < size_t(p_.headers_per_unit))
-    includes.push_back(common + size_t(rng.below(nh - common)));
+  const std::vector<size_t> includes = includes_of(rng);
   if (!units_.empty()) {  // the .c file itself
     if (!sources_[unit])
       sources_[unit] = k.block().create_file(units_[unit].pages, units_[unit].lba);

@@ -24,6 +24,9 @@ struct KernelBuildParams {
   double parse_fraction = 0.3;    // assumption: share of cc1's time spent reading #includes
   int commit_interval_s = 5;      // ext3 data=ordered: JBD_DEFAULT_MAX_COMMIT_AGE; 0: no kjournald
   uint64_t tree_lba = 2000000;    // assumption: the source tree sits ~1 GB into hda
+  // The run starts this many files into the build: the page cache already holds the
+  // headers those units read (0: a cold tree, the build's first seconds).
+  int first_unit = 0;
 };
 
 struct KernelBuildStats {
@@ -51,6 +54,7 @@ class KernelBuild : public Workload {
   void fork_child(Kernel& k);
   void exit_mmap(Kernel& k);
   void layout_tree(Kernel& k);
+  std::vector<size_t> includes_of(Rng& rng) const;  // a unit's #include closure
   void read_file(Kernel& k, FileId f, bool& touched);
   void write_object(Kernel& k, Rng& rng);
   std::string name_;
