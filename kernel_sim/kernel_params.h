@@ -49,6 +49,7 @@ struct KernelParams {
   // Length of this kernel's code paths relative to the modelled 2.6.9/i386 cycle
   // counts of fn() (1: those); a later kernel on another core is slower or faster.
   double code_path_scale = 1.0;
+  int switch_next_lines = 7;  // cache lines of next task's data a context switch touches
 
   // kernel.rootfs: none | reiserfs (seed 001's machine), mounted with kupdated.
   std::string rootfs = "none";

@@ -56,6 +56,7 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.flavour = k.flavour;
   p.periodic_balance = k.periodic_balance;
   p.code_path_scale = k.code_path_scale;
+  p.switch_next_lines = k.switch_next_lines;
   p.rootfs = k.rootfs;
   p.io_apic = s.platform.io_apic;
   p.kupdate_interval_s = k.kupdate_interval_s;

@@ -129,6 +129,7 @@ struct KernelConfig {
   int eth0_threaded = 1;             // /proc/irq/11/eth0/threaded
   int audiopci_threaded = 1;         // /proc/irq/10/Ensoniq AudioPCI/threaded
   bool periodic_balance = false;     // rebalance_tick -> load_balance; off keeps the figures
+  int switch_next_lines = 7;         // next task's data lines touched by a context switch
   double code_path_scale = 1.0;      // kernel code path cycles relative to the 2.6.9 model
   std::string rootfs = "none";       // none | reiserfs: mounted at boot, with kupdated
   double latencytimes_read_s = 0;    // first read of /proc/latencytimes (restarts logging)

@@ -341,6 +341,10 @@ std::vector<Key<Scenario>> make_scenario_keys() {
                       "active balance through migration/N; off by default: on changes the "
                       "reference figures"),
               LATSIM_AT(kernel.periodic_balance)),
+      bind<S>(integer("kernel.switch_next_lines", 0, 64, "lines",
+                      "next task's cache lines schedule() touches before __switch_to "
+                      "(task_struct, thread_info, stack frame, mm); they miss if evicted"),
+              LATSIM_AT(kernel.switch_next_lines)),
       bind<S>(number("kernel.code_path_scale", 0.1, 50, "x",
                      "cycles of every modelled kernel function relative to the 2.6.9/i386 "
                      "estimates (a later kernel's longer paths, another core's CPI)"),
