@@ -12,9 +12,11 @@ void NetStack::netif_rx_schedule(NetDevice* dev, const char* parent) {
   k_.fn("__netif_rx_schedule", parent, 30, 1);
   if (dev->on_poll_list) return;  // netif_rx_schedule_prep: __LINK_STATE_RX_SCHED
   dev->on_poll_list = true;
+  dev->scheduled_at = k_.now();
+  dev->poll_due = true;
   dev->quota += dev->weight;
   poll_list_[size_t(k_.smp_processor_id())].push_back(dev);
-  k_.raise_softirq(NET_RX_SOFTIRQ, "__netif_rx_schedule");
+  k_.__raise_softirq_irqoff(NET_RX_SOFTIRQ);  // 2.6.9 include/linux/netdevice.h
 }
 
 void NetStack::note_poll(int packets) {
@@ -37,11 +39,15 @@ void NetStack::net_rx_action() {
   while (!list.empty()) {
     if (budget <= 0 || k_.jiffies() - start > 1) {  // softnet_break
       s_.time_squeeze++;
-      k_.raise_softirq(NET_RX_SOFTIRQ, "net_rx_action");
+      k_.__raise_softirq_irqoff(NET_RX_SOFTIRQ);  // softnet_break, net/core/dev.c
       break;
     }
     k_.local_irq_enable({"net_rx_action", "unlock"});
     NetDevice* dev = list.front();
+    if (dev->poll_due) {
+      dev->poll_due = false;
+      s_.max_schedule_to_poll = std::max(s_.max_schedule_to_poll, k_.now() - dev->scheduled_at);
+    }
     const bool more = dev->quota <= 0 || dev->poll(&budget);
     k_.local_irq_disable({"net_rx_action", "lock"});
     if (more) {

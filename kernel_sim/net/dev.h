@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <systemc>
 #include <vector>
 #include "kernel_sim/locks/spinlock.h"
 
@@ -19,6 +20,8 @@ struct NetDevice {
   int weight = 64;  // dev->weight (8139too: 64)
   int quota = 0;    // dev->quota
   bool on_poll_list = false;
+  sc_core::sc_time scheduled_at;  // __netif_rx_schedule put it on the list (until polled)
+  bool poll_due = false;
   // dev->poll(dev, &budget): true when it has more work (stays on the list).
   std::function<bool(int* budget)> poll;
   // dev->hard_start_xmit: false when no descriptor is free (queue stopped).
@@ -31,6 +34,8 @@ struct NetStats {
   uint64_t time_squeeze = 0;          // budget or jiffy exhausted: softirq raised again
   uint64_t max_packets_per_poll = 0;  // most packets one dev->poll call handled
   uint64_t max_packets_per_action = 0;
+  // __netif_rx_schedule to the device's first dev->poll in net_rx_action: the longest.
+  sc_core::sc_time max_schedule_to_poll;
   uint64_t packets_received = 0, packets_sent = 0, socket_drops = 0, delivered = 0;
 };
 
