@@ -14,6 +14,7 @@ LatencyTracerParams tracer_params(const KernelParams& p) {
   t.enabled = p.tracing_enabled;
   t.threshold_us = p.preempt_max_latency_us;
   t.max_traces = p.max_traces;
+  t.spans = p.trace_spans;
   t.kernel_version = p.version;
   return t;
 }

@@ -330,7 +330,8 @@ class Kernel {
   void wakeup_softirqd(int cpu, const char* parent);
   void irq_thread_softirqs();
   void ksoftirqd(int cpu);
-  void __do_softirq(const char* parent, uint32_t mask = ~0u);
+  // softirq_count: add SOFTIRQ_OFFSET (in_softirq); VP ksoftirqd runs without it.
+  void __do_softirq(const char* parent, uint32_t mask = ~0u, bool softirq_count = true);
   // sched internals
   void thread_start(Task* p);
   void context_switch(Runqueue& rq, Task* prev, Task* next);

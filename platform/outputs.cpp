@@ -274,6 +274,11 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
                          {"traces_over_threshold", tr.over_threshold()},
                          {"threshold_us", tr.threshold_us()},
                          {"critical_sections", tr.sections()}};
+  for (const auto& sp : tr.spans().stats())
+    j["latency_tracer"]["spans"][sp.name] = {{"count", sp.count},
+                                             {"median_us", round3(sp.median_us)},
+                                             {"p90_us", round3(sp.p90_us)},
+                                             {"max_us", round3(sp.max_us)}};
   add_preempt_stats(j, k);
   if (const kernel::ReiserFs* fs = k.reiserfs_if_mounted()) {
     const auto& f = fs->stats();
@@ -470,6 +475,11 @@ fs::path checked_out_dir(const std::string& out) {
 }  // namespace
 
 void check_output_paths(const Scenario& s, const std::string& out_dir) {
+  try {
+    kernel::check_span_spec(s.tracing.spans);
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(fmt::format("tracing.spans: {}", e.what()));
+  }
   const fs::path dir = checked_out_dir(out_dir);
   for (const auto& [key, file] : {std::pair{"outputs.timeline", s.outputs.timeline},
                                   std::pair{"outputs.vcd", s.outputs.vcd}}) {

@@ -41,6 +41,7 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.irq_threaded[14] = k.ide0_threaded != 0;
   p.tracing_enabled = s.tracing.enabled;
   p.max_traces = size_t(s.tracing.max_traces);
+  p.trace_spans = s.tracing.spans;
   p.mcount_cycles = s.mechanisms.mcount_overhead ? s.mechanisms.mcount_cycles : 0;
   p.io_delay = s.mechanisms.isa_io_delay;
   p.ide_dma = k.hdparm.dma;

@@ -190,6 +190,7 @@ struct WorkloadConfig {
 struct TracingConfig {
   bool enabled = true;  // /proc/sys/kernel/tracing_enabled
   int max_traces = 50;  // traces/ keeps the largest N
+  std::string spans;    // "A-B,C": durations between traced functions, in metrics.json
 };
 
 // A sweep versioned with the scenario (`latsim sweep` uses it when given no --param).
@@ -202,7 +203,7 @@ struct SweepConfig {
 struct OutputConfig {
   std::string dir;              // empty: out/<name>/
   std::string timeline, vcd;    // trace-event JSON and VCD files; empty: none
-  std::string timeline_window;  // "A..B" or "max:SPAN"; empty: the whole run
+  std::string timeline_window;  // "A-B" or "max:SPAN"; empty: the whole run
   // functions | tasks | auto (function slices only with a timeline_window)
   std::string timeline_detail = "auto";
 };

@@ -415,6 +415,10 @@ std::vector<Key<Scenario>> make_scenario_keys() {
               LATSIM_AT(tracing.enabled)),
       bind<S>(integer("tracing.max_traces", 1, 10000, "", "traces/ keeps the largest N"),
               LATSIM_AT(tracing.max_traces)),
+      bind<S>(of_type(T::String, "tracing.spans",
+                      "durations between traced functions in metrics.json latency_tracer.spans: "
+                      "\"A-B\" from A to the next B, \"A\" A's step; comma-separated"),
+              LATSIM_AT(tracing.spans)),
       bind<S>(of_type(T::String, "outputs.dir", "output directory (empty: out/<name>/)"),
               LATSIM_AT(outputs.dir)),
       bind<S>(of_type(T::String, "outputs.timeline",

@@ -49,9 +49,9 @@ void Kernel::do_softirq(const char* parent) {
 }
 
 // Run the pending handlers with interrupts on, at most 10 rounds (MAX_SOFTIRQ_RESTART).
-void Kernel::__do_softirq(const char* parent, uint32_t mask) {
+void Kernel::__do_softirq(const char* parent, uint32_t mask, bool softirq_count) {
   fn("__do_softirq", parent, 30);
-  add_preempt_count(SOFTIRQ_OFFSET, {"__do_softirq", "lock"});
+  if (softirq_count) add_preempt_count(SOFTIRQ_OFFSET, {"__do_softirq", "lock"});
   if (obs_) obs_->softirq_entry(smp_processor_id(), now());
   for (int restart = 10; restart > 0; --restart) {
     auto& pc = pcpu_[size_t(smp_processor_id())];
@@ -65,7 +65,7 @@ void Kernel::__do_softirq(const char* parent, uint32_t mask) {
     local_irq_disable({"__do_softirq", "lock"});
   }
   if (obs_) obs_->softirq_exit(smp_processor_id(), now());
-  sub_preempt_count(SOFTIRQ_OFFSET, {"__do_softirq", "unlock"});
+  if (softirq_count) sub_preempt_count(SOFTIRQ_OFFSET, {"__do_softirq", "unlock"});
   const int c = smp_processor_id();
   if (pcpu_[size_t(c)].softirq_pending & mask) wakeup_softirqd(c, "__do_softirq");
 }
@@ -79,12 +79,15 @@ void Kernel::ksoftirqd(int c) {
       set_current_state(TASK_INTERRUPTIBLE);
     }
     set_current_state(TASK_RUNNING);
+    // VP softirq_preemption: the handlers run preemptible, without the softirq count
+    // (seed 000's rtl8139_poll trace: count 00000001 under net_rx_action, from rx_lock).
+    const bool preemptible = p_.softirq_preemption && p_.flavour == "2.6.9-vp";
     while (pcpu_[size_t(c)].softirq_pending & mask) {
-      preempt_disable({"ksoftirqd", "lock"});
+      if (!preemptible) preempt_disable({"ksoftirqd", "lock"});
       local_irq_disable({"ksoftirqd", "lock"});
-      __do_softirq("ksoftirqd", mask);
+      __do_softirq("ksoftirqd", mask, !preemptible);
       local_irq_enable({"ksoftirqd", "unlock"});
-      preempt_enable({"ksoftirqd", "unlock"});
+      if (!preemptible) preempt_enable({"ksoftirqd", "unlock"});
       cond_resched("ksoftirqd");
     }
   }

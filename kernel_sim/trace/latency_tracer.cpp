@@ -17,7 +17,8 @@ bool shorter(const LatencyTrace& a, const LatencyTrace& b) {
 
 }  // namespace
 
-LatencyTracer::LatencyTracer(int ncpus, const LatencyTracerParams& p) : p_(p), cpus_(ncpus) {}
+LatencyTracer::LatencyTracer(int ncpus, const LatencyTracerParams& p)
+    : p_(p), cpus_(ncpus), spans_(ncpus, p.spans) {}
 
 void LatencyTracer::begin(int cpu, sc_time now, const CodeSite& site, const char* parent,
                           uint32_t pc, const TaskInfo& task) {
@@ -36,6 +37,7 @@ void LatencyTracer::mcount(int cpu, sc_time now, uint32_t pc, const char* fn, co
   if (!c.active || !p_.enabled) return;
   c.total++;
   if (c.buf.size() < p_.max_entries) c.buf.push_back({pc, now, fn, parent});
+  if (!spans_.empty()) spans_.mcount(cpu, now, fn);
 }
 
 void LatencyTracer::end(int cpu, sc_time now, const CodeSite& site) {
@@ -43,6 +45,7 @@ void LatencyTracer::end(int cpu, sc_time now, const CodeSite& site) {
   if (!c.active) return;
   c.active = false;
   sections_++;
+  if (!spans_.empty()) spans_.section_end(cpu, now);
   const uint64_t lat = floor_us(now - c.t0);
   const bool new_max = lat > max_us_ || sections_ == 1;
   if (lat <= p_.threshold_us && !new_max) return;

@@ -7,6 +7,7 @@
 #include <string>
 #include <systemc>
 #include <vector>
+#include "kernel_sim/trace/span_probe.h"
 #include "kernel_sim/trace/symbols.h"
 
 namespace latsim::kernel {
@@ -41,6 +42,7 @@ struct LatencyTracerParams {
   size_t max_traces = 50;       // how many of the longest are kept
   size_t max_entries = 4000;    // per-trace mcount buffer
   std::string kernel_version = "2.6.9-rc1-VP-R1";
+  std::string spans;  // SpanProbe spec: "A..B,C" (empty: none)
 };
 
 class LatencyTracer {
@@ -71,6 +73,7 @@ class LatencyTracer {
   std::string syslog(const std::string& host) const;
 
   std::string format(const LatencyTrace& t) const;
+  const SpanProbe& spans() const { return spans_; }
 
  private:
   struct PerCpu {
@@ -88,6 +91,7 @@ class LatencyTracer {
   uint64_t max_us_ = 0, over_ = 0, sections_ = 0;
   std::vector<std::string> log_;
   std::vector<sc_time> log_t_;
+  SpanProbe spans_;
 };
 
 }  // namespace latsim::kernel

@@ -196,7 +196,10 @@ TEST(MeasureOutputs, KernelMetricsAddUpAndGolden) {
   }
   ASSERT_TRUE(m["irqs"].contains("0"));
   EXPECT_EQ(m["irqs"]["0"]["name"], "timer");
-  EXPECT_GT(m["irqs"]["0"]["count"].get<int>(), 1900);
+  // HZ 1000 for 2 s; ticks that arrive while the previous one is still pending merge
+  // (the IRR holds one), so a few per cent are lost under DMA.
+  EXPECT_GT(m["irqs"]["0"]["count"].get<int>(), 1800);
+  EXPECT_LE(m["irqs"]["0"]["count"].get<int>(), 2001);
   EXPECT_EQ(m["irqs"]["14"]["name"], "ide0");
   subset["locks"] = m["locks"];
   subset["irqs"] = m["irqs"];
