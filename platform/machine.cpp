@@ -12,8 +12,10 @@ chipset::HostBridgeParams bridge_params(const Scenario& s) {
               : hb.cpu_holdoff == HoldoffPolicy::None    ? chipset::CpuHoldoff::None
               : hb.cpu_holdoff == HoldoffPolicy::SgEntry ? chipset::CpuHoldoff::SgEntry
               : hb.cpu_holdoff == HoldoffPolicy::Grants  ? chipset::CpuHoldoff::Grants
-                                                         : chipset::CpuHoldoff::Rotate;
+              : hb.cpu_holdoff == HoldoffPolicy::Rotate  ? chipset::CpuHoldoff::Rotate
+                                                         : chipset::CpuHoldoff::ReqAsserted;
   p.holdoff_grants = hb.holdoff_grants;
+  p.io_waits_req = hb.io_waits_req;
   p.posted_write_entries = hb.posted_write_entries;
   return p;
 }

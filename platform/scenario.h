@@ -11,7 +11,7 @@
 namespace latsim::platform {
 
 // How long a PCI bus master may keep the CPU off the host bridge (DESIGN.md).
-enum class HoldoffPolicy { None, SgEntry, Grants, Rotate };
+enum class HoldoffPolicy { None, SgEntry, Grants, Rotate, ReqAsserted };
 
 struct CpuConfig {
   int count = 2;
@@ -32,6 +32,7 @@ struct HostBridgeConfig {
   HoldoffPolicy cpu_holdoff = HoldoffPolicy::SgEntry;
   int holdoff_grants = 3;        // VIA 8363/8371/8361 + 686B: 3 bus-master requests
   int posted_write_entries = 4;  // CPU-to-PCI posted-write buffer, dwords (0: not posted)
+  bool io_waits_req = true;      // req_asserted: CPU cycles to PCI wait for REQ# too (assumption)
 };
 
 struct IsaConfig {

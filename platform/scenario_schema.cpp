@@ -119,6 +119,7 @@ const std::vector<std::pair<HoldoffPolicy, std::string>> kHoldoffNames = {
     {HoldoffPolicy::SgEntry, "sg_entry"},
     {HoldoffPolicy::Grants, "grants"},
     {HoldoffPolicy::Rotate, "rotate"},
+    {HoldoffPolicy::ReqAsserted, "req_asserted"},
 };
 
 Key<Scenario> holdoff_key(KeySpec spec) {
@@ -197,6 +198,10 @@ std::vector<Key<Scenario>> make_scenario_keys() {
       bind<S>(integer("platform.host_bridge.holdoff_grants", 1, 64, "grants",
                       "bus-master requests served before the CPU gets the bridge (grants policy)"),
               LATSIM_AT(platform.host_bridge.holdoff_grants)),
+      bind<S>(of_type(T::Bool, "platform.host_bridge.io_waits_req",
+                      "req_asserted policy: a CPU cycle to PCI (PIT, IO-APIC) waits until the "
+                      "master drops REQ# like a memory miss; false: to the end of the entry"),
+              LATSIM_AT(platform.host_bridge.io_waits_req)),
       bind<S>(integer("platform.host_bridge.posted_write_entries", 0, 64, "dwords",
                       "CPU-to-PCI posted-write buffer; a CPU store stalls only when it is full"),
               LATSIM_AT(platform.host_bridge.posted_write_entries)),

@@ -30,12 +30,17 @@ void HostBridge::master_traffic_deferred(const pci::BurstTrain& before,
 
 void HostBridge::prune(sc_time now) {
   trains_.erase(std::remove_if(trains_.begin(), trains_.end(),
-                               [&](const pci::BurstTrain& t) { return t.end <= now; }),
+                               [&](const pci::BurstTrain& t) { return t.req_end() <= now; }),
                 trains_.end());
 }
 
-sc_time HostBridge::ready_in(const pci::BurstTrain& tr, sc_time t) const {
-  if (!tr.covers(t) || !tr.to_memory) return t;
+sc_time HostBridge::hold_end(const pci::BurstTrain& tr, bool io) const {
+  if (p_.holdoff == CpuHoldoff::ReqAsserted && (!io || p_.io_waits_req)) return tr.req_end();
+  return tr.end;
+}
+
+sc_time HostBridge::ready_in(const pci::BurstTrain& tr, sc_time t, bool io) const {
+  if (!tr.to_memory || t < tr.start || t >= hold_end(tr, io)) return t;
   switch (p_.holdoff) {
     case CpuHoldoff::None:
       return t;
@@ -52,21 +57,25 @@ sc_time HostBridge::ready_in(const pci::BurstTrain& tr, sc_time t) const {
     }
     case CpuHoldoff::Rotate:
       return tr.burst_end_at(t);  // priority rotates on every grant
+    case CpuHoldoff::ReqAsserted:
+      return hold_end(tr, io);  // the master outranks the CPU until REQ# drops
   }
   return t;
 }
 
-sc_time HostBridge::cpu_ready(sc_time t) const {
+sc_time HostBridge::cpu_ready(sc_time t) const { return ready_at(t, false); }
+
+sc_time HostBridge::ready_at(sc_time t, bool io) const {
   // Each train holds the CPU off once: when its hold (a burst, a group of grants, an
-  // entry) ends, the CPU's request goes before that master's next one, even when the
-  // master's bursts are back to back. Another master's train may still hold it.
+  // entry, a run) ends, the CPU's request goes before that master's next one, even when
+  // the master's bursts are back to back. Another master's train may still hold it.
   sc_time r = t;
   std::vector<const pci::BurstTrain*> waited;
   for (bool moved = true; moved;) {
     moved = false;
     for (const auto& tr : trains_) {
       if (std::find(waited.begin(), waited.end(), &tr) != waited.end()) continue;
-      sc_time x = ready_in(tr, r);
+      sc_time x = ready_in(tr, r, io);
       if (x > r) r = x, moved = true, waited.push_back(&tr);
     }
   }
@@ -83,7 +92,7 @@ sc_time HostBridge::next_holdoff(sc_time t) const {
   sc_time best = sc_core::sc_max_time();
   if (p_.holdoff == CpuHoldoff::None) return best;
   for (const auto& tr : trains_) {
-    if (!tr.to_memory || tr.end <= t) continue;
+    if (!tr.to_memory || hold_end(tr, false) <= t) continue;
     best = std::min(best, tr.start > t ? tr.start : t);
   }
   return best;
@@ -94,7 +103,12 @@ AccessStall HostBridge::cpu_pci_access(tlm::tlm_generic_payload& p) {
   if (p.is_write() && p.get_address() < kIoSpace && p_.posted_write_entries > 0) return post(p);
   AccessStall st;
   const sc_time now = sc_core::sc_time_stamp();
-  const sc_time fsb = cpu_ready(now);
+  // Under ReqAsserted the cycle waits for REQ# to drop as a miss does (io_waits_req):
+  // it needs the FSB, which the bridge keeps while the master's writes stream in, and then
+  // GNT# from a fixed-priority arbiter in which the master outranks the host bridge.
+  // io_waits_req=false models an arbiter that grants the host between entries (the PRD
+  // fetch re-arbitrates) while DRAM stays with the master: the CPU waits one entry.
+  const sc_time fsb = ready_at(now, true);
   const uint64_t ticket = next_ticket_++;
   wait_turn(ticket, &st);
   const sc_time turn = sc_core::sc_time_stamp();
@@ -108,7 +122,7 @@ AccessStall HostBridge::cpu_pci_access(tlm::tlm_generic_payload& p) {
 AccessStall HostBridge::post(tlm::tlm_generic_payload& p) {
   AccessStall st;
   const sc_time now = sc_core::sc_time_stamp();
-  const sc_time fsb = cpu_ready(now);
+  const sc_time fsb = ready_at(now, true);  // as cpu_pci_access
   st.memory = fsb - now;
   const sc_time accepted = fsb + p_.cpu_to_pci;  // the FSB write, into the bridge
   if (accepted > now) sc_core::wait(accepted - now);

@@ -20,6 +20,9 @@ enum class CpuHoldoff {
   SgEntry,  // CPU held off until the master's current scatter-gather entry is done
   Grants,   // held for N consecutive master grants (VIA 8363/8371 + 686B)
   Rotate,   // master priority rotates on every grant (VIA register 0x76 fix)
+  // Fixed, non-rotating priority: held while the master keeps REQ# asserted, i.e. to
+  // the end of its run of back-to-back entries (BurstTrain::run_end).
+  ReqAsserted,
 };
 
 struct HostBridgeParams {
@@ -27,6 +30,9 @@ struct HostBridgeParams {
   sc_time cpu_to_pci = sc_time(30, SC_NS);     // assumption: one PCI clock to post the cycle
   CpuHoldoff holdoff = CpuHoldoff::SgEntry;
   int holdoff_grants = 3;
+  // ReqAsserted: a CPU cycle to PCI (I/O, MMIO) waits for REQ# to drop as a memory miss
+  // does; false: only to the end of the current entry. Assumption (see cpu_pci_access).
+  bool io_waits_req = true;
   // CPU-to-PCI posted-write buffer in dword entries; 0 = writes are not posted.
   // Assumption: VIA 694X-class north bridges post a few dwords (4-8); no datasheet at hand.
   int posted_write_entries = 4;
@@ -101,7 +107,10 @@ class HostBridge : public sc_core::sc_module, public pci::MasterTrafficListener 
     sc_time ready;  // in the buffer from then on
     uint64_t ticket;
   };
-  sc_time ready_in(const pci::BurstTrain& tr, sc_time t) const;
+  // `io`: the request is a CPU cycle to PCI rather than a memory access.
+  sc_time ready_in(const pci::BurstTrain& tr, sc_time t, bool io = false) const;
+  sc_time ready_at(sc_time t, bool io) const;                  // cpu_ready for either kind
+  sc_time hold_end(const pci::BurstTrain& tr, bool io) const;  // end of tr's holdoff window
   void prune(sc_time now);
   AccessStall post(tlm::tlm_generic_payload& p);
   void drain();                                                // thread: posted writes onto PCI

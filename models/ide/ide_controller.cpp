@@ -21,11 +21,13 @@ IdeController::IdeController(sc_core::sc_module_name name, const IdeControllerPa
   // An entry announced but not started when a held transaction took the bus starts
   // when the bus is free again: move the end-of-entry event with it.
   master_ = pci_.add_master(
-      std::string(basename()), [this](const pci::BurstTrain& before, const pci::BurstTrain& after) {
+      std::string(basename()), [this](const pci::BurstTrain& before, pci::BurstTrain& after) {
         const sc_time now = sc_core::sc_time_stamp();
         const uint32_t base = prd_ptr_ + uint32_t(dma_index_ - 1) * 8;
         const bool last = PrdEntry::decode(dram_.read32(base), dram_.read32(base + 4)).eot ||
                           dma_off_ >= uint64_t(cmd_sectors()) * 512 || dma_index_ >= kMaxPrdEntries;
+        // The entries after it move with it only as far as the drive's data allows.
+        after.run_end = last ? after.end : run_end(dma_index_, dma_off_, after.end);
         sc_core::sc_event& ev = last ? done_ev_ : step_ev_;
         ev.cancel();
         ev.notify((last ? done_at(after.end) : after.end) - now);
@@ -204,6 +206,8 @@ void IdeController::dma_step() {
   tr.bytes = bytes;
   tr.to_memory = (bm_cmd_ & WRITE_TO_MEMORY) != 0;
   if (tr.to_memory && p_.memory_write_invalidate) tr.mwi_line_clocks = int(p_.cache_line_bytes / 4);
+  const bool last_entry = e.eot || dma_off_ + bytes >= total || dma_index_ + 1 >= kMaxPrdEntries;
+  tr.run_end = last_entry ? end : run_end(dma_index_ + 1, dma_off_ + bytes, end);
   pci_.announce(tr);
   stats_.prd_entries++;
   stats_.longest_entry = std::max(stats_.longest_entry, end - start);
@@ -217,6 +221,28 @@ void IdeController::dma_step() {
   } else {
     step_ev_.notify(end - now);  // the next entry's PRD is fetched when this one is done
   }
+}
+
+sc_time IdeController::run_end(int next, uint64_t off, sc_time end) const {
+  // Assumption: the engine keeps REQ# asserted into the next entry when the drive already
+  // has its first sector once that PRD is fetched (DMARQ stays up while the drive's buffer
+  // has data); otherwise REQ# drops while the drive waits on the media.
+  // Host transactions to come are unknown here; a deferral recomputes it (add_master).
+  const double rate = udma_rate();
+  const uint64_t total = uint64_t(cmd_sectors()) * 512;
+  for (; off < total && next < kMaxPrdEntries; ++next) {
+    const uint32_t base = prd_ptr_ + uint32_t(next) * 8;
+    const PrdEntry e = PrdEntry::decode(dram_.read32(base), dram_.read32(base + 4));
+    const uint64_t bytes = std::min<uint64_t>(e.bytes, total - off);
+    const uint32_t first = uint32_t(off / 512), last = uint32_t((off + bytes - 1) / 512);
+    const sc_time fetched = end + p_.prd_fetch;
+    if (sector_ready(first) > fetched) break;  // a gap: REQ# drops
+    end = std::max(fetched + transfer_time(bytes, rate),
+                   sector_ready(last) + transfer_time(512, rate));  // as dma_step
+    off += bytes;
+    if (e.eot) break;
+  }
+  return end;
 }
 
 void IdeController::complete() {

@@ -72,6 +72,9 @@ class IdeController : public sc_core::sc_module {
   void complete();
   void raise_irq();
   sc_time sector_ready(uint32_t i) const;  // the drive has (read) or takes (write) sector i
+  // End of the back-to-back run an entry ending at `end` belongs to; `next`/`off`: the
+  // PRD index and command byte offset of the entry after it.
+  sc_time run_end(int next, uint64_t off, sc_time end) const;
   sc_time done_at(sc_time dma_end) const;  // INTRQ of a DMA command whose data moved by then
   uint32_t cmd_sectors() const { return writing_ ? wplan_.sectors : plan_.sectors; }
   void pio_ready();  // the next sector is in the drive's buffer

@@ -19,8 +19,12 @@ struct BurstTrain {
   // Memory Write and Invalidate: data phases per cache line (0 = plain Memory Write).
   // An MWI master ends its tenure only at a cache-line boundary (PCI 2.1 3.5.4).
   int mwi_line_clocks = 0;
+  // End of the back-to-back run of trains this one belongs to: the master keeps REQ#
+  // asserted until then (its next entries' data is already there). Zero: `end`.
+  sc_time run_end;
 
   bool covers(const sc_time& t) const { return t >= start && t < end; }
+  sc_time req_end() const { return run_end > end ? run_end : end; }  // REQ# dropped
   // End of the burst in progress at t (t itself if the bus is idle then).
   sc_time burst_end_at(const sc_time& t) const;
 };

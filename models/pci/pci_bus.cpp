@@ -125,14 +125,18 @@ void PciBus::hold(sc_time from, sc_time to) {
   for (auto& tr : trains_) {
     if (tr.start < from || tr.start >= to) continue;
     const BurstTrain before = tr;
-    tr.end += to - tr.start;
+    const sc_time shift = to - tr.start;
+    tr.end += shift;
+    if (tr.run_end > SC_ZERO_TIME) tr.run_end += shift;  // the master may revise it
     tr.start = to;
     moved.emplace_back(before, tr);
   }
-  for (const auto& [before, after] : moved) {
-    for (auto* l : listeners_) l->master_traffic_deferred(before, after);
+  for (auto& [before, after] : moved) {
     const size_t m = size_t(after.master);
     if (m < on_defer_.size() && on_defer_[m]) on_defer_[m](before, after);
+    for (auto& tr : trains_)
+      if (tr.master == after.master && tr.start == after.start) tr.run_end = after.run_end;
+    for (auto* l : listeners_) l->master_traffic_deferred(before, after);
     if (probe_) probe_->pci_train_deferred(after.master, before.start, after.start, after.end);
   }
 }

@@ -30,8 +30,9 @@ class MasterTrafficListener {
   virtual void master_traffic_deferred(const BurstTrain& /*before*/, const BurstTrain& /*after*/) {}
 };
 
-// A master told that its announced train was pushed back (before, after).
-using DeferHandler = std::function<void(const BurstTrain&, const BurstTrain&)>;
+// A master told that its announced train was pushed back (before, after); it may
+// revise `after`'s run_end (what follows the train) before the listeners hear of it.
+using DeferHandler = std::function<void(const BurstTrain&, BurstTrain&)>;
 
 struct PciStats {
   sc_time busy;  // sum of all bus-master tenures

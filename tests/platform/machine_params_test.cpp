@@ -42,6 +42,14 @@ TEST(MachineParams, HostBridgeOverridesReachTheHoldoffPolicy) {
   EXPECT_EQ(m.host_bridge.params().holdoff_grants, 5);
 }
 
+TEST(MachineParams, ReqAssertedPolicyAndItsIoSwitchReachTheHostBridge) {
+  fresh_simulation();
+  Machine m(reference({"platform.host_bridge.cpu_holdoff=req_asserted",
+                       "platform.host_bridge.io_waits_req=false"}));
+  EXPECT_EQ(m.host_bridge.params().holdoff, chipset::CpuHoldoff::ReqAsserted);
+  EXPECT_FALSE(m.host_bridge.params().io_waits_req);
+}
+
 TEST(MachineParams, IsaOverrideReachesTheBridgeCycleTime) {
   fresh_simulation();
   Machine m(reference({"platform.isa.io_cycle_ns=750"}));
