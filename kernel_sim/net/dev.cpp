@@ -19,6 +19,13 @@ void NetStack::netif_rx_schedule(NetDevice* dev, const char* parent) {
   k_.__raise_softirq_irqoff(NET_RX_SOFTIRQ);  // 2.6.9 include/linux/netdevice.h
 }
 
+void NetStack::netif_rx_complete(NetDevice* dev) {
+  auto& list = poll_list_[size_t(k_.smp_processor_id())];
+  const auto it = std::find(list.begin(), list.end(), dev);
+  if (it != list.end()) list.erase(it);
+  dev->on_poll_list = false;
+}
+
 void NetStack::note_poll(int packets) {
   s_.max_packets_per_poll = std::max<uint64_t>(s_.max_packets_per_poll, uint64_t(packets));
   action_packets_ += uint64_t(packets);
@@ -54,10 +61,7 @@ void NetStack::net_rx_action() {
       list.pop_front();
       list.push_back(dev);
       dev->quota = dev->quota < 0 ? dev->quota + dev->weight : dev->weight;
-    } else {
-      list.erase(std::find(list.begin(), list.end(), dev));  // netif_rx_complete
-      dev->on_poll_list = false;
-    }
+    }  // else dev->poll took it off the list itself (netif_rx_complete), interrupts off
   }
   if (flags) k_.local_irq_enable({"net_rx_action", "unlock"});
   s_.max_packets_per_action = std::max(s_.max_packets_per_action, action_packets_);

@@ -45,6 +45,9 @@ class NetStack {
   void register_netdev(NetDevice* dev) { dev_ = dev; }
   // __netif_rx_schedule: put dev on this CPU's poll list, raise NET_RX_SOFTIRQ.
   void netif_rx_schedule(NetDevice* dev, const char* parent);
+  // __netif_rx_complete: off this CPU's poll list; the driver calls it with interrupts
+  // off, together with unmasking its Rx interrupt (8139too's rtl8139_poll).
+  void netif_rx_complete(NetDevice* dev);
   // netif_receive_skb -> ip_rcv -> udp_rcv -> sock_queue_rcv_skb.
   void netif_receive_skb(uint32_t bytes, const char* parent);
   void note_poll(int packets);
