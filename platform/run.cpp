@@ -74,6 +74,16 @@ std::unique_ptr<kernel::Workload> make_workload(const WorkloadConfig& w) {
   if (w.kind == "kernel_build") {
     kernel::KernelBuildParams p;
     p.jobs = w.jobs;
+    p.source_files = w.source_files;
+    p.c_kb = w.c_kb;
+    p.header_files = w.header_files;
+    p.common_headers = w.common_headers;
+    p.headers_per_unit = w.headers_per_unit;
+    p.header_kb = w.header_kb;
+    p.o_kb = w.o_kb;
+    p.parse_fraction = w.parse_fraction;
+    p.commit_interval_s = w.commit_interval_s;
+    p.first_unit = w.first_unit;
     return std::make_unique<kernel::KernelBuild>(name, p);
   }
   if (w.kind == "disk_read") return std::make_unique<kernel::DiskRead>(name, w.file_mb, w.block_kb);

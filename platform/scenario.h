@@ -151,8 +151,18 @@ struct MechanismConfig {
 struct WorkloadConfig {
   std::string kind;  // kernel_build | disk_read | cyclictest | x11
   std::string name;  // instance name, defaults to kind
-  // kernel_build
+  // kernel_build (the tree's sizes: assumptions, see kernel_sim/workloads/kernel_build.h)
   int jobs = 2;
+  int source_files = 2500;
+  double c_kb = 16;
+  int header_files = 1500;
+  int common_headers = 100;
+  int headers_per_unit = 200;
+  double header_kb = 6;
+  double o_kb = 20;
+  double parse_fraction = 0.3;
+  int commit_interval_s = 5;
+  int first_unit = 0;
   // disk_read
   int file_mb = 350;
   int block_kb = 64;

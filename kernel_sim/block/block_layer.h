@@ -1,5 +1,5 @@
 #pragma once
-// The read path of one file on hda: page cache with read-ahead (mm/filemap.c,
+// The read and write paths of files on hda: page cache with read-ahead (mm/filemap.c,
 // mm/readahead.c), the request queue limited by max_sectors_kb (drivers/block/
 // ll_rw_blk.c) and the IDE driver with bus-master DMA (drivers/ide/ide-io.c,
 // ide-dma.c). Costs are per page, per request, per port access.
@@ -15,12 +15,21 @@ namespace latsim::kernel {
 class Kernel;
 struct Task;
 
+// A file on hda: index into the block layer's file table.
+using FileId = uint32_t;
+// The files of the original one-file API: setup_file/read_page(index) read kReadFile,
+// setup_write_file/write_page(index)/write_sync write kWriteFile.
+constexpr FileId kReadFile = 0, kWriteFile = 1;
+
 struct BlockStats {
   uint64_t requests = 0, bios = 0, merges = 0, pages_read = 0, ios_completed = 0;
   uint64_t max_request_sectors = 0;
   uint64_t evictions = 0;
   uint64_t pages_written = 0, pages_dirtied = 0, write_requests = 0, throttled = 0;
   uint64_t max_dirty = 0;
+  uint64_t read_requests = 0, pages_submitted = 0;  // READ requests; pages submitted for them
+  uint64_t pages_from_disk = 0;                     // pages their completions brought in
+  uint64_t journal_commits = 0;                     // kjournald's data=ordered flushes
 };
 
 class BlockLayer {
@@ -28,42 +37,85 @@ class BlockLayer {
   explicit BlockLayer(Kernel& k);
   // Open the one file the workloads read: `pages` pages starting at `start_lba`.
   void setup_file(uint64_t pages, uint64_t start_lba);
-  uint64_t file_pages() const { return pages_.size(); }
+  uint64_t file_pages() const { return files_[kReadFile].pages.size(); }
+  uint64_t file_pages(FileId f) const { return files_[f].pages.size(); }
   // do_generic_mapping_read for one page: read-ahead, wait for I/O, copy to user.
-  void read_page(uint64_t index, const char* parent);
+  void read_page(uint64_t index, const char* parent) { read_page(kReadFile, index, parent); }
+  void read_page(FileId f, uint64_t index, const char* parent);
+  // Another file: `pages` pages at `start_lba`, with its own page-cache state and
+  // read-ahead window (its struct file's file_ra_state).
+  FileId create_file(uint64_t pages, uint64_t start_lba);
+  size_t files() const { return files_.size(); }
+  // The file is in the page cache at boot (read before the run began): no I/O, no cost.
+  void prefill(FileId f);
+  bool cached(FileId f, uint64_t index) const {
+    return files_[f].pages[index] == PageState::Uptodate;
+  }
+  // The read-ahead state of a file (mm/readahead.c struct file_ra_state).
+  struct RaState {
+    uint64_t start = 0, size = 0;              // the current window
+    uint64_t ahead_start = 0, ahead_size = 0;  // the ahead window (size 0: none)
+    uint64_t prev_page = ~0ull;                // the last page read (sequential detection)
+    bool open = false;                         // a current window exists
+  };
+  const RaState& ra_state(FileId f) const { return files_[f].ra; }
   void init_ide();  // request_irq(14, "ide0") etc.
 
   // The write side (mm/filemap.c generic_file_write, mm/page-writeback.c, pdflush):
   // a second file whose pages are dirtied by write(2) and written back by WRITE DMA.
   void setup_write_file(uint64_t pages, uint64_t start_lba);
-  uint64_t write_file_pages() const { return wpages_.size(); }
+  uint64_t write_file_pages() const { return files_[kWriteFile].w.size(); }
   // generic_file_write of one page: allocate, copy from user, dirty, throttle.
-  void write_page(uint64_t index, const char* parent);
+  void write_page(uint64_t index, const char* parent) { write_page(kWriteFile, index, parent); }
+  void write_page(FileId f, uint64_t index, const char* parent);
   uint64_t nr_dirty() const { return nr_dirty_; }
+  uint64_t nr_writeback() const { return nr_writeback_; }
   // ll_rw_block(WRITE) of `npages` pages from `first_page` of the write file, then
   // wait_on_buffer until each is written (a journal's log blocks).
   void write_sync(uint64_t first_page, uint32_t npages, const char* parent);
+  // pdflush, started by setup_write_file or by a workload that writes other files.
+  void start_pdflush();
+  // ext3 data=ordered: kjournald commits every `interval_ticks` and first writes the
+  // data pages dirtied in the transaction (journal_submit_data_buffers) and waits.
+  void start_kjournald(uint64_t interval_ticks);
   const BlockStats& stats() const { return stats_; }
   const Spinlock& ide_lock() const { return ide_lock_; }
 
  private:
   enum class PageState : uint8_t { Absent, Locked, Uptodate };
+  enum class WState : uint8_t { Clean, Dirty, Writeback };
+  struct PageRef {
+    FileId file = 0;
+    uint64_t index = 0;
+  };
   struct Request {
     uint64_t sector = 0;
     uint32_t nr_sectors = 0;
-    std::vector<uint64_t> pages;
-    bool write = false;  // pages index the write file
+    std::vector<PageRef> pages;
+    bool write = false;
   };
-  enum class WState : uint8_t { Clean, Dirty, Writeback };
+  struct File {
+    uint64_t start_lba = 0;
+    std::vector<PageState> pages;  // the read side: page cache state
+    std::vector<uint64_t> frames;  // physical frame of each cached page
+    RaState ra;
+    std::vector<WState> w;          // the write side
+    std::vector<uint64_t> wframes;  // frame of each written page
+    uint64_t wb_next = 0;           // next page mpage_writepages looks at
+    uint64_t ndirty = 0;            // its dirty pages
+    bool on_dirty_list = false;     // on sb->s_dirty
+    bool in_transaction = false;    // has data pages in kjournald's running transaction
+  };
+  static uint64_t key(PageRef p) { return (uint64_t(p.file) << 40) | p.index; }
 
   // mm/readahead.c
-  void page_cache_readahead(uint64_t index);
-  void submit_pages(uint64_t first, uint64_t count);
-  void add_to_page_cache(uint64_t index);
-  void wait_on_page_locked(uint64_t index);
-  void unlock_page(uint64_t index);
+  void page_cache_readahead(FileId f, uint64_t index);
+  void submit_pages(FileId f, uint64_t first, uint64_t count);
+  void add_to_page_cache(PageRef p);
+  void wait_on_page_locked(PageRef p);
+  void unlock_page(PageRef p);
   // ll_rw_blk.c
-  void make_request(uint64_t first_page, uint32_t npages);
+  void make_request(FileId f, uint64_t first_page, uint32_t npages);
   void generic_unplug_device();
   // ide
   void ide_do_request(const char* parent);
@@ -72,24 +124,24 @@ class BlockLayer {
   void start_pio(const Request& rq);
   void ide_pio_intr(bool flags);
   void ide_end_request(const Request& rq);
-  uint64_t frame_of(uint64_t index);
+  uint64_t frame_of(PageRef p) const;
   // page-writeback.c
   void balance_dirty_pages();
-  uint64_t writeback_pages(uint64_t max_pages, const char* parent);  // mpage_writepages
-  void make_write_request(uint64_t first_page, uint32_t npages);
-  void end_page_writeback(uint64_t index);
+  uint64_t writeback_pages(uint64_t max_pages, const char* parent);           // writeback_inodes
+  uint64_t writeback_file(FileId f, uint64_t max_pages, const char* parent);  // mpage_writepages
+  void off_dirty_list(FileId f);  // the file has no dirty pages left
+  void make_write_request(FileId f, uint64_t first_page, uint32_t npages);
+  void end_page_writeback(PageRef p);
   void blk_congestion_wait();
   void pdflush();
+  void kjournald(uint64_t interval_ticks);
 
   Kernel& k_;
   Rng rng_;
-  std::vector<PageState> pages_;
-  std::vector<uint64_t> frames_;  // physical frame of each cached page
-  std::deque<uint64_t> lru_;      // cached pages, oldest first
+  std::deque<File> files_;   // a deque: a sleeping writer's File& survives create_file
+  std::deque<PageRef> lru_;  // cached pages, oldest first
   std::map<uint64_t, std::vector<Task*>> waiters_;
   uint64_t capacity_pages_;
-  uint64_t start_lba_ = 0;
-  uint64_t ra_next_ = 0;  // first page not yet submitted for read-ahead
   uint32_t max_sectors_;  // queue limit from max_sectors_kb
   uint64_t ra_pages_;
   Spinlock ide_lock_{"ide_lock"};
@@ -100,11 +152,11 @@ class BlockLayer {
   static constexpr uint64_t kPrdTable = 0x00100000;  // pci_alloc_consistent page
   BlockStats stats_;
   // write side
-  std::vector<WState> wpages_;
-  std::vector<uint64_t> wframes_;
-  uint64_t wstart_lba_ = 0, wb_next_ = 0;  // next page pdflush looks at
+  std::deque<FileId> dirty_files_;   // sb->s_dirty: files with dirty pages, first dirtied first
+  std::vector<FileId> transaction_;  // files dirtied since kjournald's last commit
   uint64_t nr_dirty_ = 0, nr_writeback_ = 0;
   Task* pdflush_ = nullptr;
+  Task* kjournald_ = nullptr;
   bool pdflush_running_ = false;
   std::vector<Task*> congestion_waiters_;
   size_t nr_requests_ = 128;  // /sys/block/hda/queue/nr_requests (2.6.9 default)

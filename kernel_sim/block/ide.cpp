@@ -46,8 +46,8 @@ void BlockLayer::start_request(const Request& rq) {
   if (!k_.params().ide_dma) return start_pio(rq);
   // blk_rq_map_sg: physically contiguous pages form one segment.
   std::vector<std::pair<uint64_t, uint32_t>> segs;
-  for (uint64_t page : rq.pages) {
-    const uint64_t a = rq.write ? wframes_[page] : frame_of(page);
+  for (PageRef page : rq.pages) {
+    const uint64_t a = rq.write ? files_[page.file].wframes[page.index] : frame_of(page);
     if (!segs.empty() && segs.back().first + segs.back().second == a &&
         segs.back().second < 0x10000)
       segs.back().second += 4096;
@@ -160,12 +160,13 @@ void BlockLayer::ide_intr() {
 void BlockLayer::ide_end_request(const Request& rq) {
   k_.fn("ide_end_request", "ide_dma_intr", 40);
   k_.fn("end_that_request_first", "ide_end_request", 60, 1);
-  for (uint64_t page : rq.pages) {
+  for (PageRef page : rq.pages) {
     if (rq.write) {
       end_page_writeback(page);
       continue;
     }
     k_.fn("mpage_end_io_read", "bio_endio", 60, 2);  // SetPageUptodate + unlock_page
+    stats_.pages_from_disk++;
     unlock_page(page);
   }
   k_.fn("end_that_request_last", "ide_end_request", 40, 1);

@@ -1,33 +1,36 @@
 // drivers/block/ll_rw_blk.c: __make_request merges a bio into the request at
-// the tail of the queue while the result stays within max_sectors.
+// the tail of the queue while the result stays within max_sectors; bios of
+// different files merge when their sectors are adjacent.
 #include "kernel_sim/block/block_layer.h"
 #include "kernel_sim/kernel.h"
 
 namespace latsim::kernel {
 
-void BlockLayer::make_request(uint64_t first_page, uint32_t npages) {
+void BlockLayer::make_request(FileId f, uint64_t first_page, uint32_t npages) {
   stats_.bios++;
   k_.fn("submit_bio", "mpage_bio_submit", 60, 1);
   k_.fn("generic_make_request", "submit_bio", 80, 1);
   k_.fn("__make_request", "generic_make_request", 100, 1);
   k_.spin_lock_irq(ide_lock_, "__make_request");
-  const uint64_t sector = start_lba_ + first_page * 8;
+  const uint64_t sector = files_[f].start_lba + first_page * 8;
   const uint32_t nsect = npages * 8;
   k_.fn("elv_merge", "__make_request", 60, 1);
-  if (!queue_.empty() && queue_.back().sector + queue_.back().nr_sectors == sector &&
+  if (!queue_.empty() && !queue_.back().write &&
+      queue_.back().sector + queue_.back().nr_sectors == sector &&
       queue_.back().nr_sectors + nsect <= max_sectors_) {
     Request& rq = queue_.back();  // back merge
     rq.nr_sectors += nsect;
-    for (uint32_t i = 0; i < npages; ++i) rq.pages.push_back(first_page + i);
+    for (uint32_t i = 0; i < npages; ++i) rq.pages.push_back({f, first_page + i});
     stats_.merges++;
   } else {
     k_.fn("get_request", "__make_request", 120, 2);
     Request rq;
     rq.sector = sector;
     rq.nr_sectors = nsect;
-    for (uint32_t i = 0; i < npages; ++i) rq.pages.push_back(first_page + i);
+    for (uint32_t i = 0; i < npages; ++i) rq.pages.push_back({f, first_page + i});
     queue_.push_back(std::move(rq));
     stats_.requests++;
+    stats_.read_requests++;
   }
   k_.spin_unlock_irq(ide_lock_, {"__make_request", "unlock"});
 }

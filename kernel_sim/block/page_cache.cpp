@@ -1,4 +1,4 @@
-// mm/filemap.c + mm/readahead.c: the pages of the file, read-ahead windows of
+// mm/filemap.c + mm/readahead.c: the pages of each file, its read-ahead windows of
 // read_ahead_kb, waiting for locked pages, and the copy to user space.
 #include <algorithm>
 #include "kernel_sim/block/block_layer.h"
@@ -9,87 +9,142 @@ namespace latsim::kernel {
 BlockLayer::BlockLayer(Kernel& k)
     : k_(k),
       rng_(k.params().seed, "page_alloc"),
+      files_(2),  // kReadFile and kWriteFile, empty until set up
       capacity_pages_(uint64_t(k.params().pagecache_mb) * 256),
       max_sectors_(uint32_t(k.params().max_sectors_kb) * 2),
       ra_pages_(uint64_t(k.params().read_ahead_kb) / 4) {}
 
 void BlockLayer::setup_file(uint64_t pages, uint64_t start_lba) {
-  pages_.assign(pages, PageState::Absent);
-  frames_.assign(pages, 0);
-  start_lba_ = start_lba;
+  File& f = files_[kReadFile];
+  f.pages.assign(pages, PageState::Absent);
+  f.frames.assign(pages, 0);
+  f.start_lba = start_lba;
+  f.ra = {};
 }
 
-uint64_t BlockLayer::frame_of(uint64_t index) { return frames_[index]; }
+FileId BlockLayer::create_file(uint64_t pages, uint64_t start_lba) {
+  File f;
+  f.start_lba = start_lba;
+  f.pages.assign(pages, PageState::Absent);
+  f.frames.assign(pages, 0);
+  f.w.assign(pages, WState::Clean);
+  f.wframes.assign(pages, 0);
+  files_.push_back(std::move(f));
+  return FileId(files_.size() - 1);
+}
 
-void BlockLayer::add_to_page_cache(uint64_t index) {
+void BlockLayer::prefill(FileId fid) {
+  File& f = files_[fid];
+  for (uint64_t i = 0; i < f.pages.size(); ++i) {
+    if (f.pages[i] != PageState::Absent) continue;
+    f.pages[i] = PageState::Uptodate;
+    f.frames[i] = (4096 + rng_.below(131072 - 4096)) * 4096;
+    lru_.push_back({fid, i});
+  }
+}
+
+uint64_t BlockLayer::frame_of(PageRef p) const { return files_[p.file].frames[p.index]; }
+
+void BlockLayer::add_to_page_cache(PageRef p) {
   k_.fn("add_to_page_cache_lru", "mpage_readpages", 250, 2);
-  pages_[index] = PageState::Locked;
+  File& f = files_[p.file];
+  f.pages[p.index] = PageState::Locked;
   // __alloc_pages: any free frame above 16 MB (ZONE_NORMAL) of the 512 MB.
-  frames_[index] = (4096 + rng_.below(131072 - 4096)) * 4096;
-  lru_.push_back(index);
+  f.frames[p.index] = (4096 + rng_.below(131072 - 4096)) * 4096;
+  lru_.push_back(p);
   while (lru_.size() > capacity_pages_) {  // shrink_cache: drop the oldest clean page
-    const uint64_t victim = lru_.front();
+    const PageRef victim = lru_.front();
     lru_.pop_front();
-    if (pages_[victim] == PageState::Locked) {
+    PageState& st = files_[victim.file].pages[victim.index];
+    if (st == PageState::Locked) {
       lru_.push_back(victim);
       break;
     }
-    pages_[victim] = PageState::Absent;
+    st = PageState::Absent;
     stats_.evictions++;
   }
 }
 
-void BlockLayer::submit_pages(uint64_t first, uint64_t count) {
+void BlockLayer::submit_pages(FileId f, uint64_t first, uint64_t count) {
   // mpage_readpages: add each missing page to the cache, then bios of up to
   // the queue's max_sectors (bio_add_page refuses beyond it).
   uint64_t run_start = first, run_len = 0;
   auto flush = [&] {
     while (run_len) {
       const uint32_t n = std::min<uint32_t>(uint32_t(run_len), max_sectors_ / 8);
-      make_request(run_start, n);
+      make_request(f, run_start, n);
       run_start += n;
       run_len -= n;
     }
   };
   for (uint64_t i = first; i < first + count; ++i) {
-    if (pages_[i] != PageState::Absent) {
+    if (files_[f].pages[i] != PageState::Absent) {
       flush();
       run_start = i + 1;
       continue;
     }
-    add_to_page_cache(i);
+    add_to_page_cache({f, i});
+    stats_.pages_submitted++;
     if (!run_len) run_start = i;
     run_len++;
   }
   flush();
 }
 
-void BlockLayer::page_cache_readahead(uint64_t index) {
-  if (index == 0) ra_next_ = 0;  // the reader started over (cat again)
-  if (ra_pages_ == 0 || index + ra_pages_ <= ra_next_ || ra_next_ >= pages_.size()) return;
-  // Keep one window of read_ahead_kb in flight ahead of the reader.
-  const uint64_t start = std::max(ra_next_, index);
-  const uint64_t count = std::min<uint64_t>(ra_pages_, pages_.size() - start);
+// page_cache_readahead with the file's own file_ra_state: a current window and an
+// ahead window of read_ahead_kb each, never past the end of the file
+// (do_page_cache_readahead stops at i_size). A read outside both windows (the first
+// read, or a seek) starts a new current window there; reading into the ahead window
+// makes it current, and the next read inside it submits the next ahead window
+// ("when the second page in the old ahead window is requested"). Simplification: the
+// 2.6.9 window starts at max/2 and grows by 2 pages per hit; here it is max at once.
+void BlockLayer::page_cache_readahead(FileId fid, uint64_t index) {
+  File& f = files_[fid];
+  RaState& ra = f.ra;
+  const uint64_t end = f.pages.size();
+  if (ra_pages_ == 0 || index == ra.prev_page) return;  // no read-ahead; the same page again
+  ra.prev_page = index;
+  const bool in_current = ra.open && index >= ra.start && index < ra.start + ra.size;
+  const bool in_ahead =
+      ra.ahead_size && index >= ra.ahead_start && index < ra.ahead_start + ra.ahead_size;
+  uint64_t start = 0, count = 0;
+  if (!in_current && !in_ahead) {  // first read or a seek: a new current window here
+    ra.open = true;
+    ra.start = index;
+    ra.size = std::min<uint64_t>(ra_pages_, end - index);
+    ra.ahead_start = ra.ahead_size = 0;
+    start = ra.start, count = ra.size;
+  } else if (in_ahead) {  // stepped into the ahead window: it becomes the current one
+    ra.start = ra.ahead_start;
+    ra.size = ra.ahead_size;
+    ra.ahead_start = ra.ahead_size = 0;
+    return;
+  } else if (ra.ahead_size == 0 && ra.start + ra.size < end) {  // build the ahead window
+    ra.ahead_start = ra.start + ra.size;
+    ra.ahead_size = std::min<uint64_t>(ra_pages_, end - ra.ahead_start);
+    start = ra.ahead_start, count = ra.ahead_size;
+  } else {
+    return;
+  }
   k_.fn("page_cache_readahead", "do_generic_mapping_read", 120, 1);
   k_.fn("do_page_cache_readahead", "page_cache_readahead", 80, 1);
-  submit_pages(start, count);
-  ra_next_ = start + count;
+  submit_pages(fid, start, count);
   generic_unplug_device();
 }
 
-void BlockLayer::wait_on_page_locked(uint64_t index) {
-  while (pages_[index] == PageState::Locked) {
-    waiters_[index].push_back(&k_.current());
+void BlockLayer::wait_on_page_locked(PageRef p) {
+  while (files_[p.file].pages[p.index] == PageState::Locked) {
+    waiters_[key(p)].push_back(&k_.current());
     k_.set_current_state(TASK_UNINTERRUPTIBLE);
     k_.fn("io_schedule", "__wait_on_bit", 30);
     k_.schedule("io_schedule");
   }
 }
 
-void BlockLayer::unlock_page(uint64_t index) {
-  pages_[index] = PageState::Uptodate;
+void BlockLayer::unlock_page(PageRef p) {
+  files_[p.file].pages[p.index] = PageState::Uptodate;
   k_.fn("unlock_page", "mpage_end_io_read", 30, 1);
-  auto it = waiters_.find(index);
+  auto it = waiters_.find(key(p));
   if (it == waiters_.end()) return;
   auto waiters = std::move(it->second);
   waiters_.erase(it);
@@ -97,14 +152,14 @@ void BlockLayer::unlock_page(uint64_t index) {
   for (Task* t : waiters) k_.try_to_wake_up(t, "__wake_up_common");
 }
 
-void BlockLayer::read_page(uint64_t index, const char* parent) {
+void BlockLayer::read_page(FileId f, uint64_t index, const char* parent) {
   k_.fn("find_get_page", parent, 60, 1);
-  page_cache_readahead(index);
-  if (pages_[index] == PageState::Absent) {  // no read-ahead: read this page alone
-    submit_pages(index, 1);
+  page_cache_readahead(f, index);
+  if (files_[f].pages[index] == PageState::Absent) {  // no read-ahead: read this page alone
+    submit_pages(f, index, 1);
     generic_unplug_device();
   }
-  wait_on_page_locked(index);
+  wait_on_page_locked({f, index});
   k_.fn("file_read_actor", parent, 40);
   k_.might_sleep("__copy_to_user_ll");
   // 4 KiB copied with rep movsl; the source lines were just written by DMA.

@@ -1,6 +1,7 @@
 // mm/filemap.c generic_file_write and mm/page-writeback.c (2.6.9): write(2)
 // dirties page-cache pages; above dirty_background_ratio pdflush writes them back,
-// above dirty_ratio the writer itself writes and waits (balance_dirty_pages).
+// above dirty_ratio the writer itself writes and waits (balance_dirty_pages). With
+// kjournald (ext3 data=ordered) each commit first writes the transaction's data pages.
 #include <algorithm>
 #include "kernel_sim/block/block_layer.h"
 #include "kernel_sim/kernel.h"
@@ -15,32 +16,47 @@ constexpr uint64_t kMaxWritebackPages = 1024;              // MAX_WRITEBACK_PAGE
 }  // namespace
 
 void BlockLayer::setup_write_file(uint64_t pages, uint64_t start_lba) {
-  wpages_.assign(pages, WState::Clean);
-  wframes_.assign(pages, 0);
-  wstart_lba_ = start_lba;
+  File& f = files_[kWriteFile];
+  f.w.assign(pages, WState::Clean);
+  f.wframes.assign(pages, 0);
+  f.start_lba = start_lba;
+  start_pdflush();
+}
+
+void BlockLayer::start_pdflush() {
   if (!pdflush_)
     pdflush_ = k_.create_task(
         "pdflush", [this] { pdflush(); }, Policy::Normal, 0);
 }
 
-void BlockLayer::write_page(uint64_t index, const char* parent) {
+void BlockLayer::write_page(FileId fid, uint64_t index, const char* parent) {
+  File& f = files_[fid];
   k_.fn("generic_file_aio_write_nolock", parent, 80, 1);
   // Wait if an earlier write of this page is still in flight (wait_on_page_writeback).
-  while (wpages_[index] == WState::Writeback) blk_congestion_wait();
+  while (f.w[index] == WState::Writeback) blk_congestion_wait();
   k_.fn("__grab_cache_page", "generic_file_buffered_write", 250, 2);
-  if (wpages_[index] == WState::Clean)
-    wframes_[index] = (4096 + rng_.below(131072 - 4096)) * 4096;  // a fresh frame
+  if (f.w[index] == WState::Clean)
+    f.wframes[index] = (4096 + rng_.below(131072 - 4096)) * 4096;  // a fresh frame
   k_.fn("ext3_prepare_write", "generic_file_buffered_write", 300, 3);
   k_.might_sleep("__copy_from_user_ll");
   // 4 KiB into a page that is not in the cache: every destination line misses.
   k_.fn("__copy_from_user_ll", "filemap_copy_from_user", 1100, 4, 128);
   k_.fn("ext3_commit_write", "generic_file_buffered_write", 300, 3);
-  if (wpages_[index] == WState::Clean) {
+  if (f.w[index] == WState::Clean) {
     k_.fn("__set_page_dirty_nobuffers", "set_page_dirty", 80, 1);
-    wpages_[index] = WState::Dirty;
+    f.w[index] = WState::Dirty;
+    f.ndirty++;
     nr_dirty_++;
     stats_.pages_dirtied++;
     stats_.max_dirty = std::max(stats_.max_dirty, nr_dirty_);
+    if (!f.on_dirty_list) {  // __mark_inode_dirty: onto sb->s_dirty
+      f.on_dirty_list = true;
+      dirty_files_.push_back(fid);
+    }
+    if (kjournald_ && !f.in_transaction) {  // journal_dirty_data: the running transaction
+      f.in_transaction = true;
+      transaction_.push_back(fid);
+    }
   }
   balance_dirty_pages();
 }
@@ -60,28 +76,51 @@ void BlockLayer::balance_dirty_pages() {
   }
 }
 
-// mpage_writepages: runs of dirty pages become write bios of up to max_sectors.
+// writeback_inodes: the dirty files in the order they were dirtied, each by
+// mpage_writepages, until `max_pages` are under writeback.
 uint64_t BlockLayer::writeback_pages(uint64_t max_pages, const char* parent) {
+  uint64_t done = 0;
+  if (dirty_files_.empty()) k_.fn("mpage_writepages", parent, 100, 1);  // an empty pass
+  while (done < max_pages && !dirty_files_.empty()) {
+    const FileId f = dirty_files_.front();
+    done += writeback_file(f, max_pages - done, parent);
+    if (files_[f].ndirty) break;  // the budget ran out inside this file
+    off_dirty_list(f);
+  }
+  generic_unplug_device();
+  return done;
+}
+
+void BlockLayer::off_dirty_list(FileId f) {
+  if (!files_[f].on_dirty_list) return;  // another writer took it off while this one slept
+  files_[f].on_dirty_list = false;
+  dirty_files_.erase(std::find(dirty_files_.begin(), dirty_files_.end(), f));
+}
+
+// mpage_writepages: runs of dirty pages become write bios of up to max_sectors.
+uint64_t BlockLayer::writeback_file(FileId fid, uint64_t max_pages, const char* parent) {
+  File& f = files_[fid];
   k_.fn("mpage_writepages", parent, 100, 1);
   uint64_t done = 0, run_start = 0, run_len = 0;
   auto flush = [&] {
     while (run_len) {
       const uint32_t n = std::min<uint32_t>(uint32_t(run_len), max_sectors_ / 8);
-      make_write_request(run_start, n);
+      make_write_request(fid, run_start, n);
       run_start += n;
       run_len -= n;
     }
   };
-  for (uint64_t scanned = 0; scanned < wpages_.size() && done < max_pages; ++scanned) {
-    const uint64_t i = wb_next_;
-    wb_next_ = (wb_next_ + 1) % wpages_.size();
-    if (wpages_[i] != WState::Dirty) {
+  for (uint64_t scanned = 0; scanned < f.w.size() && done < max_pages; ++scanned) {
+    const uint64_t i = f.wb_next;
+    f.wb_next = (f.wb_next + 1) % f.w.size();
+    if (f.w[i] != WState::Dirty) {
       flush();
       continue;
     }
     if (run_len && i != run_start + run_len) flush();  // wrapped to the file's start
     k_.fn("__set_page_writeback", "mpage_writepage", 60, 1);
-    wpages_[i] = WState::Writeback;
+    f.w[i] = WState::Writeback;
+    f.ndirty--;
     nr_dirty_--;
     nr_writeback_++;
     if (!run_len) run_start = i;
@@ -89,11 +128,10 @@ uint64_t BlockLayer::writeback_pages(uint64_t max_pages, const char* parent) {
     done++;
   }
   flush();
-  generic_unplug_device();
   return done;
 }
 
-void BlockLayer::make_write_request(uint64_t first_page, uint32_t npages) {
+void BlockLayer::make_write_request(FileId f, uint64_t first_page, uint32_t npages) {
   // get_request_wait: the queue holds at most nr_requests; wait for one to finish.
   while (queue_.size() >= nr_requests_) blk_congestion_wait();
   stats_.bios++;
@@ -101,7 +139,7 @@ void BlockLayer::make_write_request(uint64_t first_page, uint32_t npages) {
   k_.fn("generic_make_request", "submit_bio", 80, 1);
   k_.fn("__make_request", "generic_make_request", 100, 1);
   k_.spin_lock_irq(ide_lock_, "__make_request");
-  const uint64_t sector = wstart_lba_ + first_page * 8;
+  const uint64_t sector = files_[f].start_lba + first_page * 8;
   const uint32_t nsect = npages * 8;
   k_.fn("elv_merge", "__make_request", 60, 1);
   if (!queue_.empty() && queue_.back().write &&
@@ -109,7 +147,7 @@ void BlockLayer::make_write_request(uint64_t first_page, uint32_t npages) {
       queue_.back().nr_sectors + nsect <= max_sectors_) {
     Request& rq = queue_.back();
     rq.nr_sectors += nsect;
-    for (uint32_t i = 0; i < npages; ++i) rq.pages.push_back(first_page + i);
+    for (uint32_t i = 0; i < npages; ++i) rq.pages.push_back({f, first_page + i});
     stats_.merges++;
   } else {
     k_.fn("get_request", "__make_request", 120, 2);
@@ -117,7 +155,7 @@ void BlockLayer::make_write_request(uint64_t first_page, uint32_t npages) {
     rq.sector = sector;
     rq.nr_sectors = nsect;
     rq.write = true;
-    for (uint32_t i = 0; i < npages; ++i) rq.pages.push_back(first_page + i);
+    for (uint32_t i = 0; i < npages; ++i) rq.pages.push_back({f, first_page + i});
     queue_.push_back(std::move(rq));
     stats_.requests++;
     stats_.write_requests++;
@@ -126,27 +164,28 @@ void BlockLayer::make_write_request(uint64_t first_page, uint32_t npages) {
 }
 
 void BlockLayer::write_sync(uint64_t first_page, uint32_t npages, const char* parent) {
+  File& f = files_[kWriteFile];
   k_.fn("ll_rw_block", parent, 60, 1);
   for (uint64_t i = first_page; i < first_page + npages; ++i) {
-    if (wpages_[i] == WState::Dirty) nr_dirty_--;
-    while (wpages_[i] == WState::Writeback) blk_congestion_wait();  // an earlier write
-    wpages_[i] = WState::Writeback;
+    if (f.w[i] == WState::Dirty) nr_dirty_--, f.ndirty--;
+    while (f.w[i] == WState::Writeback) blk_congestion_wait();  // an earlier write
+    f.w[i] = WState::Writeback;
     nr_writeback_++;
   }
   for (uint32_t done = 0; done < npages;) {
     const uint32_t n = std::min<uint32_t>(npages - done, max_sectors_ / 8);
-    make_write_request(first_page + done, n);
+    make_write_request(kWriteFile, first_page + done, n);
     done += n;
   }
   generic_unplug_device();
   k_.fn("wait_on_buffer", parent, 30);
   for (uint64_t i = first_page; i < first_page + npages; ++i)
-    while (wpages_[i] == WState::Writeback) blk_congestion_wait();
+    while (f.w[i] == WState::Writeback) blk_congestion_wait();
 }
 
-void BlockLayer::end_page_writeback(uint64_t index) {
+void BlockLayer::end_page_writeback(PageRef p) {
   k_.fn("end_page_writeback", "mpage_end_io_write", 40, 1);
-  wpages_[index] = WState::Clean;  // written: clean, and reclaimable at once
+  files_[p.file].w[p.index] = WState::Clean;  // written: clean, and reclaimable at once
   nr_writeback_--;
   stats_.pages_written++;
 }
@@ -176,6 +215,39 @@ void BlockLayer::pdflush() {
       k_.cond_resched("background_writeout");
     }
     pdflush_running_ = false;
+  }
+}
+
+void BlockLayer::start_kjournald(uint64_t interval_ticks) {
+  if (!kjournald_ && interval_ticks)
+    kjournald_ = k_.create_task(
+        "kjournald", [this, interval_ticks] { kjournald(interval_ticks); }, Policy::Normal, 0);
+}
+
+// kjournald (fs/jbd/commit.c, data=ordered): every commit interval
+// journal_commit_transaction writes the data pages of the files dirtied in the
+// transaction (journal_submit_data_buffers) and waits for them before the commit
+// record. The journal's own metadata and commit blocks are not modelled.
+void BlockLayer::kjournald(uint64_t interval_ticks) {
+  const int cpu = k_.smp_processor_id();
+  for (uint64_t next = interval_ticks;; next += interval_ticks) {
+    k_.sleep_until_tick(cpu, next, "schedule_timeout");
+    if (transaction_.empty()) continue;
+    k_.fn("journal_commit_transaction", "kjournald", 400, 4);
+    const auto files = std::move(transaction_);
+    transaction_.clear();
+    for (FileId fid : files) {
+      File& f = files_[fid];
+      f.in_transaction = false;
+      k_.fn("journal_submit_data_buffers", "journal_commit_transaction", 100, 1);
+      if (f.ndirty) writeback_file(fid, f.ndirty, "journal_submit_data_buffers");
+      if (!f.ndirty) off_dirty_list(fid);
+    }
+    generic_unplug_device();
+    for (FileId fid : files)  // journal_wait_on_data: wait_on_buffer of each
+      for (uint64_t i = 0; i < files_[fid].w.size(); ++i)
+        while (files_[fid].w[i] == WState::Writeback) blk_congestion_wait();
+    stats_.journal_commits++;
   }
 }
 

@@ -1,15 +1,39 @@
 #pragma once
-// `make -jN` of a kernel tree: make forks compiler processes that compute in
-// user mode, fault pages in, read sources from the page cache, and exit.
+// `make -jN` of a kernel tree: make forks compiler processes that read their .c
+// file and the headers it includes (cold on first touch, page-cache hits after),
+// compute in user mode, fault pages in, write their .o, and exit.
+#include "kernel_sim/block/block_layer.h"
 #include "kernel_sim/kernel.h"
 
 namespace latsim::kernel {
 
+// The tree's sizes, as remembered for linux-2.6.9 (~6.2 M lines in ~16,500 files:
+// ~7,700 .c and ~7,100 .h); all are assumptions, named in the workload's YAML keys.
 struct KernelBuildParams {
   int jobs = 2;
   double compile_s_min = 0.2, compile_s_max = 1.2;  // assumption: cc1 CPU time per file
   int rss_mb = 12;                                  // assumption: cc1 resident set
   int user_misses_per_ms = 1500;  // assumption: gcc-class L2 miss rate, ~2 per 1000 instructions
+  int source_files = 2500;        // assumption: .c files a distribution config compiles
+  double c_kb = 16;               // assumption: mean .c size (~560 lines of ~28 bytes)
+  int header_files = 1500;        // assumption: include/linux, asm-i386, net, scsi, ... touched
+  int common_headers = 100;       // assumption: every unit's #include closure (kernel.h, sched.h)
+  int headers_per_unit = 200;     // assumption: headers one cc1 opens (fixdep's .cmd lists)
+  double header_kb = 6;           // assumption: mean header size (~210 lines)
+  double o_kb = 20;               // assumption: mean .o size, -O2 without -g
+  double parse_fraction = 0.3;    // assumption: share of cc1's time spent reading #includes
+  int commit_interval_s = 5;      // ext3 data=ordered: JBD_DEFAULT_MAX_COMMIT_AGE; 0: no kjournald
+  uint64_t tree_lba = 2000000;    // assumption: the source tree sits ~1 GB into hda
+  // The run starts this many files into the build: the page cache already holds the
+  // headers those units read (0: a cold tree, the build's first seconds).
+  int first_unit = 0;
+};
+
+struct KernelBuildStats {
+  uint64_t bytes_read = 0, bytes_written = 0;  // read(2) of sources and headers; write(2) of .o
+  uint64_t files_read = 0;                     // .c and header opens
+  uint64_t cold_files = 0;                     // of those, files touched for the first time
+  uint64_t cold_bytes = 0;                     // the size of those
 };
 
 class KernelBuild : public Workload {
@@ -18,18 +42,33 @@ class KernelBuild : public Workload {
   const std::string& name() const override { return name_; }
   void start(Kernel& k) override;
   uint64_t compiles() const { return done_; }
+  const KernelBuildStats& stats() const { return s_; }
+  const KernelBuildParams& params() const { return p_; }
 
  private:
+  struct Unit {
+    uint64_t lba = 0, pages = 0;  // the .c file on disk
+  };
   void make(Kernel& k);
-  void cc1(Kernel& k, Rng& rng);
+  void cc1(Kernel& k, Rng& rng, uint64_t unit);
   void fork_child(Kernel& k);
   void exit_mmap(Kernel& k);
+  void layout_tree(Kernel& k);
+  std::vector<size_t> includes_of(Rng& rng) const;  // a unit's #include closure
+  void read_file(Kernel& k, FileId f, bool& touched);
+  void write_object(Kernel& k, Rng& rng);
   std::string name_;
   KernelBuildParams p_;
   Task* make_ = nullptr;
   int running_ = 0;
   uint64_t done_ = 0, spawned_ = 0;
   Spinlock page_table_lock_{"mm->page_table_lock"};
+  KernelBuildStats s_;
+  std::vector<Unit> units_;
+  std::vector<FileId> headers_;       // the block layer's file of each header
+  std::vector<bool> header_touched_;  // opened by an earlier unit
+  std::vector<FileId> sources_;       // opened .c files (0: not yet)
+  uint64_t obj_lba_ = 0;              // where the next .o is allocated
 };
 
 }  // namespace latsim::kernel

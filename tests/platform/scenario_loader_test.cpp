@@ -247,7 +247,9 @@ TEST(ScenarioSet, BadTunableAndWorkloadOverrides) {
             "(accepted: kernel_build, disk_read, cyclictest)");
   EXPECT_EQ(file_errors_of(kReference, {"workload.0.job=1"}),
             "--set workload.0.job=1: error: workload.0.job: unknown kernel_build parameter; did "
-            "you mean `jobs`? (accepted: name, jobs)");
+            "you mean `jobs`? (accepted: name, jobs, source_files, c_kb, header_files, "
+            "common_headers, headers_per_unit, header_kb, o_kb, parse_fraction, "
+            "commit_interval_s, first_unit)");
 }
 
 TEST(ScenarioSet, MalformedOverrides) {

@@ -1,0 +1,94 @@
+// The kernel_build workload's I/O on the fake drive (tests/kernel_sim/block/fake_disk.h):
+// what each cc1 reads from the disk, what stays in the page cache, what it writes.
+#include "kernel_sim/workloads/kernel_build.h"
+#include <gtest/gtest.h>
+#include "tests/kernel_sim/block/fake_disk.h"
+
+namespace latsim::kernel {
+namespace {
+
+using test::disk_params;
+using test::DiskMachine;
+
+sc_time ms(double v) { return sc_time(v, sc_core::SC_MS); }
+
+// A small tree: every unit includes the same 10 headers, compiles in 20 ms.
+KernelBuildParams small_tree() {
+  KernelBuildParams p;
+  p.jobs = 1;
+  p.compile_s_min = p.compile_s_max = 0.02;
+  p.rss_mb = 1;
+  p.user_misses_per_ms = 0;
+  p.source_files = 50;
+  p.header_files = p.common_headers = p.headers_per_unit = 10;
+  p.c_kb = 40;
+  p.header_kb = 8;
+  p.commit_interval_s = 0;
+  return p;
+}
+
+// Cold files are read from the disk once, in requests of at most max_sectors_kb;
+// headers that an earlier unit read are page-cache hits.
+TEST(KernelBuildTest, ColdFilesAreReadOnceInRequestsWithinMaxSectors) {
+  DiskMachine m(disk_params(32, 128));
+  auto* kb = new KernelBuild("kernel_build", small_tree());
+  m.k->add_workload(std::unique_ptr<Workload>(kb));
+  m.k->boot();
+  sc_core::sc_start(ms(200));
+  const auto& s = kb->stats();
+  ASSERT_GE(kb->compiles(), 3u);
+  // Every unit opened its .c and the 10 headers; only the first read the headers cold.
+  EXPECT_GE(s.files_read, 11 * kb->compiles());
+  // Cold: the 10 headers once, and each unit's own .c (the last may still be running).
+  EXPECT_GE(s.cold_files, 10 + kb->compiles());
+  EXPECT_LE(s.cold_files, 10 + kb->compiles() + 1);
+  EXPECT_EQ(m.k->block().stats().pages_from_disk * 4096, s.cold_bytes);
+  uint64_t read_sectors = 0;
+  for (const auto& c : m.commands) {
+    EXPECT_LE(c.sectors, 64u);
+    if (!c.write) read_sectors += c.sectors;
+  }
+  EXPECT_EQ(read_sectors * 512, s.cold_bytes);
+}
+
+// Runs small_tree() for 300 ms, kjournald committing every `commit_ms` (0: none).
+struct ObjectRun {
+  uint64_t write_sectors = 0, dirty_bytes = 0, bytes_written = 0, commits = 0;
+};
+ObjectRun run_objects(int commit_ms) {
+  DiskMachine m(disk_params(128, 128));
+  auto* kb = new KernelBuild("kernel_build", small_tree());
+  m.k->add_workload(std::unique_ptr<Workload>(kb));
+  if (commit_ms)
+    m.k->add_workload(std::make_unique<test::LambdaWorkload>(
+        [commit_ms](Kernel& k) { k.block().start_kjournald(uint64_t(commit_ms)); }));
+  m.k->boot();
+  sc_core::sc_start(ms(300));
+  ObjectRun r;
+  for (const auto& c : m.commands)
+    if (c.write) r.write_sectors += c.sectors;
+  r.dirty_bytes = m.k->block().nr_dirty() * 4096;
+  r.bytes_written = kb->stats().bytes_written;
+  r.commits = m.k->block().stats().journal_commits;
+  return r;
+}
+
+// Without kjournald the few dirty .o pages stay below dirty_background_ratio: no WRITE.
+TEST(KernelBuildTest, WithoutACommitObjectsStayDirty) {
+  const ObjectRun r = run_objects(0);
+  EXPECT_GT(r.bytes_written, 0u);
+  EXPECT_EQ(r.write_sectors, 0u);
+  EXPECT_EQ(r.dirty_bytes, r.bytes_written);
+}
+
+// With a commit every 50 ms each commit writes what the units wrote since the last:
+// what is still dirty at the end is what was written after the last commit.
+TEST(KernelBuildTest, ObjectsReachTheDiskAtTheJournalCommit) {
+  const ObjectRun r = run_objects(50);
+  EXPECT_EQ(r.commits, 5u);  // at 50, 100, ..., 250 ms
+  EXPECT_GT(r.write_sectors, 0u);
+  EXPECT_EQ(r.write_sectors * 512 + r.dirty_bytes, r.bytes_written);
+}
+
+}  // namespace
+}  // namespace latsim::kernel
