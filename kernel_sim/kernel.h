@@ -199,6 +199,9 @@ class Kernel {
   void disable_irq_nosync(unsigned irq, const char* parent);
   void enable_irq(unsigned irq, const char* parent);
   void raise_softirq(int nr, const char* parent);
+  // include/linux/interrupt.h: only sets the pending bit; whoever runs next on the way
+  // out of the interrupt (irq_exit, or the VP IRQ thread) must see it.
+  void __raise_softirq_irqoff(int nr);
   void open_softirq(int nr, std::function<void()> action) {
     softirq_vec_[size_t(nr)] = std::move(action);
   }
@@ -325,6 +328,7 @@ class Kernel {
   void run_timer_softirq();
   // softirq
   void wakeup_softirqd(int cpu, const char* parent);
+  void irq_thread_softirqs();
   void ksoftirqd(int cpu);
   // softirq_count: add SOFTIRQ_OFFSET (in_softirq); VP ksoftirqd runs without it.
   void __do_softirq(const char* parent, uint32_t mask = ~0u, bool softirq_count = true);

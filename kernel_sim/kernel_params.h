@@ -39,6 +39,9 @@ struct KernelParams {
   bool high_res_timers = false;  // hrtimers on a one-shot local APIC timer (rt)
   int irq_thread_prio = 49;      // SCHED_FIFO priority of IRQ threads (VP 49, -rt 50)
   int timer_softirq_prio = 1;    // -rt: ktimersoftd/N is SCHED_FIFO 1 ([98] in seed 003)
+  // VP up to -Q7 (seed 000, Ingo Molnar, fixed in -Q8): an IRQ thread does not wake
+  // ksoftirqd for the softirqs its handler raised; they wait for the next irq_exit.
+  bool vp_redirect_softirq_wakeup_bug = false;
   // rebalance_tick: periodic load_balance of the one CPU domain (SD_CPU_INIT, 2.6.9).
   bool periodic_balance = false;  // the scenario key's default (off keeps the reference figures)
   int balance_min_interval_ms = 1, balance_max_interval_ms = 4;  // idle; doubled while balanced

@@ -377,6 +377,7 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
                          {"net_rx_action_runs", ns.rx_action_runs},
                          {"time_squeeze", ns.time_squeeze},
                          {"max_packets_per_poll", ns.max_packets_per_poll},
+                         {"max_schedule_to_poll_us", us(ns.max_schedule_to_poll)},
                          {"socket_drops", ns.socket_drops},
                          {"nic_frames_dropped_overflow", m.nic.stats().frames_dropped_overflow}};
     }

@@ -55,6 +55,7 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.irq_threaded[10] = k.audiopci_threaded != 0;
   p.flavour = k.flavour;
   p.periodic_balance = k.periodic_balance;
+  p.vp_redirect_softirq_wakeup_bug = k.vp_redirect_softirq_wakeup_bug;
   p.code_path_scale = k.code_path_scale;
   p.switch_next_lines = k.switch_next_lines;
   p.rootfs = k.rootfs;

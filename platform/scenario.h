@@ -136,6 +136,8 @@ struct KernelConfig {
   int kupdate_interval_s = 5;        // ReiserFS root: kupdated period (bdflush interval)
   int journal_max_batch = 900;       // ReiserFS: JOURNAL_MAX_BATCH, a transaction's block limit
   HdparmConfig hdparm;
+  // VP up to -Q7: softirqs raised in an IRQ thread wait for the next irq_exit (seed 000)
+  bool vp_redirect_softirq_wakeup_bug = false;
 };
 
 // Named mechanism switches and parameters (counterfactuals live here).

@@ -345,6 +345,11 @@ std::vector<Key<Scenario>> make_scenario_keys() {
                       "next task's cache lines schedule() touches before __switch_to "
                       "(task_struct, thread_info, stack frame, mm); they miss if evicted"),
               LATSIM_AT(kernel.switch_next_lines)),
+      bind<S>(of_type(T::Bool, "kernel.vp_redirect_softirq_wakeup_bug",
+                      "VP up to -Q7 (fixed in -Q8, seed 000): a handler run in its IRQ thread "
+                      "raises softirqs that wait for the next irq_exit on that CPU (0-1 ms at HZ "
+                      "1000) instead of waking ksoftirqd"),
+              LATSIM_AT(kernel.vp_redirect_softirq_wakeup_bug)),
       bind<S>(number("kernel.code_path_scale", 0.1, 50, "x",
                      "cycles of every modelled kernel function relative to the 2.6.9/i386 "
                      "estimates (a later kernel's longer paths, another core's CPI)"),

@@ -117,9 +117,26 @@ void Kernel::irq_thread(unsigned irq) {
     local_irq_disable({"irq_thread", "lock"});
     fn("generic_handle_IRQ_event", "do_hardirq", 40);
     run_irq_handler(d);
+    irq_thread_softirqs();
     local_irq_enable({"irq_thread", "unlock"});
     cond_resched("irq_thread");
   }
+}
+
+// A handler run in its thread raises softirqs with __raise_softirq_irqoff (e.g.
+// __netif_rx_schedule), outside hardirq context, so no irq_exit follows to wake
+// ksoftirqd. From -Q8 on the thread hands them over itself; -rt's do_irqd runs
+// __do_softirq() right after do_hardirq (the -Q8 code is not at hand: assumed a
+// wakeup_softirqd, which keeps them in ksoftirqd as softirq_preemption does).
+// Up to -Q7 (kernel.vp_redirect_softirq_wakeup_bug) the thread does not look: the
+// bits wait for the next irq_exit on this CPU (the local timer tick at HZ, or any
+// other interrupt) - seed 000, Ingo Molnar: "we can end up not waking up softirqd,
+// resulting in a random 0-1msec latency between hardirq arrival and softirq
+// execution ... timer IRQs always wake up softirqd".
+void Kernel::irq_thread_softirqs() {
+  const int c = smp_processor_id();
+  if (p_.vp_redirect_softirq_wakeup_bug || !pcpu_[size_t(c)].softirq_pending) return;
+  wakeup_softirqd(c, "do_irqd");
 }
 
 // io_apic.c: disable_edge_ioapic_irq does nothing (lazy disable); the IRQ is

@@ -6,9 +6,12 @@ namespace latsim::kernel {
 
 void Kernel::raise_softirq(int nr, const char* parent) {
   fn("raise_softirq", parent, 20);
-  const int c = smp_processor_id();
-  pcpu_[size_t(c)].softirq_pending |= 1u << nr;
-  if (!in_interrupt()) wakeup_softirqd(c, "raise_softirq");
+  __raise_softirq_irqoff(nr);
+  if (!in_interrupt()) wakeup_softirqd(smp_processor_id(), "raise_softirq");
+}
+
+void Kernel::__raise_softirq_irqoff(int nr) {
+  pcpu_[size_t(smp_processor_id())].softirq_pending |= 1u << nr;
 }
 
 namespace {

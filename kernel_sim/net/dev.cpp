@@ -12,9 +12,18 @@ void NetStack::netif_rx_schedule(NetDevice* dev, const char* parent) {
   k_.fn("__netif_rx_schedule", parent, 30, 1);
   if (dev->on_poll_list) return;  // netif_rx_schedule_prep: __LINK_STATE_RX_SCHED
   dev->on_poll_list = true;
+  dev->scheduled_at = k_.now();
+  dev->poll_due = true;
   dev->quota += dev->weight;
   poll_list_[size_t(k_.smp_processor_id())].push_back(dev);
-  k_.raise_softirq(NET_RX_SOFTIRQ, "__netif_rx_schedule");
+  k_.__raise_softirq_irqoff(NET_RX_SOFTIRQ);  // 2.6.9 include/linux/netdevice.h
+}
+
+void NetStack::netif_rx_complete(NetDevice* dev) {
+  auto& list = poll_list_[size_t(k_.smp_processor_id())];
+  const auto it = std::find(list.begin(), list.end(), dev);
+  if (it != list.end()) list.erase(it);
+  dev->on_poll_list = false;
 }
 
 void NetStack::note_poll(int packets) {
@@ -37,21 +46,22 @@ void NetStack::net_rx_action() {
   while (!list.empty()) {
     if (budget <= 0 || k_.jiffies() - start > 1) {  // softnet_break
       s_.time_squeeze++;
-      k_.raise_softirq(NET_RX_SOFTIRQ, "net_rx_action");
+      k_.__raise_softirq_irqoff(NET_RX_SOFTIRQ);  // softnet_break, net/core/dev.c
       break;
     }
     k_.local_irq_enable({"net_rx_action", "unlock"});
     NetDevice* dev = list.front();
+    if (dev->poll_due) {
+      dev->poll_due = false;
+      s_.max_schedule_to_poll = std::max(s_.max_schedule_to_poll, k_.now() - dev->scheduled_at);
+    }
     const bool more = dev->quota <= 0 || dev->poll(&budget);
     k_.local_irq_disable({"net_rx_action", "lock"});
     if (more) {
       list.pop_front();
       list.push_back(dev);
       dev->quota = dev->quota < 0 ? dev->quota + dev->weight : dev->weight;
-    } else {
-      list.erase(std::find(list.begin(), list.end(), dev));  // netif_rx_complete
-      dev->on_poll_list = false;
-    }
+    }  // else dev->poll took it off the list itself (netif_rx_complete), interrupts off
   }
   if (flags) k_.local_irq_enable({"net_rx_action", "unlock"});
   s_.max_packets_per_action = std::max(s_.max_packets_per_action, action_packets_);

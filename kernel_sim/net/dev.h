@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <systemc>
 #include <vector>
 #include "kernel_sim/locks/spinlock.h"
 
@@ -19,6 +20,8 @@ struct NetDevice {
   int weight = 64;  // dev->weight (8139too: 64)
   int quota = 0;    // dev->quota
   bool on_poll_list = false;
+  sc_core::sc_time scheduled_at;  // __netif_rx_schedule put it on the list (until polled)
+  bool poll_due = false;
   // dev->poll(dev, &budget): true when it has more work (stays on the list).
   std::function<bool(int* budget)> poll;
   // dev->hard_start_xmit: false when no descriptor is free (queue stopped).
@@ -31,6 +34,8 @@ struct NetStats {
   uint64_t time_squeeze = 0;          // budget or jiffy exhausted: softirq raised again
   uint64_t max_packets_per_poll = 0;  // most packets one dev->poll call handled
   uint64_t max_packets_per_action = 0;
+  // __netif_rx_schedule to the device's first dev->poll in net_rx_action: the longest.
+  sc_core::sc_time max_schedule_to_poll;
   uint64_t packets_received = 0, packets_sent = 0, socket_drops = 0, delivered = 0;
 };
 
@@ -40,6 +45,9 @@ class NetStack {
   void register_netdev(NetDevice* dev) { dev_ = dev; }
   // __netif_rx_schedule: put dev on this CPU's poll list, raise NET_RX_SOFTIRQ.
   void netif_rx_schedule(NetDevice* dev, const char* parent);
+  // __netif_rx_complete: off this CPU's poll list; the driver calls it with interrupts
+  // off, together with unmasking its Rx interrupt (8139too's rtl8139_poll).
+  void netif_rx_complete(NetDevice* dev);
   // netif_receive_skb -> ip_rcv -> udp_rcv -> sock_queue_rcv_skb.
   void netif_receive_skb(uint32_t bytes, const char* parent);
   void note_poll(int packets);

@@ -48,7 +48,9 @@ TEST(Rtl8139, NetdevMaxBacklogBoundsPacketsPerPoll) {
   const auto small = run("bl2", "--set /proc/sys/net/core/netdev_max_backlog=2");
   const auto b = metrics(big)["drivers"]["eth0"], s = metrics(small)["drivers"]["eth0"];
   EXPECT_GT(b["max_packets_per_poll"].get<int>(), 2);
-  EXPECT_EQ(b["time_squeeze"].get<int>(), 0);
+  // net_rx_action also breaks after a jiffy (jiffies - start_time > 1), which the
+  // preemptible VP ksoftirqd reaches when the SCHED_FIFO writer preempts it: fewer.
+  EXPECT_LT(b["time_squeeze"].get<int>(), s["time_squeeze"].get<int>());
   EXPECT_LE(s["max_packets_per_poll"].get<int>(), 2);
   EXPECT_GT(s["max_packets_per_poll"].get<int>(), 0);
   EXPECT_GT(s["time_squeeze"].get<int>(), 0);  // budget used up: softirq raised again

@@ -114,4 +114,33 @@ TEST(IrqThreading, IrqsOffSectionsCoverTheLongestHardirq) {
   EXPECT_GE(longest_off, longest_hardirq);
 }
 
+nlohmann::json net_in(const std::string& tag, const std::string& args) {
+  const fs::path out =
+      fs::temp_directory_path() / ("latsim-netin-" + tag + "-" + std::to_string(::getpid()));
+  const std::string cmd = std::string(LATSIM_BINARY) + " run " + LATSIM_SOURCE_DIR +
+                          "/tests/tools/data/net-in-softirq.yaml -q --out " + out.string() + " " +
+                          args;
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  std::ifstream in(out / "metrics.json");
+  auto m = nlohmann::json::parse(in);
+  fs::remove_all(out);
+  return m["drivers"]["eth0"];
+}
+
+// VP -Q5 (seed 000, fixed in -Q8): __netif_rx_schedule in the eth0 thread only sets
+// the pending bit; without the thread's wakeup_softirqd the poll waits for the next
+// irq_exit on that CPU, the local timer tick: up to one jiffy (1 ms at HZ 1000).
+// NAPI keeps the card's RX interrupt masked meanwhile, so frames batch per poll.
+TEST(IrqThreading, RedirectSoftirqWakeupBugDelaysNetRxUpToATick) {
+  const auto fixed = net_in("q8", "--set kernel.vp_redirect_softirq_wakeup_bug=false");
+  const auto bug = net_in("q5", "--set kernel.vp_redirect_softirq_wakeup_bug=true");
+  EXPECT_LT(fixed["max_schedule_to_poll_us"].get<double>(), 50.0);
+  EXPECT_EQ(fixed["max_packets_per_poll"], 1);
+  EXPECT_GT(bug["max_schedule_to_poll_us"].get<double>(), 500.0);
+  EXPECT_LT(bug["max_schedule_to_poll_us"].get<double>(), 1050.0);  // the tick wakes it
+  EXPECT_GT(bug["max_packets_per_poll"].get<int>(), 4);             // 8 frames per ms
+  EXPECT_LT(bug["polls"].get<int>() * 4, fixed["polls"].get<int>());
+  EXPECT_EQ(bug["rx_packets"].get<int>() / 100, fixed["rx_packets"].get<int>() / 100);
+}
+
 }  // namespace

@@ -102,6 +102,7 @@ bool Rtl8139Driver::poll(int* budget) {
     k_.local_irq_disable({"rtl8139_poll", "lock"});
     cpu.outw(rtl8139_intr_mask, io + IntrMask);
     (void)cpu.inw(io + IntrMask);
+    net_.netif_rx_complete(&dev_);  // before interrupts are back: no Rx IRQ in between
     k_.local_irq_enable({"rtl8139_poll", "unlock"});
   }
   k_.spin_unlock(rx_lock_, {"rtl8139_poll", "unlock"});
