@@ -289,7 +289,8 @@ TEST(ScenarioErrors, KeyInTheWrongSection) {
       "bad.yaml:4:3: error: kernel.latency_timer: unknown key; did you mean "
       "`platform.pci.latency_timer`? (accepted: flavour, version, hz, voluntary_preemption, "
       "kernel_preemption, softirq_preemption, hardirq_preemption, nmi_watchdog, periodic_balance, "
-      "vp_redirect_softirq_wakeup_bug, code_path_scale, maxcpus, tunables, rootfs, "
+      "switch_next_lines, vp_redirect_softirq_wakeup_bug, code_path_scale, maxcpus, tunables, "
+      "rootfs, "
       "latencytimes_read_s, reiserfs, hdparm)");
 }
 

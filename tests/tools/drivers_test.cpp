@@ -74,7 +74,8 @@ TEST(Es1371, SrcReadLoopFollowsTheDeviceBusyTime) {
     fs::remove_all(out);
   }
   const auto off = run("src0", "--duration 0.1s --set platform.sound.src_busy_frames=0");
-  EXPECT_LT(metrics(off)["drivers"]["audiopci"]["src_max_us"].get<double>(), 20.0);
+  // No frame waits: the port accesses, and at most a timer tick landing inside.
+  EXPECT_LT(metrics(off)["drivers"]["audiopci"]["src_max_us"].get<double>(), 2 * frame_us);
   fs::remove_all(off);
 }
 
