@@ -6,6 +6,7 @@
 // entry is done and drops when the driver reads the ATA Status register.
 #include "models/ide/ide_controller.h"
 #include "tests/models/irq_timer_test_util.h"
+#include "tests/models/pci_traffic_fixtures.h"
 #include "tests/models/script_thread.h"
 
 #include <gtest/gtest.h>
@@ -17,39 +18,15 @@ namespace latsim::ide {
 namespace {
 
 using latsim::testing::fresh_simulation;
+using latsim::testing::HoldingTarget;
 using latsim::testing::TestInitiator;
+using latsim::testing::TrainLog;
 using IC = IdeController;
 
 constexpr uint64_t kClkPs = 30003;  // 33.33 MHz PCI clock
 constexpr uint16_t kBmBase = 0xd000;
 constexpr uint32_t kPrdTable = 0x00100000;
 
-struct TrainLog : pci::MasterTrafficListener {
-  std::vector<pci::BurstTrain> trains;
-  std::vector<sc_time> announced_at;
-  std::vector<pci::BurstTrain> deferred;  // trains pushed back by a held bus, as moved
-  void master_traffic(const pci::BurstTrain& t) override {
-    trains.push_back(t);
-    announced_at.push_back(sc_core::sc_time_stamp());
-  }
-  void master_traffic_deferred(const pci::BurstTrain&, const pci::BurstTrain& after) override {
-    deferred.push_back(after);
-  }
-};
-
-// A PCI memory target that holds every write with wait states for `hold` (a
-// pre-2.1 target whose FIFO is full, say).
-struct HoldingTarget : sc_core::sc_module {
-  tlm_utils::simple_target_socket<HoldingTarget> socket;
-  sc_time hold;
-  HoldingTarget(sc_core::sc_module_name n, sc_time h) : sc_module(n), socket("socket"), hold(h) {
-    socket.register_b_transport(this, &HoldingTarget::b_transport);
-  }
-  void b_transport(tlm::tlm_generic_payload& p, sc_time& delay) {
-    delay += hold;
-    p.set_response_status(tlm::TLM_OK_RESPONSE);
-  }
-};
 constexpr uint64_t kHeldMmio = 0xe0000000;
 
 struct IrqRecorder : irq::IrqSink {

@@ -6,6 +6,7 @@
 #include "models/chipset/host_bridge.h"
 #include "models/ide/ide_controller.h"
 #include "tests/models/irq_timer_test_util.h"
+#include "tests/models/pci_traffic_fixtures.h"
 #include "tests/models/script_thread.h"
 
 #include <gtest/gtest.h>
@@ -18,6 +19,8 @@ namespace {
 using chipset::CpuHoldoff;
 using latsim::test::Script;
 using latsim::testing::fresh_simulation;
+using latsim::testing::HoldingTarget;
+using latsim::testing::TrainLog;
 using IC = IdeController;
 
 constexpr uint32_t kPrdTable = 0x00100000;
@@ -26,27 +29,6 @@ constexpr uint8_t kSectors = 64;  // 32 KiB: max_sectors_kb 32
 constexpr int kEntries = 8;       // one 4 KiB page each
 constexpr uint64_t kHeldMmio = 0xe0000000;
 constexpr double kUdma4 = 66.7;
-
-struct TrainLog : pci::MasterTrafficListener {
-  std::vector<pci::BurstTrain> trains, deferred;  // as announced; as moved by a held bus
-  void master_traffic(const pci::BurstTrain& t) override { trains.push_back(t); }
-  void master_traffic_deferred(const pci::BurstTrain&, const pci::BurstTrain& a) override {
-    deferred.push_back(a);
-  }
-};
-
-// A PCI target that holds every cycle in wait states for `hold`.
-struct HoldingTarget : sc_core::sc_module {
-  tlm_utils::simple_target_socket<HoldingTarget> socket;
-  sc_time hold;
-  HoldingTarget(sc_core::sc_module_name n, sc_time h) : sc_module(n), socket("socket"), hold(h) {
-    socket.register_b_transport(this, &HoldingTarget::b_transport);
-  }
-  void b_transport(tlm::tlm_generic_payload& p, sc_time& delay) {
-    delay += hold;
-    p.set_response_status(tlm::TLM_OK_RESPONSE);
-  }
-};
 
 struct Rig {
   pci::PciBus pci{"pci", 33.33, 64, pci::ArbitrationPolicy::Rotate};
