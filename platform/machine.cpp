@@ -1,4 +1,5 @@
 #include "platform/machine.h"
+#include "models/common/random.h"
 #include "platform/workload_params.h"
 
 namespace latsim::platform {
@@ -20,8 +21,9 @@ chipset::HostBridgeParams bridge_params(const Scenario& s) {
   return p;
 }
 
-ide::IdeDiskParams disk_params(const DiskConfig& d) {
+ide::IdeDiskParams disk_params(const DiskConfig& d, uint64_t seed) {
   ide::IdeDiskParams p;
+  p.spindle_phase = Rng(seed, "hda/spindle").uniform();
   p.rpm = d.rpm;
   p.avg_seek = sc_time(d.avg_seek_ms, SC_MS);
   p.track_to_track = sc_time(d.track_to_track_ms, SC_MS);
@@ -101,7 +103,7 @@ Machine::Machine(const Scenario& s)
       pic_master("pic_master"),
       pic_slave("pic_slave"),
       ioapic("ioapic"),
-      disk(disk_params(s.platform.disk)),
+      disk(disk_params(s.platform.disk, s.seed)),
       ide("ide", ide_params(s.platform.ide), disk, dram, pci),
       nic("nic", nic_params(s.platform.nic, s), dram, pci),
       sound("sound", sound_params(s.platform.sound), pci) {

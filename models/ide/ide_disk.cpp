@@ -22,7 +22,7 @@ sc_time IdeDisk::seek_time(uint64_t from_lba, uint64_t to_lba) const {
 
 sc_time IdeDisk::rotational_wait(uint64_t lba, sc_time at) const {
   const double rev = revolution().to_seconds();
-  const double head = std::fmod(at.to_seconds() / rev, 1.0);
+  const double head = std::fmod(at.to_seconds() / rev + p_.spindle_phase, 1.0);
   const double target = double(lba % p_.sectors_per_track) / p_.sectors_per_track;
   double w = target - head;
   if (w < 0) w += 1.0;

@@ -12,6 +12,9 @@ namespace latsim::ide {
 
 struct IdeDiskParams {
   int rpm = 7200;
+  // The platters' angle at t = 0, in revolutions: the spindle is not locked to the
+  // PIT's crystal, so each boot meets it at another phase (the platform seeds it).
+  double spindle_phase = 0;
   sc_time avg_seek = sc_time(8.5, SC_MS);        // 120GXP read seek
   sc_time track_to_track = sc_time(1.2, SC_MS);  // assumption
   double outer_mb_s = 44.0;                      // zoned media rate

@@ -97,6 +97,18 @@ TEST(IdeDiskRotation, WaitIsAngularDistanceToTheSector) {
   EXPECT_NEAR(double(to_ps(disk.rotational_wait(21, disk.revolution() * 5.0))), rev / 3, 2.0);
 }
 
+// The platters' phase at t = 0 (seeded per boot by the platform) turns the whole
+// schedule: at phase 1/3 sector 21 is under the head at t = 0, sector 0 two thirds away.
+TEST(IdeDiskRotation, SpindlePhaseShiftsEveryWait) {
+  fresh_simulation();
+  IdeDiskParams p;
+  p.spindle_phase = 1.0 / 3.0;
+  IdeDisk disk(p);
+  const double rev = double(to_ps(disk.revolution()));
+  EXPECT_NEAR(double(to_ps(disk.rotational_wait(21, SC_ZERO_TIME))), 0.0, 2.0);
+  EXPECT_NEAR(double(to_ps(disk.rotational_wait(0, SC_ZERO_TIME))), rev * 2 / 3, 2.0);
+}
+
 TEST(IdeDiskRotation, WaitIsBoundedByOneRevolutionAndAveragesHalfOfIt) {
   fresh_simulation();
   IdeDisk disk(IdeDiskParams{});
