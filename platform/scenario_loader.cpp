@@ -14,6 +14,7 @@
 #include <fmt/ranges.h>
 #include <yaml-cpp/yaml.h>
 
+#include "kernel_sim/trace/span_probe.h"
 #include "platform/presets/registry.h"
 #include "platform/scenario_schema.h"
 
@@ -535,6 +536,11 @@ class Loader {
   }
 
   void check_cross_fields() {
+    try {
+      kernel::check_span_spec(s_.tracing.spans);
+    } catch (const std::invalid_argument& e) {
+      error(location_of("tracing.spans"), "tracing.spans", e.what());
+    }
     const DiskConfig& disk = s_.platform.disk;
     if (disk.inner_mb_s > disk.outer_mb_s) {
       error(location_of("platform.disk.inner_mb_s"), "platform.disk.inner_mb_s",

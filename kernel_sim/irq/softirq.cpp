@@ -79,9 +79,10 @@ void Kernel::ksoftirqd(int c) {
       set_current_state(TASK_INTERRUPTIBLE);
     }
     set_current_state(TASK_RUNNING);
-    // VP softirq_preemption: the handlers run preemptible, without the softirq count
-    // (seed 000's rtl8139_poll trace: count 00000001 under net_rx_action, from rx_lock).
-    const bool preemptible = p_.softirq_preemption && p_.flavour == "2.6.9-vp";
+    // Threaded softirqs (VP softirq_preemption, -rt) run preemptible, without the
+    // softirq count: seed 000's rtl8139_poll trace has count 00000001 under
+    // net_rx_action, from rx_lock; -rt's softirq threads likewise (as ktimersoftd).
+    const bool preemptible = p_.softirq_preemption;
     while (pcpu_[size_t(c)].softirq_pending & mask) {
       if (!preemptible) preempt_disable({"ksoftirqd", "lock"});
       local_irq_disable({"ksoftirqd", "lock"});

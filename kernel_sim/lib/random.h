@@ -4,6 +4,7 @@
 // output differs between standard libraries). models/common/random.h is the same
 // generator for the device models: kernel_sim does not include models, so the two
 // are kept identical by a test (tests/kernel_sim/random_test.cpp).
+#include <cmath>
 #include <cstdint>
 #include <string_view>
 
@@ -20,6 +21,8 @@ class Rng {
   }
   double uniform() { return double(next() >> 11) * (1.0 / 9007199254740992.0); }  // [0,1)
   double uniform(double lo, double hi) { return lo + (hi - lo) * uniform(); }
+  // Exponential variate of the given mean by inversion (u in [0,1): finite result).
+  double exponential(double mean) { return -mean * std::log(1.0 - uniform()); }
   uint64_t below(uint64_t n) { return n ? next() % n : 0; }
 
   static uint64_t fnv1a(std::string_view s) {

@@ -8,7 +8,7 @@ namespace {
 // A file size drawn from an exponential distribution of mean `kb` (assumption: many
 // small files, a few large), in whole pages.
 uint64_t draw_pages(Rng& rng, double kb) {
-  const double bytes = -std::log(1.0 - rng.uniform()) * kb * 1024.0;
+  const double bytes = rng.exponential(kb * 1024.0);
   return std::max<uint64_t>(1, uint64_t(std::ceil(bytes / 4096.0)));
 }
 }  // namespace

@@ -283,6 +283,13 @@ TEST(ScenarioErrors, UnknownKeyFromARealFile) {
                 "mean `latency_timer`? (accepted: mhz, latency_timer, arbiter, width_bits)");
 }
 
+// tracing.spans is parsed at load time: a malformed span is named at its line.
+TEST(ScenarioErrors, MalformedTraceSpanIsReportedAtItsLine) {
+  EXPECT_EQ(errors_of(kHead + "tracing:\n  spans: mark_offset_tsc-do_timer,a--b\n"),
+            "bad.yaml:4:10: error: tracing.spans: bad span 'a--b': expected FUNCTION or "
+            "FUNCTION-FUNCTION, e.g. mark_offset_tsc-do_timer");
+}
+
 TEST(ScenarioErrors, KeyInTheWrongSection) {
   EXPECT_EQ(
       errors_of(kHead + "kernel:\n  latency_timer: 32\n"),
