@@ -136,6 +136,9 @@ class Kernel {
   void fn(const char* name, const char* parent, uint64_t cycles, uint64_t footprint = 0,
           uint64_t stream = 0);
   void mcount(const char* name, const char* parent);
+  // Read or write `lines` lines of kernel data shared between CPUs (MESI): an FSB
+  // transaction per line when another CPU wrote them, or holds them, since this one did.
+  void shared(const void* key, uint64_t lines, bool write);
   // Note the running function without an mcount entry (inline code, section starts).
   void enter(const char* name, const char* parent);
   void exec(uint64_t cycles, uint64_t misses = 0);   // interrupts are taken inside
@@ -315,6 +318,7 @@ class Kernel {
   void irq_enter(const CodeSite& site);
   void irq_exit(const CodeSite& site);
   void io_apic_modify(unsigned irq, bool mask, const char* parent);
+  void io_apic_entry(unsigned irq);  // write one redirection entry, masked
   void io_apic_route(unsigned irq);  // program a PCI IRQ's redirection entry (edge, CPU0)
   uint32_t io_apic_read(unsigned reg);
   void io_apic_write(unsigned reg, uint32_t v);
@@ -376,6 +380,12 @@ class Kernel {
   Rng rng_;
   int next_pid_ = 300;
   uint64_t jiffies_ = 0;
+  // Globals the timer interrupt writes and every CPU reads (MESI keys; 2.6.9's
+  // jiffies_64; xtime, wall_jiffies and the NTP state; timer_tsc.c's last_tsc_low,
+  // delay_at_last_interrupt and monotonic_base).
+  struct {
+    char jiffies, xtime, timer_tsc;
+  } time_lines_;
   uint64_t last_tsc_ = 0;  // mark_offset_tsc: TSC at the last tick
   uint64_t lost_in_a_row_ = 0;
   double last_delay_us_ = 0;  // delay_at_last_interrupt

@@ -42,6 +42,9 @@ struct KernelParams {
   // VP up to -Q7 (seed 000, Ingo Molnar, fixed in -Q8): an IRQ thread does not wake
   // ksoftirqd for the softirqs its handler raised; they wait for the next irq_exit.
   bool vp_redirect_softirq_wakeup_bug = false;
+  // IO-APIC entries: false, fixed delivery to CPU0; true, as 2.6's setup_IO_APIC_irqs
+  // (logical destination cpu_online_map, dest_LowestPrio: mach-default's INT_DELIVERY_MODE).
+  bool irq_lowest_priority = false;
   // rebalance_tick: periodic load_balance of the one CPU domain (SD_CPU_INIT, 2.6.9).
   bool periodic_balance = false;  // the scenario key's default (off keeps the reference figures)
   int balance_min_interval_ms = 1, balance_max_interval_ms = 4;  // idle; doubled while balanced

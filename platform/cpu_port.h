@@ -19,6 +19,9 @@ class CpuPort : public kernel::CpuOps {
   uint64_t cache_misses(const void* key, uint64_t footprint) override {
     return cpu_.l2_misses(key, footprint);
   }
+  uint64_t coherence_misses(const void* key, uint64_t lines, bool write) override {
+    return cpu_.coherence_misses(key, lines, write);
+  }
   bool interrupt_deliverable() const override { return cpu_.interrupt_deliverable(); }
   kernel::Trap take_interrupt() override;
   void iret(const kernel::Trap& t, bool prev_if) override;

@@ -103,6 +103,9 @@ Machine::Machine(const Scenario& s)
       pic_master("pic_master"),
       pic_slave("pic_slave"),
       ioapic("ioapic"),
+      apic_bus(s.platform.apic_lowest_priority == "lowest_id"
+                   ? irq::ApicBusHub::LowestPriorityPolicy::LowestId
+                   : irq::ApicBusHub::LowestPriorityPolicy::RoundRobin),
       disk(disk_params(s.platform.disk, s.seed)),
       ide("ide", ide_params(s.platform.ide), disk, dram, pci),
       nic("nic", nic_params(s.platform.nic, s), dram, pci),
@@ -162,6 +165,7 @@ Machine::Machine(const Scenario& s)
                                                    *lapics.back(),
                                                    uint64_t(s.platform.cpu.l2_kb) * 1024));
     cpus.back()->set_extint_source([this] { return pic_master.inta(); });
+    if (s.mechanisms.cache_coherence) cpus.back()->set_mesi(&mesi);
     ports.push_back(std::make_unique<CpuPort>(*cpus.back(), mhz, apic_bus));
   }
   pic_master.intr.connect(*lapics[0], 0);  // virtual wire: 8259A INTR to CPU0 LINT0

@@ -48,6 +48,7 @@ class Machine {
   irq::I8259A pic_master, pic_slave;
   irq::IoApic ioapic;
   irq::ApicBusHub apic_bus;
+  cpu::MesiDirectory mesi;  // the CPUs' caches snoop each other on the FSB
   ide::IdeDisk disk;
   ide::IdeController ide;
   net::Rtl8139 nic;     // idle until a network workload drives it

@@ -412,7 +412,8 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
                     {"halted_us", us(st.halted)},
                     {"interrupts", st.interrupts},
                     {"nmis", st.nmis},
-                    {"io_accesses", st.io_accesses}});
+                    {"io_accesses", st.io_accesses},
+                    {"coherence_misses", st.coherence}});
     auto causes = [](const cpu::StallCauses& c) {
       return json{{"memory", us(c.memory)},
                   {"pci", us(c.pci)},

@@ -56,6 +56,7 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.flavour = k.flavour;
   p.periodic_balance = k.periodic_balance;
   p.vp_redirect_softirq_wakeup_bug = k.vp_redirect_softirq_wakeup_bug;
+  p.irq_lowest_priority = k.irq_delivery == "lowest_priority";
   p.code_path_scale = k.code_path_scale;
   p.switch_next_lines = k.switch_next_lines;
   p.rootfs = k.rootfs;
@@ -85,6 +86,7 @@ std::unique_ptr<kernel::Workload> make_workload(const WorkloadConfig& w) {
     p.parse_fraction = w.parse_fraction;
     p.commit_interval_s = w.commit_interval_s;
     p.first_unit = w.first_unit;
+    p.user_misses_per_ms = w.l2_misses_per_ms;
     return std::make_unique<kernel::KernelBuild>(name, p);
   }
   if (w.kind == "disk_read") return std::make_unique<kernel::DiskRead>(name, w.file_mb, w.block_kb);

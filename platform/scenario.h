@@ -43,7 +43,7 @@ struct IsaConfig {
 struct IdeConfig {
   int udma_mode = 2;                     // udma2 = 33 MB/s
   int burst_bytes = 16;                  // PIIX4-class line buffer: 4-dword memory writes
-  double prd_fetch_ns = 500;             // assumption: one PRD read from DRAM between entries
+  double prd_fetch_ns = 120;             // fitted (O1): master's gap between entries, PRD prefetched
   bool memory_write_invalidate = false;  // bus-master memory writes as MWI
   int pio_mode = 4;                      // ATA PIO mode 4: 120 ns cycle
 };
@@ -102,6 +102,9 @@ struct PlatformConfig {
   SoundConfig sound;
   VideoConfig video;
   bool io_apic = true;  // false: IRQs through the 8259A pair only, PIT tick (2.4 UP)
+  // Lowest-priority arbitration on the APIC bus among equal TPRs: P6 rotates the
+  // arbitration ID after every message (rotate); lowest_id always picks APIC 0.
+  std::string apic_lowest_priority = "rotate";
 };
 
 struct HdparmConfig {
@@ -138,6 +141,9 @@ struct KernelConfig {
   HdparmConfig hdparm;
   // VP up to -Q7: softirqs raised in an IRQ thread wait for the next irq_exit (seed 000)
   bool vp_redirect_softirq_wakeup_bug = false;
+  // cpu0: IO-APIC entries fixed to CPU0; lowest_priority: 2.6's setup_IO_APIC_irqs
+  // (logical destination cpu_online_map, dest_LowestPrio, mach-default).
+  std::string irq_delivery = "lowest_priority";
 };
 
 // Named mechanism switches and parameters (counterfactuals live here).
@@ -146,6 +152,7 @@ struct MechanismConfig {
   bool pci_latency_timer = true;   // masters release the bus when their timer expires
   bool isa_io_delay = true;        // outb_p/inb_p write port 0x80 as a delay
   bool mcount_overhead = true;     // the tracer's own cost per mcount entry
+  bool cache_coherence = true;     // MESI: shared kernel data another CPU wrote moves over the FSB
   int mcount_cycles = 60;          // assumption: cost of one mcount entry on a PIII
 };
 
@@ -164,6 +171,7 @@ struct WorkloadConfig {
   double parse_fraction = 0.3;
   int commit_interval_s = 5;
   int first_unit = 0;
+  int l2_misses_per_ms = 1500;
   // disk_read
   int file_mb = 350;
   int block_kb = 64;

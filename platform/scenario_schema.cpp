@@ -181,6 +181,10 @@ std::vector<Key<Scenario>> make_scenario_keys() {
                       "the board has an IO-APIC; false: IRQs through the 8259A pair "
                       "(mask_and_ack_8259A) and the tick from the PIT's IRQ0"),
               LATSIM_AT(platform.io_apic)),
+      bind<S>(choice("platform.apic_bus.lowest_priority", {"rotate", "lowest_id"},
+                     "lowest-priority arbitration among equal TPRs: rotate (P6 arbitration "
+                     "IDs rotate after each message) or lowest_id (always the lowest APIC ID)"),
+              LATSIM_AT(platform.apic_lowest_priority)),
       bind<S>(number("platform.pci.mhz", 20, 66.67, "MHz", "PCI bus clock"),
               LATSIM_AT(platform.pci.mhz)),
       bind<S>(integer("platform.pci.latency_timer", 0, 255, "clocks",
@@ -350,6 +354,10 @@ std::vector<Key<Scenario>> make_scenario_keys() {
                       "raises softirqs that wait for the next irq_exit on that CPU (0-1 ms at HZ "
                       "1000) instead of waking ksoftirqd"),
               LATSIM_AT(kernel.vp_redirect_softirq_wakeup_bug)),
+      bind<S>(choice("kernel.irq_delivery", {"cpu0", "lowest_priority"},
+                     "IO-APIC entries: cpu0 (fixed, physical CPU0) or lowest_priority "
+                     "(2.6 setup_IO_APIC_irqs: logical, all online CPUs, dest_LowestPrio)"),
+              LATSIM_AT(kernel.irq_delivery)),
       bind<S>(number("kernel.code_path_scale", 0.1, 50, "x",
                      "cycles of every modelled kernel function relative to the 2.6.9/i386 "
                      "estimates (a later kernel's longer paths, another core's CPI)"),
@@ -416,6 +424,10 @@ std::vector<Key<Scenario>> make_scenario_keys() {
       bind<S>(of_type(T::Bool, "mechanisms.mcount_overhead",
                       "charge the tracer's own cost per mcount entry"),
               LATSIM_AT(mechanisms.mcount_overhead)),
+      bind<S>(of_type(T::Bool, "mechanisms.cache_coherence",
+                      "MESI snooping: kernel data (jiffies, xtime, irq_desc, runqueues, woken "
+                      "tasks) last written by the other CPU costs an FSB transaction per line"),
+              LATSIM_AT(mechanisms.cache_coherence)),
       bind<S>(integer("mechanisms.mcount_cycles", 0, 10000, "cycles", "cost of one mcount entry"),
               LATSIM_AT(mechanisms.mcount_cycles)),
 
@@ -488,7 +500,11 @@ std::vector<WorkloadKind> make_workload_kinds() {
         bind<W>(integer("first_unit", 0, 100000, "",
                         "the run starts this many files into the build, the headers they read "
                         "already cached (0: a cold tree)"),
-                LATSIM_W(first_unit))}},
+                LATSIM_W(first_unit)),
+        bind<W>(integer("l2_misses_per_ms", 0, 100000, "1/ms",
+                        "cc1's L2 misses per ms of user time: its evictions of kernel lines "
+                        "(assumption: gcc-class, ~2 per 1000 instructions)"),
+                LATSIM_W(l2_misses_per_ms))}},
       {"disk_read",
        "sequential read of a file to /dev/null (cat tmpfile > /dev/null)",
        {workload_name(),

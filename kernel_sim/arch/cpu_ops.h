@@ -31,6 +31,9 @@ class CpuOps {
 
   // How many of `footprint` cache lines of `key` (a code path) miss in L2 now.
   virtual uint64_t cache_misses(const void* key, uint64_t footprint) = 0;
+  // FSB transactions to read (write=false) or write `lines` lines of shared kernel data
+  // `key` that another CPU wrote, or holds, since this one last had them (MESI).
+  virtual uint64_t coherence_misses(const void*, uint64_t, bool) { return 0; }
   // Run `w` until done (true) or until an interrupt is deliverable (false, rest left in w).
   virtual bool run(Work& w) = 0;
   virtual bool interrupt_deliverable() const = 0;

@@ -10,7 +10,24 @@ constexpr unsigned IO_APIC_REDTBL = 0x10;
 constexpr uint32_t IO_APIC_MASKED = 1u << 16;
 // ISA IRQ0 arrives on IO-APIC pin 2 (MP table interrupt source override).
 unsigned irq_to_pin(unsigned irq) { return irq == 0 ? 2 : irq; }
+constexpr uint32_t dest_LowestPrio = 1u << 8, IO_APIC_DEST_LOGICAL = 1u << 11;
 }  // namespace
+
+// One redirection entry, masked until request_irq unmasks it. Edge mode (an
+// assumption: do_IRQ implements the edge path only).
+void Kernel::io_apic_entry(unsigned irq) {
+  const unsigned reg = IO_APIC_REDTBL + 2 * irq_to_pin(irq);
+  if (p_.irq_lowest_priority) {
+    // setup_IO_APIC_irqs (mach-default): logical destination TARGET_CPUS, the online
+    // CPUs' flat LDR bits, arbitrated lowest priority on the APIC bus.
+    const uint32_t online = (1u << unsigned(ncpus())) - 1;
+    io_apic_write(reg + 1, online << 24);
+    io_apic_write(reg, irq_vector(irq) | dest_LowestPrio | IO_APIC_DEST_LOGICAL | IO_APIC_MASKED);
+    return;
+  }
+  io_apic_write(reg + 1, 0u << 24);  // fixed delivery to CPU0
+  io_apic_write(reg, irq_vector(irq) | IO_APIC_MASKED);
+}
 
 uint32_t Kernel::io_apic_read(unsigned reg) {
   writel(reg, IO_APIC_BASE);
@@ -49,12 +66,7 @@ void Kernel::setup_pit() {
 
 void Kernel::setup_io_apic() {
   init_8259A();
-  // setup_IO_APIC_irqs: edge-triggered, fixed delivery to CPU0, masked until request_irq.
-  for (unsigned irq : {0u, 14u}) {
-    const unsigned reg = IO_APIC_REDTBL + 2 * irq_to_pin(irq);
-    io_apic_write(reg + 1, 0u << 24);
-    io_apic_write(reg, irq_vector(irq) | IO_APIC_MASKED);
-  }
+  for (unsigned irq : {0u, 14u}) io_apic_entry(irq);  // setup_IO_APIC_irqs
   if (p_.nmi_watchdog) {
     // nmi_watchdog=1: the timer's other path (pin 0) goes to every CPU as NMI.
     io_apic_write(IO_APIC_REDTBL + 1, 0xffu << 24);
@@ -65,11 +77,7 @@ void Kernel::setup_io_apic() {
 void Kernel::io_apic_route(unsigned irq) {
   if (io_apic_routed_ & (1u << irq)) return;
   io_apic_routed_ |= 1u << irq;
-  // Like setup_IO_APIC_irqs: fixed delivery to CPU0, masked until request_irq
-  // unmasks it. Edge mode (an assumption): do_IRQ implements the edge path only.
-  const unsigned reg = IO_APIC_REDTBL + 2 * irq_to_pin(irq);
-  io_apic_write(reg + 1, 0u << 24);
-  io_apic_write(reg, irq_vector(irq) | IO_APIC_MASKED);
+  io_apic_entry(irq);
 }
 
 void Kernel::io_apic_modify(unsigned irq, bool mask, const char* parent) {

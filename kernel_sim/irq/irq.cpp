@@ -48,6 +48,7 @@ void Kernel::do_IRQ(unsigned irq) {
   IrqDesc& d = irq_desc_[irq];
   d.count++;
   spin_lock(d.lock, "do_IRQ");
+  shared(&d, 2, true);  // desc->status (IRQ_INPROGRESS, IRQ_PENDING), depth, action
   if (pic_mode()) return do_IRQ_8259A(irq, d, t_in);
   fn("ack_edge_ioapic_irq", "do_IRQ", 30);
   if (d.depth > 0) {
@@ -116,6 +117,7 @@ void Kernel::irq_thread(unsigned irq) {
     // Handlers are entered as from a hardirq: interrupts off until the driver unmasks.
     local_irq_disable({"irq_thread", "lock"});
     fn("generic_handle_IRQ_event", "do_hardirq", 40);
+    shared(&d, 2, true);  // desc->status and action, last written by do_IRQ
     run_irq_handler(d);
     irq_thread_softirqs();
     local_irq_enable({"irq_thread", "unlock"});

@@ -32,6 +32,8 @@ void Kernel::set_task_cpu(Task* p, int cpu) {
 void Kernel::pull_task(Task* p, PrioArray* from_array, Runqueue& from, Runqueue& to,
                        const char* parent) {
   fn("dequeue_task", parent, 30, 1);
+  shared(&from, 2, true);     // the busiest CPU's array and nr_running
+  shared(&p->state, 2, true);  // the task's array, run_list, timestamp
   from_array->dequeue(p);
   from.nr_running--;
   set_task_cpu(p, to.cpu);
@@ -75,6 +77,7 @@ bool Kernel::idle_balance(int c, Runqueue& rq) {
   Runqueue* busiest = nullptr;
   for (int i = 0; i < ncpus(); ++i) {
     fn("find_next_bit", "find_busiest_group", 20, 1);
+    if (i != c) shared(&rq_[size_t(i)], 1, false);  // source_load: its nr_running, cpu_load
     if (i != c && rq_[size_t(i)].nr_running >= 2 &&
         (!busiest || rq_[size_t(i)].nr_running > busiest->nr_running))
       busiest = &rq_[size_t(i)];
@@ -98,6 +101,7 @@ bool Kernel::load_balance(int c, Runqueue& rq, bool idle) {
   Runqueue* busiest = nullptr;
   for (int i = 0; i < ncpus(); ++i) {
     fn("find_next_bit", "find_busiest_group", 20, 1);
+    if (i != c) shared(&rq_[size_t(i)], 1, false);  // source_load: its nr_running, cpu_load
     if (i != c && (!busiest || rq_[size_t(i)].nr_running > busiest->nr_running))
       busiest = &rq_[size_t(i)];
   }

@@ -46,6 +46,9 @@ class AccountedCpu : public CpuOps {
   uint64_t cache_misses(const void* key, uint64_t footprint) override {
     return hw_.cache_misses(key, footprint);
   }
+  uint64_t coherence_misses(const void* key, uint64_t lines, bool write) override {
+    return hw_.coherence_misses(key, lines, write);
+  }
   bool run(Work& w) override {
     return timed([&] { return hw_.run(w); });
   }

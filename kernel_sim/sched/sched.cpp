@@ -155,7 +155,11 @@ bool Kernel::try_to_wake_up(Task* p, const char* parent) {
       flags = spin_lock_irqsave(rq_[size_t(cpu)].lock, "task_rq_lock");
     }
     Runqueue& rq = rq_[size_t(cpu)];
-    if (!p->array) activate_task(p, rq, "try_to_wake_up");
+    shared(&p->state, 2, true);  // state, array, prio, sleep_avg, timestamp, run_list
+    if (!p->array) {
+      shared(&rq, 2, true);  // enqueue: nr_running, the array's bitmap and list head
+      activate_task(p, rq, "try_to_wake_up");
+    }
     if (p->prio < rq.curr->prio) resched_task(rq.curr);  // TASK_PREEMPTS_CURR
     p->state = TASK_RUNNING;
     woke = true;
@@ -180,6 +184,7 @@ void Kernel::schedule(const char* parent) {
     release_kernel_lock(prev);
     fn("sched_clock", "schedule", 40);
     spin_lock_irq(rq.lock, "schedule");
+    shared(&rq, 2, true);  // nr_running, curr, nr_switches; the active array's bitmap
     if (prev->state != TASK_RUNNING && !(prev->preempt_count & PREEMPT_ACTIVE))
       deactivate_task(prev, rq);
     if (sched_24()) goodness_walk(rq, rq.nr_running > 0 && rq.active->nr_active == 0);
@@ -251,6 +256,7 @@ void Kernel::context_switch(Runqueue& rq, Task* prev, Task* next) {
   // its mm's cpu_vm_mask/pgd line: 7 (counted from the source, an estimate). Keyed by
   // the task, they miss when it has been away long enough for others to evict them.
   exec(0, this_cpu().cache_misses(&next->cpu, uint64_t(p_.switch_next_lines)));
+  shared(&next->state, 2, true);  // what a waker on the other CPU wrote: timestamp, activated
   switch_mm(rq.cpu, *next);
   fn("__switch_to", "schedule", 300, 6);  // TSS, segment and FPU state, next's stack lines
   next->started = true;
@@ -275,6 +281,7 @@ void Kernel::scheduler_tick(bool) {
   Task* p = rq.curr;
   fn("scheduler_tick", "update_process_times", 60, 1);
   fn("sched_clock", "scheduler_tick", 30);
+  shared(&time_lines_.jiffies, 1, false);  // EXPIRED_STARVING: jiffies - expired_timestamp
   rebalance_tick(c, rq, p->is_idle);
   if (p->is_idle) return;
   if (p->array != rq.active) {  // already expired

@@ -23,6 +23,8 @@ void Kernel::do_timer(const char* parent) {
   jiffies_++;
   tstats_.ticks++;
   fn("do_timer", parent, 40, 1);
+  shared(&time_lines_.jiffies, 1, true);  // jiffies_64++
+  shared(&time_lines_.xtime, 2, true);    // update_times: wall_jiffies, xtime, NTP state
   fn("update_wall_time", "do_timer", 30);
   fn("update_wall_time_one_tick", "update_wall_time", 30);
 }
@@ -38,6 +40,7 @@ void Kernel::update_process_times(bool user, const char* parent) {
 void Kernel::run_timer_softirq() {
   const int c = smp_processor_id();
   fn("run_timer_softirq", "__do_softirq", 60, 1);
+  shared(&time_lines_.jiffies, 1, false);  // time_after_eq(jiffies, base->timer_jiffies)
   spin_lock_irq(timer_lock_, "run_timer_softirq");
   timers_[size_t(c)].run_expired(
       pcpu_[size_t(c)].local_ticks,

@@ -21,6 +21,7 @@ void Kernel::mark_offset_tsc() {
   mcount(me, "timer_interrupt");
   exec(40);  // rdtsc
   const uint64_t tsc = this_cpu().rdtsc();
+  shared(&time_lines_.timer_tsc, 1, true);  // last_tsc_low/high, monotonic_base
   spin_lock(i8253_lock_, me);
   mcount(me, "timer_interrupt");
   outb_p(0x00, PIT_MODE);  // latch the count ASAP

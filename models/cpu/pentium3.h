@@ -9,6 +9,7 @@
 #include "models/common/probe.h"
 #include "models/common/time.h"
 #include "models/cpu/l2_residency.h"
+#include "models/cpu/mesi_directory.h"
 #include "models/cpu/local_apic.h"
 
 namespace latsim::cpu {
@@ -34,6 +35,7 @@ struct CpuStats {
   sc_time spin;       // spinning on a lock held by the other CPU
   sc_time halted;     // hlt
   uint64_t misses = 0, io_accesses = 0, interrupts = 0, nmis = 0;
+  uint64_t coherence = 0;  // FSB transactions for lines another CPU wrote (mesi_directory.h)
   StallCauses stall;      // totals by cause
   StallCauses stall_max;  // longest single stall by cause
 };
@@ -84,6 +86,14 @@ class Pentium3 : public sc_core::sc_module {
     return l2_.touch(key, footprint, stats_.misses);
   }
 
+  // Coherence traffic for `lines` lines of shared `key` (0 without a directory: one CPU).
+  uint64_t coherence_misses(const void* key, uint64_t lines, bool write) {
+    const uint64_t n = mesi_ ? mesi_->access(id_, key, lines, write) : 0;
+    stats_.coherence += n;
+    return n;
+  }
+  void set_mesi(MesiDirectory* d) { mesi_ = d; }
+
   LocalApic& apic() { return apic_; }
   chipset::HostBridge& fsb() { return fsb_; }
   CpuStats& stats() { return stats_; }
@@ -99,6 +109,7 @@ class Pentium3 : public sc_core::sc_module {
   std::function<unsigned()> extint_;
   sc_core::sc_event_or_list wake_;  // an interrupt, or new bus-master traffic to plan around
   L2Residency l2_;                  // 256 KiB L2 on Coppermine; 32-byte lines
+  MesiDirectory* mesi_ = nullptr;   // the other CPUs' caches, snooped on the FSB
   void add_stall(sc_time StallCauses::*cause, sc_time t);
   CpuStats stats_;
 };

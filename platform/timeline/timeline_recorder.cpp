@@ -50,6 +50,10 @@ TimelineRecorder::TimelineRecorder(kernel::Kernel& k, std::vector<std::string> p
 void TimelineRecorder::finish(sc_core::sc_time end) {
   for (const auto& [master, t] : pending_train_) write_train(master, t);
   pending_train_.clear();
+  // An IF=0 span still open when the run stops (an interrupt taken in its last
+  // microseconds) is cut at the end, as the trains are.
+  for (size_t c = 0; c < cpus_.size(); ++c)
+    if (cpus_[c].if_clear) cpu_if(int(c), end, true);
   pci_utilisation(to_ps(end));
   w_.finish(to_ps(end));
   if (ftrace_) ftrace_->finish();

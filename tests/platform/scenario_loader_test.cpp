@@ -249,7 +249,7 @@ TEST(ScenarioSet, BadTunableAndWorkloadOverrides) {
             "--set workload.0.job=1: error: workload.0.job: unknown kernel_build parameter; did "
             "you mean `jobs`? (accepted: name, jobs, source_files, c_kb, header_files, "
             "common_headers, headers_per_unit, header_kb, o_kb, parse_fraction, "
-            "commit_interval_s, first_unit)");
+            "commit_interval_s, first_unit, l2_misses_per_ms)");
 }
 
 TEST(ScenarioSet, MalformedOverrides) {
@@ -296,7 +296,8 @@ TEST(ScenarioErrors, KeyInTheWrongSection) {
       "bad.yaml:4:3: error: kernel.latency_timer: unknown key; did you mean "
       "`platform.pci.latency_timer`? (accepted: flavour, version, hz, voluntary_preemption, "
       "kernel_preemption, softirq_preemption, hardirq_preemption, nmi_watchdog, periodic_balance, "
-      "switch_next_lines, vp_redirect_softirq_wakeup_bug, code_path_scale, maxcpus, tunables, "
+      "switch_next_lines, vp_redirect_softirq_wakeup_bug, irq_delivery, code_path_scale, maxcpus, "
+            "tunables, "
       "rootfs, "
       "latencytimes_read_s, reiserfs, hdparm)");
 }
@@ -317,7 +318,8 @@ TEST(ScenarioErrors, WrongType) {
       "1/0), got `maybe` (accepted: true, false)");
   EXPECT_EQ(errors_of(kHead + "mechanisms: [bus_master_holdoff]\n"),
             "bad.yaml:3:13: error: mechanisms: expected a mapping of keys, got a list (accepted: "
-            "bus_master_holdoff, pci_latency_timer, isa_io_delay, mcount_overhead, mcount_cycles)");
+            "bus_master_holdoff, pci_latency_timer, isa_io_delay, mcount_overhead, cache_coherence, "
+            "mcount_cycles)");
 }
 
 TEST(ScenarioErrors, OutOfRange) {

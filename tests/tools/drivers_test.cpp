@@ -93,7 +93,8 @@ TEST(Latencytest, GoldenReport) {
   }
   const auto m = metrics(out)["workloads"]["latencytest"];
   EXPECT_EQ(m["phases"].size(), 7u);
-  EXPECT_GT(m["phases"]["disk_read"]["samples"].get<int>(), 100);
+  // A phase of loops: ~138 when nothing stretches them, fewer as disk DMA does.
+  EXPECT_GT(m["phases"]["disk_read"]["samples"].get<int>(), 50);
   fs::remove_all(out);
 }
 
