@@ -41,9 +41,9 @@ struct IsaConfig {
 };
 
 struct IdeConfig {
-  int udma_mode = 2;                     // udma2 = 33 MB/s
-  int burst_bytes = 16;                  // PIIX4-class line buffer: 4-dword memory writes
-  double prd_fetch_ns = 120;             // fitted (O1): master's gap between entries, PRD prefetched
+  int udma_mode = 2;          // udma2 = 33 MB/s
+  int burst_bytes = 16;       // PIIX4-class line buffer: 4-dword memory writes
+  double prd_fetch_ns = 120;  // fitted (O1): master's gap between entries, PRD prefetched
   bool memory_write_invalidate = false;  // bus-master memory writes as MWI
   int pio_mode = 4;                      // ATA PIO mode 4: 120 ns cycle
 };

@@ -215,7 +215,7 @@ void Kernel::setup_apic_timer() {
   // setup_local_APIC + setup_APIC_LVTT: enabled, periodic, divide by 16, one tick per jiffy.
   CpuOps& cpu = this_cpu();
   const uint32_t count = uint32_t(p_.apic_bus_mhz * 1e6 / 16.0 / p_.hz + 0.5);
-  cpu.apic_write(0xe0, 0xffffffffu);                                  // DFR: flat model
+  cpu.apic_write(0xe0, 0xffffffffu);                                 // DFR: flat model
   cpu.apic_write(0xd0, (1u << unsigned(smp_processor_id())) << 24);  // init_apic_ldr
   cpu.apic_write(0xf0, 0x100 | SPURIOUS_APIC_VECTOR);
   cpu.apic_write(0x350, 0x700);  // LINT0: ExtINT (8259A), masked by the 8259A itself

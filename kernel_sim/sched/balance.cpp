@@ -32,7 +32,7 @@ void Kernel::set_task_cpu(Task* p, int cpu) {
 void Kernel::pull_task(Task* p, PrioArray* from_array, Runqueue& from, Runqueue& to,
                        const char* parent) {
   fn("dequeue_task", parent, 30, 1);
-  shared(&from, 2, true);     // the busiest CPU's array and nr_running
+  shared(&from, 2, true);      // the busiest CPU's array and nr_running
   shared(&p->state, 2, true);  // the task's array, run_list, timestamp
   from_array->dequeue(p);
   from.nr_running--;

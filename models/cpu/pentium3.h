@@ -9,8 +9,8 @@
 #include "models/common/probe.h"
 #include "models/common/time.h"
 #include "models/cpu/l2_residency.h"
-#include "models/cpu/mesi_directory.h"
 #include "models/cpu/local_apic.h"
+#include "models/cpu/mesi_directory.h"
 
 namespace latsim::cpu {
 
@@ -36,8 +36,8 @@ struct CpuStats {
   sc_time halted;     // hlt
   uint64_t misses = 0, io_accesses = 0, interrupts = 0, nmis = 0;
   uint64_t coherence = 0;  // FSB transactions for lines another CPU wrote (mesi_directory.h)
-  StallCauses stall;      // totals by cause
-  StallCauses stall_max;  // longest single stall by cause
+  StallCauses stall;       // totals by cause
+  StallCauses stall_max;   // longest single stall by cause
 };
 
 // An interrupt the core is about to take (vector, or NMI).

@@ -32,7 +32,7 @@ TEST(IrqDelivery, FixedToCpu0PutsEveryTimerInterruptOnCpu0) {
 TEST(IrqDelivery, LowestPriorityRotatesBetweenTheCpus) {
   const auto m = run({"duration=500ms", "kernel.irq_delivery=lowest_priority"}, "lowprio");
   const int64_t a = interrupts(m, 0), b = interrupts(m, 1);
-  EXPECT_GT(a + b, 1400);           // 2 x 500 local ticks + 500 IRQ0 + the disk's
+  EXPECT_GT(a + b, 1400);             // 2 x 500 local ticks + 500 IRQ0 + the disk's
   EXPECT_LT(std::llabs(a - b), 150);  // IRQ0 alternates instead of all going to CPU0
 }
 
@@ -44,9 +44,9 @@ TEST(IrqDelivery, LowestIdArbitrationKeepsThemOnCpu0) {
 }
 
 TEST(CacheCoherence, TimerGlobalsMoveBetweenCachesWhenIrq0Alternates) {
-  const auto m = run({"duration=500ms", "mechanisms.cache_coherence=true",
-                      "kernel.irq_delivery=lowest_priority"},
-                     "mesi");
+  const auto m = run(
+      {"duration=500ms", "mechanisms.cache_coherence=true", "kernel.irq_delivery=lowest_priority"},
+      "mesi");
   // Each IRQ0 on the other CPU than the last: jiffies, xtime (2), timer_tsc and
   // irq_desc (2) lines, six transactions, on ~250 ticks per CPU.
   for (int c = 0; c < 2; ++c) EXPECT_GT(m["cpus"][c]["coherence_misses"].get<uint64_t>(), 1000u);

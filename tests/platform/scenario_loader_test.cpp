@@ -297,7 +297,7 @@ TEST(ScenarioErrors, KeyInTheWrongSection) {
       "`platform.pci.latency_timer`? (accepted: flavour, version, hz, voluntary_preemption, "
       "kernel_preemption, softirq_preemption, hardirq_preemption, nmi_watchdog, periodic_balance, "
       "switch_next_lines, vp_redirect_softirq_wakeup_bug, irq_delivery, code_path_scale, maxcpus, "
-            "tunables, "
+      "tunables, "
       "rootfs, "
       "latencytimes_read_s, reiserfs, hdparm)");
 }
@@ -316,10 +316,11 @@ TEST(ScenarioErrors, WrongType) {
       errors_of(kHead + "tracing:\n  enabled: maybe\n"),
       "bad.yaml:4:12: error: tracing.enabled: expected a boolean (true/false, on/off, yes/no, "
       "1/0), got `maybe` (accepted: true, false)");
-  EXPECT_EQ(errors_of(kHead + "mechanisms: [bus_master_holdoff]\n"),
-            "bad.yaml:3:13: error: mechanisms: expected a mapping of keys, got a list (accepted: "
-            "bus_master_holdoff, pci_latency_timer, isa_io_delay, mcount_overhead, cache_coherence, "
-            "mcount_cycles)");
+  EXPECT_EQ(
+      errors_of(kHead + "mechanisms: [bus_master_holdoff]\n"),
+      "bad.yaml:3:13: error: mechanisms: expected a mapping of keys, got a list (accepted: "
+      "bus_master_holdoff, pci_latency_timer, isa_io_delay, mcount_overhead, cache_coherence, "
+      "mcount_cycles)");
 }
 
 TEST(ScenarioErrors, OutOfRange) {
