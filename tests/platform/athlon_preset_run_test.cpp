@@ -1,22 +1,13 @@
 // Whole runs on seed 001's board (athlon-1000-irongate): no IO-APIC, so every IRQ
 // comes through the 8259A pair (mask_and_ack_8259A, end_8259A_irq) and the tick is
 // the PIT's IRQ0 at HZ; the IDE completion arrives through the slave's cascade.
-#include "platform/run.h"
-#include "platform/scenario_loader.h"
-
-#include <gtest/gtest.h>
-#include <unistd.h>
+#include "tests/platform/scenario_run.h"
 
 namespace latsim::platform {
 namespace {
 
 nlohmann::json run(const std::vector<std::string>& sets, const std::string& tag) {
-  Scenario s = load_scenario(LATSIM_SOURCE_DIR "/scenarios/preempt-2.4-dbench.yaml", sets);
-  RunOptions o;
-  o.quiet = true;
-  o.progress = false;
-  o.out_dir = ::testing::TempDir() + "latsim-" + tag + "-" + std::to_string(::getpid());
-  return run_scenario(s, o).metrics;
+  return run_metrics("preempt-2.4-dbench.yaml", sets, tag);
 }
 
 TEST(AthlonIrongatePreset, TicksAndDiskIrqsThroughThe8259A) {

@@ -1,22 +1,13 @@
 // Whole runs (one per process): 2.6's lowest-priority IO-APIC delivery spreads the
 // device interrupts over both PIIIs (the APIC bus rotates arbitration IDs), and the
 // kernel data the timer interrupt writes then moves between their caches (MESI).
-#include "platform/run.h"
-#include "platform/scenario_loader.h"
-
-#include <gtest/gtest.h>
-#include <unistd.h>
+#include "tests/platform/scenario_run.h"
 
 namespace latsim::platform {
 namespace {
 
 nlohmann::json run(const std::vector<std::string>& sets, const std::string& tag) {
-  Scenario s = load_scenario(LATSIM_SOURCE_DIR "/scenarios/disk-dma-kernel-build.yaml", sets);
-  RunOptions o;
-  o.quiet = true;
-  o.progress = false;
-  o.out_dir = ::testing::TempDir() + "latsim-" + tag + "-" + std::to_string(::getpid());
-  return run_scenario(s, o).metrics;
+  return run_metrics("disk-dma-kernel-build.yaml", sets, tag);
 }
 
 int64_t interrupts(const nlohmann::json& m, int cpu) {

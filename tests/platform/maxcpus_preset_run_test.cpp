@@ -1,22 +1,13 @@
 // Whole runs (one per process): maxcpus=1 leaves the second CPU halted in the
 // hardware, and the ServerWorks preset, whose host bridge does not hold the CPU
 // off for bus masters, shows no memory stalls where the VIA board has them.
-#include "platform/run.h"
-#include "platform/scenario_loader.h"
-
-#include <gtest/gtest.h>
-#include <unistd.h>
+#include "tests/platform/scenario_run.h"
 
 namespace latsim::platform {
 namespace {
 
 nlohmann::json run(const std::vector<std::string>& sets, const std::string& tag) {
-  Scenario s = load_scenario(LATSIM_SOURCE_DIR "/scenarios/disk-dma-kernel-build.yaml", sets);
-  RunOptions o;
-  o.quiet = true;
-  o.progress = false;
-  o.out_dir = ::testing::TempDir() + "latsim-" + tag + "-" + std::to_string(::getpid());
-  return run_scenario(s, o).metrics;
+  return run_metrics("disk-dma-kernel-build.yaml", sets, tag);
 }
 
 TEST(MaxCpus, OneLeavesTheSecondCpuHaltedInHardware) {
