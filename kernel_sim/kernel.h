@@ -352,6 +352,10 @@ class Kernel {
   int move_tasks(Runqueue& to, Runqueue& from, int max_nr, bool hot_ok, const char* parent);
   void pull_task(Task* p, PrioArray* from_array, Runqueue& from, Runqueue& to, const char* parent);
   void set_task_cpu(Task* p, int cpu);
+  // sched/wake_balance.cpp: the CPU try_to_wake_up queues a sleeping task on.
+  int wake_cpu(const Task* p, int cpu, int this_cpu) const;
+  bool task_hot(const Task* p, sc_time now) const;
+  bool new_task_wake_ = false;  // wake_up_new_task: no wake balancing (sched_fork placed it)
   void migration_thread(int cpu);
   void migrate_task_now(Task* p, int src, int dest);  // __migrate_task
   void active_load_balance(Runqueue& busiest, int push_cpu);

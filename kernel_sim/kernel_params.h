@@ -52,6 +52,14 @@ struct KernelParams {
   int balance_imbalance_pct = 125;                               // busiest must exceed by 25 %
   int cache_hot_time_us = 2500;                                  // a task ran this recently: hot
   int cache_nice_tries = 1;  // failed balances before hot tasks move; +2 more: active balance
+  // try_to_wake_up's CPU for a sleeping task (2.6 flavours): "sd", 2.6.9's wake balancing
+  // over SD_CPU_INIT (SD_WAKE_AFFINE | SD_WAKE_BALANCE); "nr_running", the model's earlier
+  // rule (wake on this CPU when it runs fewer tasks than the task's own).
+  std::string wake_balance = "sd";
+  // 2.6.9-rc1..rc3 task_hot(): the unsigned timestamp_last_tick - p->timestamp underflows
+  // when p left its CPU after that CPU's last tick, so a hot task looks cache-cold (Kenneth
+  // Chen, LKML 2004-10-04 "bug in sched.c:task_hot()", fixed by a long long cast).
+  bool task_hot_underflow_bug = true;
   // Length of this kernel's code paths relative to the modelled 2.6.9/i386 cycle
   // counts of fn() (1: those); a later kernel on another core is slower or faster.
   double code_path_scale = 1.0;

@@ -57,6 +57,8 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.periodic_balance = k.periodic_balance;
   p.vp_redirect_softirq_wakeup_bug = k.vp_redirect_softirq_wakeup_bug;
   p.irq_lowest_priority = k.irq_delivery == "lowest_priority";
+  p.wake_balance = k.wake_balance;
+  p.task_hot_underflow_bug = k.task_hot_underflow_bug;
   p.code_path_scale = k.code_path_scale;
   p.switch_next_lines = k.switch_next_lines;
   p.rootfs = k.rootfs;

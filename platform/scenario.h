@@ -144,6 +144,9 @@ struct KernelConfig {
   // cpu0: IO-APIC entries fixed to CPU0; lowest_priority: 2.6's setup_IO_APIC_irqs
   // (logical destination cpu_online_map, dest_LowestPrio, mach-default).
   std::string irq_delivery = "lowest_priority";
+  // try_to_wake_up: sd (2.6.9 SD_WAKE_AFFINE/SD_WAKE_BALANCE) or nr_running (earlier model rule)
+  std::string wake_balance = "sd";
+  bool task_hot_underflow_bug = true;  // 2.6.9-rc1..rc3 task_hot(): hot tasks look cold
 };
 
 // Named mechanism switches and parameters (counterfactuals live here).

@@ -358,6 +358,16 @@ std::vector<Key<Scenario>> make_scenario_keys() {
                      "IO-APIC entries: cpu0 (fixed, physical CPU0) or lowest_priority "
                      "(2.6 setup_IO_APIC_irqs: logical, all online CPUs, dest_LowestPrio)"),
               LATSIM_AT(kernel.irq_delivery)),
+      bind<S>(choice("kernel.wake_balance", {"sd", "nr_running"},
+                     "try_to_wake_up's CPU for a sleeping task: sd (2.6.9 sched.c: not off an "
+                     "idle CPU; here if cache-cold, SD_WAKE_AFFINE, or if its CPU is 137 % as "
+                     "loaded, SD_WAKE_BALANCE) or nr_running (here if this CPU runs fewer)"),
+              LATSIM_AT(kernel.wake_balance)),
+      bind<S>(of_type(T::Bool, "kernel.task_hot_underflow_bug",
+                      "2.6.9-rc1..rc3 task_hot(): unsigned timestamp_last_tick - p->timestamp "
+                      "wraps when p slept after its CPU's last tick, so it looks cache-cold and "
+                      "wake-affine moves it (K. Chen, LKML 2004-10-04; fixed by a long long cast)"),
+              LATSIM_AT(kernel.task_hot_underflow_bug)),
       bind<S>(number("kernel.code_path_scale", 0.1, 50, "x",
                      "cycles of every modelled kernel function relative to the 2.6.9/i386 "
                      "estimates (a later kernel's longer paths, another core's CPI)"),

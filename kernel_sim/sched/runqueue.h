@@ -40,6 +40,10 @@ struct Runqueue {
   uint64_t last_balance = 0;    // jiffies
   int balance_interval_ms = 1;  // min_interval .. max_interval, doubled while balanced
   int nr_balance_failed = 0;
+  // scheduler_tick's sched_clock(); "now" for task_hot() in try_to_wake_up (2.6.9).
+  sc_core::sc_time timestamp_last_tick;
+  // rebalance_tick: (cpu_load + nr_running * SCHED_LOAD_SCALE) / 2 at every tick.
+  uint64_t cpu_load = 0;
 };
 
 // migration_req_t: move `task` to `dest_cpu`, then complete `done` (the requester sleeps).

@@ -89,7 +89,9 @@ void Kernel::thread_start(Task* p) {
 
 void Kernel::wake_up_new_task(Task* p, const char* parent) {
   p->state = TASK_UNINTERRUPTIBLE;
+  new_task_wake_ = true;
   try_to_wake_up(p, parent);
+  new_task_wake_ = false;
 }
 
 void Kernel::activate_task(Task* p, Runqueue& rq, const char* parent) {
@@ -143,14 +145,16 @@ bool Kernel::try_to_wake_up(Task* p, const char* parent) {
     }
   }
   if (p->state != TASK_RUNNING) {
-    // Wake on this CPU when the task's own CPU is busier (a simple wake-affine rule).
+    // Wake balancing (sched/wake_balance.cpp); a running task stays (out_activate), a
+    // new one starts where sched_fork put it (the earlier rule also moved new tasks).
     const int this_cpu_id = smp_processor_id();
-    if (!p->array && !rt_flavour() && cpu != this_cpu_id &&
-        (p->cpus_allowed & (1u << this_cpu_id)) &&
-        rq_[size_t(this_cpu_id)].nr_running < rq_[size_t(cpu)].nr_running &&
-        rq_[size_t(cpu)].curr != p) {
+    const bool fork_placed = new_task_wake_ && p_.wake_balance != "nr_running" && !sched_24();
+    const int target = p->array || rt_flavour() || rq_[size_t(cpu)].curr == p || fork_placed
+                           ? cpu
+                           : wake_cpu(p, cpu, this_cpu_id);
+    if (target != cpu) {
       spin_unlock_irqrestore(rq_[size_t(cpu)].lock, flags, kWakeUnlock);
-      cpu = this_cpu_id;
+      cpu = target;
       set_task_cpu(p, cpu);
       flags = spin_lock_irqsave(rq_[size_t(cpu)].lock, "task_rq_lock");
     }
@@ -281,6 +285,7 @@ void Kernel::scheduler_tick(bool) {
   Task* p = rq.curr;
   fn("scheduler_tick", "update_process_times", 60, 1);
   fn("sched_clock", "scheduler_tick", 30);
+  rq.timestamp_last_tick = now();          // rq->timestamp_last_tick = sched_clock()
   shared(&time_lines_.jiffies, 1, false);  // EXPIRED_STARVING: jiffies - expired_timestamp
   rebalance_tick(c, rq, p->is_idle);
   if (p->is_idle) return;
