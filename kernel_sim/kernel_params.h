@@ -54,8 +54,9 @@ struct KernelParams {
   int cache_nice_tries = 1;  // failed balances before hot tasks move; +2 more: active balance
   // try_to_wake_up's CPU for a sleeping task (2.6 flavours): "sd", 2.6.9's wake balancing
   // over SD_CPU_INIT (SD_WAKE_AFFINE | SD_WAKE_BALANCE); "nr_running", the model's earlier
-  // rule (wake on this CPU when it runs fewer tasks than the task's own).
-  std::string wake_balance = "sd";
+  // rule (wake on this CPU when it runs fewer tasks than the task's own). The default
+  // keeps the reference figures; 2.6.9 itself is "sd" (see the scenario key's doc).
+  std::string wake_balance = "nr_running";
   // 2.6.9-rc1..rc3 task_hot(): the unsigned timestamp_last_tick - p->timestamp underflows
   // when p left its CPU after that CPU's last tick, so a hot task looks cache-cold (Kenneth
   // Chen, LKML 2004-10-04 "bug in sched.c:task_hot()", fixed by a long long cast).

@@ -145,8 +145,8 @@ struct KernelConfig {
   // (logical destination cpu_online_map, dest_LowestPrio, mach-default).
   std::string irq_delivery = "lowest_priority";
   // try_to_wake_up: sd (2.6.9 SD_WAKE_AFFINE/SD_WAKE_BALANCE) or nr_running (earlier model rule)
-  std::string wake_balance = "sd";
-  bool task_hot_underflow_bug = true;  // 2.6.9-rc1..rc3 task_hot(): hot tasks look cold
+  std::string wake_balance = "nr_running";  // default keeps the figures; 2.6.9 is sd
+  bool task_hot_underflow_bug = true;       // 2.6.9-rc1..rc3 task_hot(): hot tasks look cold
 };
 
 // Named mechanism switches and parameters (counterfactuals live here).

@@ -362,7 +362,8 @@ std::vector<Key<Scenario>> make_scenario_keys() {
       bind<S>(choice("kernel.wake_balance", {"sd", "nr_running"},
                      "try_to_wake_up's CPU for a sleeping task: sd (2.6.9 sched.c: not off an "
                      "idle CPU; here if cache-cold, SD_WAKE_AFFINE, or if its CPU is 137 % as "
-                     "loaded, SD_WAKE_BALANCE) or nr_running (here if this CPU runs fewer)"),
+                     "loaded, SD_WAKE_BALANCE) or nr_running (here if this CPU runs fewer; the "
+                     "default: sd moves the reference figures)"),
               LATSIM_AT(kernel.wake_balance)),
       bind<S>(of_type(T::Bool, "kernel.task_hot_underflow_bug",
                       "2.6.9-rc1..rc3 task_hot(): unsigned timestamp_last_tick - p->timestamp "
