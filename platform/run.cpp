@@ -57,6 +57,7 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.periodic_balance = k.periodic_balance;
   p.vp_redirect_softirq_wakeup_bug = k.vp_redirect_softirq_wakeup_bug;
   p.irq_lowest_priority = k.irq_delivery == "lowest_priority";
+  p.timer_ack = k.timer_ack && k.flavour != "rt";  // later kernels ack only an 82489DX
   p.code_path_scale = k.code_path_scale;
   p.switch_next_lines = k.switch_next_lines;
   p.rootfs = k.rootfs;

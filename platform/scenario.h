@@ -105,6 +105,9 @@ struct PlatformConfig {
   // Lowest-priority arbitration on the APIC bus among equal TPRs: P6 rotates the
   // arbitration ID after every message (rotate); lowest_id always picks APIC 0.
   std::string apic_lowest_priority = "rotate";
+  // How the IO-APIC window (0xfec00000) is reached: pci (a PCI-speed target) or xbus
+  // (82093AA-style 8-bit X-bus behind the PCI-ISA bridge: 4 ISA cycles per dword).
+  std::string ioapic_bus = "pci";
 };
 
 struct HdparmConfig {
@@ -144,6 +147,7 @@ struct KernelConfig {
   // cpu0: IO-APIC entries fixed to CPU0; lowest_priority: 2.6's setup_IO_APIC_irqs
   // (logical destination cpu_online_map, dest_LowestPrio, mach-default).
   std::string irq_delivery = "lowest_priority";
+  bool timer_ack = true;  // 2.6.9 do_timer_interrupt: 8259A poll on each IO-APIC tick
 };
 
 // Named mechanism switches and parameters (counterfactuals live here).
