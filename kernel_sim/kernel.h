@@ -319,7 +319,7 @@ class Kernel {
   void irq_exit(const CodeSite& site);
   void io_apic_modify(unsigned irq, bool mask, const char* parent);
   void io_apic_entry(unsigned irq);  // write one redirection entry, masked
-  void io_apic_route(unsigned irq);  // program a PCI IRQ's redirection entry (edge, CPU0)
+  void io_apic_route(unsigned irq);  // program a PCI IRQ's redirection entry once
   uint32_t io_apic_read(unsigned reg);
   void io_apic_write(unsigned reg, uint32_t v);
   void init_8259A();

@@ -227,7 +227,8 @@ std::vector<Key<Scenario>> make_scenario_keys() {
                           4),
               LATSIM_AT(platform.ide.burst_bytes)),
       bind<S>(number("platform.ide.prd_fetch_ns", 0, 100000, "ns",
-                     "time to fetch the next PRD (scatter-gather) entry"),
+                     "the master's gap between scatter-gather entries, the next PRD's fetch "
+                     "(under one DRAM access: a CPU gets one FSB transaction per entry)"),
               LATSIM_AT(platform.ide.prd_fetch_ns)),
       bind<S>(of_type(T::Bool, "platform.ide.memory_write_invalidate",
                       "the IDE bus master writes memory with MWI: it leaves the bus only at a "

@@ -257,6 +257,9 @@ void Kernel::context_switch(Runqueue& rq, Task* prev, Task* next) {
   // the task, they miss when it has been away long enough for others to evict them.
   exec(0, this_cpu().cache_misses(&next->cpu, uint64_t(p_.switch_next_lines)));
   shared(&next->state, 2, true);  // what a waker on the other CPU wrote: timestamp, activated
+  // The same lines, written by next itself wherever it last ran: after a migration
+  // they come from the other CPU's cache.
+  shared(&next->cpu, uint64_t(p_.switch_next_lines), true);
   switch_mm(rq.cpu, *next);
   fn("__switch_to", "schedule", 300, 6);  // TSS, segment and FPU state, next's stack lines
   next->started = true;
