@@ -296,7 +296,9 @@ TEST(ScenarioErrors, KeyInTheWrongSection) {
       "bad.yaml:4:3: error: kernel.latency_timer: unknown key; did you mean "
       "`platform.pci.latency_timer`? (accepted: flavour, version, hz, voluntary_preemption, "
       "kernel_preemption, softirq_preemption, hardirq_preemption, nmi_watchdog, periodic_balance, "
-      "switch_next_lines, vp_redirect_softirq_wakeup_bug, irq_delivery, code_path_scale, maxcpus, "
+      "switch_next_lines, vp_redirect_softirq_wakeup_bug, irq_delivery, timer_ack, "
+      "code_path_scale, "
+      "maxcpus, "
       "tunables, "
       "rootfs, "
       "latencytimes_read_s, reiserfs, hdparm)");
