@@ -45,6 +45,9 @@ struct KernelParams {
   // IO-APIC entries: false, fixed delivery to CPU0; true, as 2.6's setup_IO_APIC_irqs
   // (logical destination cpu_online_map, dest_LowestPrio: mach-default's INT_DELIVERY_MODE).
   bool irq_lowest_priority = false;
+  // 2.6.9 check_timer sets timer_ack = 1 with the IO-APIC; do_timer_interrupt then
+  // polls the 8259A (OCW3 poll + read of port 0x20) before do_timer on every tick.
+  bool timer_ack = true;
   // rebalance_tick: periodic load_balance of the one CPU domain (SD_CPU_INIT, 2.6.9).
   bool periodic_balance = false;  // the scenario key's default (off keeps the reference figures)
   int balance_min_interval_ms = 1, balance_max_interval_ms = 4;  // idle; doubled while balanced

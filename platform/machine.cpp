@@ -125,6 +125,7 @@ Machine::Machine(const Scenario& s)
   pci.map(io_addr(kBusMasterIdeBase), 8, 0, "ide-busmaster", 2, ide::IdeController::kBusMaster);
   pci.map(io_addr(0), 0x400, 1, "isa", 2);
   pci.map(kIoApicBase, 0x20, 2, "ioapic", 2);
+  if (s.platform.ioapic_bus == "xbus") ioapic.xbus_cycle = isa_bridge.io_cycle();
   pci.map(io_addr(kNicIoBase), 0x100, 3, "rtl8139", 2);
   pci.map(io_addr(kSoundIoBase), 0x40, 4, "es1371", 2);
   // BIOS "PCI Delay Transaction": the 686B answers slow ISA cycles with Retry.

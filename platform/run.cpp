@@ -59,6 +59,7 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.irq_lowest_priority = k.irq_delivery == "lowest_priority";
   p.wake_balance = k.wake_balance;
   p.task_hot_underflow_bug = k.task_hot_underflow_bug;
+  p.timer_ack = k.timer_ack && k.flavour != "rt";  // later kernels ack only an 82489DX
   p.code_path_scale = k.code_path_scale;
   p.switch_next_lines = k.switch_next_lines;
   p.rootfs = k.rootfs;

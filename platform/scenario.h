@@ -105,6 +105,9 @@ struct PlatformConfig {
   // Lowest-priority arbitration on the APIC bus among equal TPRs: P6 rotates the
   // arbitration ID after every message (rotate); lowest_id always picks APIC 0.
   std::string apic_lowest_priority = "rotate";
+  // How the IO-APIC window (0xfec00000) is reached: pci (a PCI-speed target) or xbus
+  // (82093AA-style 8-bit X-bus behind the PCI-ISA bridge: 4 ISA cycles per dword).
+  std::string ioapic_bus = "pci";
 };
 
 struct HdparmConfig {
@@ -147,6 +150,7 @@ struct KernelConfig {
   // try_to_wake_up: sd (2.6.9 SD_WAKE_AFFINE/SD_WAKE_BALANCE) or nr_running (earlier model rule)
   std::string wake_balance = "nr_running";  // default keeps the figures; 2.6.9 is sd
   bool task_hot_underflow_bug = true;       // 2.6.9-rc1..rc3 task_hot(): hot tasks look cold
+  bool timer_ack = true;  // 2.6.9 do_timer_interrupt: 8259A poll on each IO-APIC tick
 };
 
 // Named mechanism switches and parameters (counterfactuals live here).

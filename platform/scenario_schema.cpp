@@ -185,6 +185,10 @@ std::vector<Key<Scenario>> make_scenario_keys() {
                      "lowest-priority arbitration among equal TPRs: rotate (P6 arbitration "
                      "IDs rotate after each message) or lowest_id (always the lowest APIC ID)"),
               LATSIM_AT(platform.apic_lowest_priority)),
+      bind<S>(choice("platform.ioapic.bus", {"pci", "xbus"},
+                     "how the IO-APIC window is reached: pci (answers at PCI speed) or xbus "
+                     "(82093AA on the bridge's 8-bit X-bus: 4 ISA I/O cycles per dword)"),
+              LATSIM_AT(platform.ioapic_bus)),
       bind<S>(number("platform.pci.mhz", 20, 66.67, "MHz", "PCI bus clock"),
               LATSIM_AT(platform.pci.mhz)),
       bind<S>(integer("platform.pci.latency_timer", 0, 255, "clocks",
@@ -370,6 +374,10 @@ std::vector<Key<Scenario>> make_scenario_keys() {
                       "wraps when p slept after its CPU's last tick, so it looks cache-cold and "
                       "wake-affine moves it (K. Chen, LKML 2004-10-04; fixed by a long long cast)"),
               LATSIM_AT(kernel.task_hot_underflow_bug)),
+      bind<S>(of_type(T::Bool, "kernel.timer_ack",
+                      "2.6.9 do_timer_interrupt with the IO-APIC: poll the 8259A (outb 0x0c, "
+                      "inb 0x20) on every tick before do_timer"),
+              LATSIM_AT(kernel.timer_ack)),
       bind<S>(number("kernel.code_path_scale", 0.1, 50, "x",
                      "cycles of every modelled kernel function relative to the 2.6.9/i386 "
                      "estimates (a later kernel's longer paths, another core's CPI)"),

@@ -90,7 +90,10 @@ void Kernel::io_apic_modify(unsigned irq, bool mask, const char* parent) {
   const unsigned reg = IO_APIC_REDTBL + 2 * irq_to_pin(irq);
   uint32_t v = io_apic_read(reg);
   v = mask ? (v | IO_APIC_MASKED) : (v & ~IO_APIC_MASKED);
-  io_apic_write(reg, v);
+  // io_apic_modify: the read left IOREGSEL set, so only the data is written
+  // (sis_apic_bug is 0 after io_apic_bug_finalize on a non-SiS board).
+  writel(v, IO_APIC_BASE + 0x10);
+  if (mask) readl(IO_APIC_BASE + 0x10);  // __mask_IO_APIC_irq's io_apic_sync dummy read
   spin_unlock_irqrestore(ioapic_lock_, flags, {outer, "unlock"});
 }
 

@@ -9,6 +9,14 @@ void Kernel::timer_interrupt(const char* parent) {
   fn("timer_interrupt", parent, 40);
   spin_lock(xtime_lock_, "timer_interrupt");  // write_seqlock(&xtime_lock)
   mark_offset_tsc();
+  if (!pic_mode() && p_.timer_ack) {
+    // do_timer_interrupt (time.c, CONFIG_X86_IO_APIC): ack IRQ0 in the AEOI-mode 8259A
+    // with a poll command so its INT (the NMI watchdog's pin 0 path) drops.
+    spin_lock(i8259A_lock_, "timer_interrupt");
+    outb(0x0c, 0x20);  // OCW3: poll
+    inb(0x20);         // the poll read acts as an interrupt acknowledge
+    spin_unlock(i8259A_lock_, {"timer_interrupt", "unlock"});
+  }
   do_timer("timer_interrupt");
   if (pic_mode()) {
     // No local APIC timer: 2.4 UP's do_timer runs update_process_times itself.

@@ -1,6 +1,7 @@
 #include "models/irq/ioapic.h"
 
 #include <cstring>
+#include "models/pci/stall_class.h"
 
 namespace latsim::irq {
 
@@ -33,6 +34,10 @@ void IoApic::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
     write(unsigned(off), v);
   }
   delay += access_latency;
+  if (xbus_cycle != SC_ZERO_TIME) {
+    delay += xbus_cycle * double(kXbusBytes);           // one 8-bit X-bus cycle per byte lane
+    pci::declare_stall_class(p, pci::StallClass::Isa);  // the PCI cycle waits for the X-bus
+  }
   p.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

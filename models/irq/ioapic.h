@@ -35,6 +35,11 @@ class IoApic : public sc_core::sc_module, public IrqSink, public EoiListener {
 
   tlm_utils::simple_target_socket<IoApic> socket;
   sc_time access_latency = SC_ZERO_TIME;
+  // X-bus attachment (82093AA 3.0: CS# from the PCI-ISA bridge, D/I# on SA4, an 8-bit
+  // data bus): a dword window access is run as kXbusBytes byte cycles of this length.
+  // Zero: the window answers at PCI speed (an integrated APIC on the south bridge's PCI side).
+  static constexpr unsigned kXbusBytes = 4;
+  sc_time xbus_cycle = SC_ZERO_TIME;
 
   // `id`: the APIC ID the BIOS leaves in IOAPICID (MP table value, 2 on dual-P6 boards).
   explicit IoApic(sc_core::sc_module_name name, unsigned id = 2);

@@ -35,6 +35,10 @@ void dual_piii_866_via(PlatformConfig& p) {
 
   // Assumption: one 8-bit ISA I/O cycle ~1 us at 8.33 MHz through the VT82C686B.
   p.isa.io_cycle_ns = 1000;
+  // Assumption: the 686B's integrated IO-APIC answers its window at PCI speed. The
+  // 82093AA's own decode (datasheet 3.0: CS# from the PIIX3, 8-bit X-bus data) is
+  // "xbus", 4 ISA cycles per dword; no VT82C686B timing at hand to choose between them.
+  p.ioapic_bus = "pci";
 
   // CAL reference machine: "IDE system disk with bus-master DMA at udma2".
   p.ide.udma_mode = 2;

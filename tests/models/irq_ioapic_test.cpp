@@ -170,5 +170,24 @@ TEST(IoApic, ModifyIrqReadModifyWriteThroughWindow) {
             tlm::TLM_ADDRESS_ERROR_RESPONSE);
 }
 
+TEST(IoApic, XbusWindowCostsFourByteCyclesPerDword) {
+  // 82093AA 3.0: 8-bit X-bus data, so each 32-bit IOREGSEL/IOWIN access is four
+  // byte cycles; 2.6.9's unmask (index write, data read, data write) is twelve.
+  fresh_simulation();
+  Board b;
+  b.ioapic.xbus_cycle = sc_time(1000, SC_NS);
+  b.program(14, kLinuxIsa | 0x79, 0x03);
+  b.delay = SC_ZERO_TIME;
+  b.modify(14, 0, IoApic::kMask);
+  EXPECT_EQ(b.delay, sc_time(12, SC_US));
+  b.delay = SC_ZERO_TIME;
+  b.io_apic_read(0x10 + 14 * 2);
+  EXPECT_EQ(b.delay, sc_time(8, SC_US));
+  b.ioapic.xbus_cycle = SC_ZERO_TIME;  // pci: the window adds nothing of its own
+  b.delay = SC_ZERO_TIME;
+  b.modify(14, 0, IoApic::kMask);
+  EXPECT_EQ(b.delay, SC_ZERO_TIME);
+}
+
 }  // namespace
 }  // namespace latsim::irq
