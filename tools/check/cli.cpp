@@ -43,7 +43,8 @@ Comparisons across cases: `ratio: [A, B]` bounds A/B like an expectation; `great
 that order (strict unless `strict: false`). Within one case: `case: A` with `monotonic`
 over `metrics: [M1, M2, ...]` orders several of its metrics (a table's rows).
 Trace signatures read the run's traces/*.txt (the voluntary-preempt tracer's format: one
-line per entry, `(+D.DDDms)` is the time to the next entry, the entry's "step"):
+line per entry, `(+D.DDDms)` is the time to the next entry, the entry's "step"; a v1.0.3
+trace, which prints the time since the previous entry, is recognised from its timestamps):
   longest_step_in: F | [F, G]     in the longest trace, the longest step is F's (or G's),
     min_step_us: N                and it lasts at least N us; a step is F's when it starts
                                   at an entry of F or ends at a call F makes (its time went

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -60,15 +61,16 @@ bool parse_entry(const std::string& line, TraceStep& st) {
 }
 
 // D measured since the previous entry (v1.0.3) rather than to the next: the timestamps say
-// which. Each entry votes for the reading its D agrees with (to the printed microsecond);
-// a tie keeps the documented layout, to the next.
+// which. Each entry votes for the reading its D agrees with (within 1 us: both columns are
+// floored to the microsecond); a tie keeps the documented layout, to the next.
 bool printed_since_previous(const std::vector<TraceStep>& e, int64_t latency_us) {
+  auto near = [](int64_t a, int64_t b) { return std::abs(a - b) <= 1; };
   size_t to_next = 0, since_prev = 0;
   for (size_t i = 0; i < e.size(); ++i) {
     const int64_t next = i + 1 < e.size() ? e[i + 1].at_us : latency_us;
     const int64_t prev = i > 0 ? e[i - 1].at_us : 0;
-    if (e[i].step_us == next - e[i].at_us) ++to_next;
-    if (e[i].step_us == e[i].at_us - prev) ++since_prev;
+    if (near(e[i].step_us, next - e[i].at_us)) ++to_next;
+    if (near(e[i].step_us, e[i].at_us - prev)) ++since_prev;
   }
   return since_prev > to_next;
 }
