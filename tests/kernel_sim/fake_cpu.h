@@ -49,6 +49,7 @@ class FakeCpu : public CpuOps {
   }
   bool timer_enabled = true;  // a test may silence the local timer
   uint64_t timer_interrupts = 0, io_accesses = 0;
+  uint64_t misses = 0;  // cache-line misses the kernel charged (Work::misses)
   sc_time spun, halted;
 
   int id() const override { return id_; }
@@ -63,6 +64,7 @@ class FakeCpu : public CpuOps {
     for (;;) {
       if (interrupt_deliverable()) return false;
       if (w.cycles == 0 && w.misses == 0) return true;
+      misses += w.misses;  // issued now; an interrupted remainder carries no misses
       const double ns = double(w.cycles) * 1e3 / c_.mhz + double(w.misses) * c_.miss_ns;
       const sc_time t0 = sc_core::sc_time_stamp();
       sc_core::wait(sc_time(ns, SC_NS), irq_ev_);
