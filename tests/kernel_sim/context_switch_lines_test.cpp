@@ -25,6 +25,13 @@ class StepMisses : public KernelObserver {
     ADD_FAILURE() << "no step " << from << " -> " << fn;
     return 0;
   }
+  // All steps that end at `fn` and start at `from`.
+  uint64_t total(const std::string& from, const std::string& fn) const {
+    uint64_t n = 0;
+    for (size_t i = 1; i < steps_.size(); ++i)
+      if (steps_[i].fn == fn && steps_[i - 1].fn == from) n += steps_[i].misses;
+    return n;
+  }
   void function_entry(int cpu, sc_time, const char* fn, const char*) override {
     if (cpu != 0) return;
     steps_.push_back({fn, cpu_.misses - seen_});
@@ -127,6 +134,57 @@ TEST(ContextSwitchLines, KernelThreadBorrowsTheMm) {
   // enter_lazy_tlb: per-CPU state only; switching back to a, prev (b) has no mm of its own,
   // so active_mm is still a's and switch_mm touches nothing either way.
   EXPECT_EQ(ping_pong(flavour_params("2.6.9-vp"), false, true).to_switch, 3u);
+}
+
+// A (CPU1) and B (CPU0) are threads of one process; C (CPU0) is another. A runs once
+// on CPU1 (up at 2 ms), B and C take turns on CPU0, every line hot in L2: what CPU0 pays
+// in its dummy_switch_tasks -> __switch_to steps is coherence traffic only.
+uint64_t mask_traffic_on_cpu0(KernelParams p) {
+  test::FakeCosts c;
+  c.refill_lines = 0;
+  FakeMachine m(2, p, c);
+  cpu::MesiDirectory dir;
+  for (auto* cpu : m.cpus) cpu->mesi = &dir;
+  m.cpus[0]->timer_enabled = false;
+  StepMisses obs(*m.cpus[0]);
+  m.k->set_observer(&obs);
+  Task *b = nullptr, *cc = nullptr;
+  m.k->add_workload(std::make_unique<LambdaWorkload>([&](Kernel& k) {
+    auto body = [&k](Task** other) {
+      return [&k, other] {
+        for (;;) {
+          k.try_to_wake_up(*other, "test");
+          k.set_current_state(TASK_INTERRUPTIBLE);
+          k.schedule("test");
+        }
+      };
+    };
+    Task* a = k.create_task(
+        "a",
+        [&k] {
+          k.set_current_state(TASK_INTERRUPTIBLE);
+          k.schedule("test");  // never woken again
+        },
+        Policy::Normal, 0, 1, 0x2);
+    b = k.create_task("b", body(&cc), Policy::Normal, 0, 0, 0x1);
+    cc = k.create_task("c", body(&b), Policy::Normal, 0, 0, 0x1);
+    b->mm = a->mm;
+  }));
+  m.k->boot();
+  sc_core::sc_start(sc_time(10, sc_core::SC_MS));
+  return obs.total("dummy_switch_tasks", "__switch_to");
+}
+
+TEST(ContextSwitchLines, MaskWrittenOnTheOtherCpuComesOverTheFsb) {
+  // A's switch_mm on CPU1 set its bit in the mm's cpu_vm_mask; B's cpu_set on CPU0 then
+  // takes the line from CPU1 (or CPU1 took it from CPU0 and B takes it back): once.
+  EXPECT_EQ(mask_traffic_on_cpu0(flavour_params("2.6.9-vp")), 1u);
+}
+
+TEST(ContextSwitchLines, NoMmLinesNoMaskTraffic) {
+  KernelParams p = flavour_params("2.6.9-vp");
+  p.switch_mm_lines = 0;
+  EXPECT_EQ(mask_traffic_on_cpu0(p), 0u);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <vector>
 #include "kernel_sim/arch/cpu_ops.h"
 #include "kernel_sim/kernel.h"
+#include "models/cpu/mesi_directory.h"
 
 namespace latsim::test {
 
@@ -49,7 +50,8 @@ class FakeCpu : public CpuOps {
   }
   bool timer_enabled = true;  // a test may silence the local timer
   uint64_t timer_interrupts = 0, io_accesses = 0;
-  uint64_t misses = 0;  // cache-line misses the kernel charged (Work::misses)
+  uint64_t misses = 0;                 // cache-line misses the kernel charged (Work::misses)
+  cpu::MesiDirectory* mesi = nullptr;  // shared by the CPUs: coherence traffic (null: none)
   sc_time spun, halted;
 
   int id() const override { return id_; }
@@ -59,6 +61,9 @@ class FakeCpu : public CpuOps {
   }
   uint64_t cache_misses(const void*, uint64_t footprint) override {
     return std::min(footprint, c_.refill_lines);
+  }
+  uint64_t coherence_misses(const void* key, uint64_t lines, bool write) override {
+    return mesi ? mesi->access(id_, key, lines, write) : 0;
   }
   bool run(Work& w) override {
     for (;;) {
