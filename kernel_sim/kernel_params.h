@@ -70,7 +70,8 @@ struct KernelParams {
   // Cache lines of the switched-to task a context switch touches, counted from 2.6.9
   // (kernel/sched.c schedule/context_switch, include/asm-i386/mmu_context.h switch_mm,
   // include/asm-i386/system.h switch_to, arch/i386/kernel/process.c __switch_to; 32-byte
-  // lines). Each misses if evicted since the task last ran, or comes from the other CPU.
+  // lines; a task_struct the slab put 16 bytes into a line spans one pick line fewer).
+  // Each misses if evicted since the task last ran, or comes from the other CPU.
   int switch_pick_lines = 3;    // schedule(): next's prio, run_list/timestamp, activated lines
   int switch_next_lines = 3;    // next->mm; switch_to: thread.esp/eip, the stack line it pushes
   int switch_mm_lines = 2;      // switch_mm: next mm's pgd line, cpu_vm_mask/context line

@@ -267,7 +267,8 @@ void Kernel::context_switch(Runqueue& rq, Task* prev, Task* next) {
   exec(0, line_fills(&next->cpu, uint64_t(p_.switch_next_lines), true));
   shared(&next->state, 2, true);  // what a waker on the other CPU wrote: timestamp, activated
   switch_mm(rq.cpu, *next);
-  fn("__switch_to", "schedule", 300, 6);  // TSS, segment and FPU state, next's stack lines
+  // Its code and this CPU's TSS/GDT lines; next's own lines follow in switch_resume_lines.
+  fn("__switch_to", "schedule", 300, 6);
   next->started = true;
   next->resume.notify(sc_core::SC_ZERO_TIME);
   if (prev->state == TASK_DEAD) throw TaskExit{};
