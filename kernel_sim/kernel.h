@@ -139,6 +139,10 @@ class Kernel {
   // Read or write `lines` lines of kernel data shared between CPUs (MESI): an FSB
   // transaction per line when another CPU wrote them, or holds them, since this one did.
   void shared(const void* key, uint64_t lines, bool write);
+  // FSB transactions to touch `lines` lines of `key` that this CPU last touched some time
+  // ago: the L2 misses (evicted since) or the MESI transactions (another CPU wrote them
+  // since), whichever is more: a line that is both is still one transaction.
+  uint64_t line_fills(const void* key, uint64_t lines, bool write);
   // Note the running function without an mcount entry (inline code, section starts).
   void enter(const char* name, const char* parent);
   void exec(uint64_t cycles, uint64_t misses = 0);   // interrupts are taken inside
@@ -407,6 +411,12 @@ class Kernel {
   // TLB shootdown state (smp.c: flush_cpumask, flush_mm, tlbstate_lock)
   int next_mm_ = 1;
   std::unordered_map<int, uint32_t> mm_cpumask_;  // mm->cpu_vm_mask
+  // Keys standing for an mm_struct's lines in the L2 and MESI models: its pgd line and
+  // the line holding cpu_vm_mask and context (2.6.9 mm_struct: after saved_auxv).
+  struct MmLines {
+    char pgd = 0, cpu_vm_mask = 0;
+  };
+  std::unordered_map<int, MmLines> mm_lines_;
   uint32_t flush_cpumask_ = 0;
   int flush_mm_ = 0;
   Spinlock tlbstate_lock_{"tlbstate_lock"};

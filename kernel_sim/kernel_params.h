@@ -67,7 +67,16 @@ struct KernelParams {
   // Length of this kernel's code paths relative to the modelled 2.6.9/i386 cycle
   // counts of fn() (1: those); a later kernel on another core is slower or faster.
   double code_path_scale = 1.0;
-  int switch_next_lines = 7;  // cache lines of next task's data a context switch touches
+  // Cache lines of the switched-to task a context switch touches, counted from 2.6.9
+  // (kernel/sched.c schedule/context_switch, include/asm-i386/mmu_context.h switch_mm,
+  // include/asm-i386/system.h switch_to, arch/i386/kernel/process.c __switch_to; 32-byte
+  // lines; a task_struct the slab put 16 bytes into a line spans one pick line fewer).
+  // Each misses if evicted since the task last ran, or comes from the other CPU.
+  int switch_pick_lines = 3;    // schedule(): next's prio, run_list/timestamp, activated lines
+  int switch_next_lines = 3;    // next->mm; switch_to: thread.esp/eip, the stack line it pushes
+  int switch_mm_lines = 2;      // switch_mm: next mm's pgd line, cpu_vm_mask/context line
+  int switch_resume_lines = 5;  // after __switch_to: thread tls/esp0, debugreg, io_bitmap_ptr
+                                // lines, schedule()'s frame on next's stack, thread_info
 
   // kernel.rootfs: none | reiserfs (seed 001's machine), mounted with kupdated.
   std::string rootfs = "none";

@@ -61,7 +61,10 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.task_hot_underflow_bug = k.task_hot_underflow_bug;
   p.timer_ack = k.timer_ack && k.flavour != "rt";  // later kernels ack only an 82489DX
   p.code_path_scale = k.code_path_scale;
+  p.switch_pick_lines = k.switch_pick_lines;
   p.switch_next_lines = k.switch_next_lines;
+  p.switch_mm_lines = k.switch_mm_lines;
+  p.switch_resume_lines = k.switch_resume_lines;
   p.rootfs = k.rootfs;
   p.io_apic = s.platform.io_apic;
   p.kupdate_interval_s = k.kupdate_interval_s;

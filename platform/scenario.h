@@ -135,7 +135,10 @@ struct KernelConfig {
   int eth0_threaded = 1;             // /proc/irq/11/eth0/threaded
   int audiopci_threaded = 1;         // /proc/irq/10/Ensoniq AudioPCI/threaded
   bool periodic_balance = false;     // rebalance_tick -> load_balance; off keeps the figures
-  int switch_next_lines = 7;         // next task's data lines touched by a context switch
+  int switch_pick_lines = 3;         // next's task_struct lines schedule() reads picking it
+  int switch_next_lines = 3;         // next->mm, thread.esp/eip, the stack line switch_to pushes
+  int switch_mm_lines = 2;           // next mm's pgd and cpu_vm_mask lines (switch_mm)
+  int switch_resume_lines = 5;       // next's lines touched after __switch_to (thread, stack)
   double code_path_scale = 1.0;      // kernel code path cycles relative to the 2.6.9 model
   std::string rootfs = "none";       // none | reiserfs: mounted at boot, with kupdated
   double latencytimes_read_s = 0;    // first read of /proc/latencytimes (restarts logging)

@@ -350,10 +350,23 @@ std::vector<Key<Scenario>> make_scenario_keys() {
                       "active balance through migration/N; off by default: on changes the "
                       "reference figures"),
               LATSIM_AT(kernel.periodic_balance)),
+      bind<S>(integer("kernel.switch_pick_lines", 0, 64, "lines",
+                      "next task's task_struct lines schedule() reads picking it (2.6.9: "
+                      "prio, run_list/timestamp, activated: 3); they miss if evicted"),
+              LATSIM_AT(kernel.switch_pick_lines)),
       bind<S>(integer("kernel.switch_next_lines", 0, 64, "lines",
-                      "next task's cache lines schedule() touches before __switch_to "
-                      "(task_struct, thread_info, stack frame, mm); they miss if evicted"),
+                      "next task's lines context_switch/switch_to touch before __switch_to "
+                      "(next->mm, thread.esp/eip, the stack line it pushes: 3)"),
               LATSIM_AT(kernel.switch_next_lines)),
+      bind<S>(integer("kernel.switch_mm_lines", 0, 64, "lines",
+                      "mm_struct lines switch_mm touches for a new mm (pgd, cpu_vm_mask/context: "
+                      "2); cpu_set/cpu_clear are locked writes, so a mask the other CPU wrote "
+                      "comes over the FSB (MESI); 0: switch_mm costs nothing"),
+              LATSIM_AT(kernel.switch_mm_lines)),
+      bind<S>(integer("kernel.switch_resume_lines", 0, 64, "lines",
+                      "next task's lines touched after __switch_to's entry (thread tls/esp0, "
+                      "debugreg, io_bitmap_ptr, schedule()'s frame on its stack, thread_info: 5)"),
+              LATSIM_AT(kernel.switch_resume_lines)),
       bind<S>(of_type(T::Bool, "kernel.vp_redirect_softirq_wakeup_bug",
                       "VP up to -Q7 (fixed in -Q8, seed 000): a handler run in its IRQ thread "
                       "raises softirqs that wait for the next irq_exit on that CPU (0-1 ms at HZ "

@@ -1,5 +1,6 @@
 // arch/i386/kernel/entry.S and friends: running code, taking interrupts, and
 // returning from them (with preemption on the way out).
+#include <algorithm>
 #include <cmath>
 #include "kernel_sim/kernel.h"
 
@@ -41,6 +42,12 @@ void Kernel::exec(uint64_t cycles, uint64_t misses) {
 
 void Kernel::shared(const void* key, uint64_t lines, bool write) {
   if (const uint64_t n = this_cpu().coherence_misses(key, lines, write)) exec(0, n);
+}
+
+uint64_t Kernel::line_fills(const void* key, uint64_t lines, bool write) {
+  if (!lines) return 0;
+  const uint64_t l2 = this_cpu().cache_misses(key, lines);
+  return std::max(l2, this_cpu().coherence_misses(key, lines, write));
 }
 
 void Kernel::user_exec(uint64_t cycles, uint64_t misses) {

@@ -13,10 +13,26 @@ uint32_t Kernel::mm_cpumask(int mm) const {
 }
 
 // include/asm-i386/mmu_context.h switch_mm: a kernel thread keeps the previous
-// page tables (enter_lazy_tlb) and so stays in that mm's cpu_vm_mask.
+// page tables (enter_lazy_tlb) and so stays in that mm's cpu_vm_mask. For a new mm,
+// cpu_clear(cpu, prev->cpu_vm_mask) and cpu_set(cpu, next->cpu_vm_mask) are locked
+// writes, load_cr3(next->pgd) reads the pgd pointer and the LDT test reads both contexts
+// (next to cpu_vm_mask); for the same mm the SMP branch still does cpu_test_and_set.
+// The CR3 load flushes no kernel translation: pagetable_init sets CR4.PGE and maps the
+// kernel with global 4 MB pages, so next's TLB refill comes later, in user mode.
 void Kernel::switch_mm(int cpu, const Task& next) {
   auto& pc = pcpu_[size_t(cpu)];
-  if (next.mm == 0 || pc.active_mm == next.mm) return;
+  if (next.mm == 0) return;
+  const uint64_t lines = uint64_t(p_.switch_mm_lines);
+  if (pc.active_mm == next.mm) {
+    if (lines) shared(&mm_lines_[next.mm].cpu_vm_mask, 1, true);
+    return;
+  }
+  if (lines) {
+    MmLines& m = mm_lines_[next.mm];
+    uint64_t fills = line_fills(&m.pgd, lines - 1, false) + line_fills(&m.cpu_vm_mask, 1, true);
+    if (pc.active_mm) fills += line_fills(&mm_lines_[pc.active_mm].cpu_vm_mask, 1, true);
+    exec(0, fills);
+  }
   if (pc.active_mm) mm_cpumask_[pc.active_mm] &= ~(1u << cpu);
   mm_cpumask_[next.mm] |= 1u << cpu;
   pc.active_mm = next.mm;
@@ -25,6 +41,8 @@ void Kernel::switch_mm(int cpu, const Task& next) {
 // leave_mm: a lazy CPU drops the mm (loads swapper_pg_dir), so it gets no more IPIs for it.
 void Kernel::leave_mm(int cpu) {
   auto& pc = pcpu_[size_t(cpu)];
+  if (pc.active_mm && p_.switch_mm_lines > 0)  // cpu_clear: a locked write of the mask
+    shared(&mm_lines_[pc.active_mm].cpu_vm_mask, 1, true);
   if (pc.active_mm) mm_cpumask_[pc.active_mm] &= ~(1u << cpu);
   pc.active_mm = 0;
 }

@@ -204,6 +204,11 @@ void Kernel::schedule(const char* parent) {
       }
       const int idx = rq.active->first();
       next = rq.active->queue[idx].front();
+      // list_entry(queue->next), rt_task(next), next->activated, then next->timestamp = now:
+      // next's prio, run_list/timestamp and activated lines (2.6.9 task_struct offsets
+      // 24..72), which its waker on the other CPU may have written (try_to_wake_up).
+      if (next != prev && !sched_24())
+        exec(0, line_fills(&next->state, uint64_t(p_.switch_pick_lines), true));
     }
     prev->need_resched = false;
     // schedule(): the time prev ran comes off its sleep credit.
@@ -254,23 +259,25 @@ void Kernel::context_switch(Runqueue& rq, Task* prev, Task* next) {
   // trace shows next's preempt_count (the "04000002" lines of seed 000).
   rq.curr = next;
   next->cpu = rq.cpu;
-  // The lines of next's own data that schedule touches before __switch_to (2.6.9
-  // sched.c/switch_to): its task_struct's timestamp/array, thread.esp/eip and mm
-  // lines, thread_info, the two lines of the frame switch_to pops off its stack and
-  // its mm's cpu_vm_mask/pgd line: 7 (counted from the source, an estimate). Keyed by
-  // the task, they miss when it has been away long enough for others to evict them.
-  exec(0, this_cpu().cache_misses(&next->cpu, uint64_t(p_.switch_next_lines)));
+  // The lines of next's own data context_switch and switch_to touch before __switch_to
+  // (2.6.9 sched.c, asm-i386/system.h): next->mm/active_mm, thread.esp/eip, and the line
+  // of next's stack that `pushl %6` writes. Keyed by the task, they miss when it has been
+  // away long enough for others to evict them, or come from the other CPU's cache after a
+  // migration (it wrote them wherever it last ran).
+  exec(0, line_fills(&next->cpu, uint64_t(p_.switch_next_lines), true));
   shared(&next->state, 2, true);  // what a waker on the other CPU wrote: timestamp, activated
-  // The same lines, written by next itself wherever it last ran: after a migration
-  // they come from the other CPU's cache.
-  shared(&next->cpu, uint64_t(p_.switch_next_lines), true);
   switch_mm(rq.cpu, *next);
-  fn("__switch_to", "schedule", 300, 6);  // TSS, segment and FPU state, next's stack lines
+  // Its code and this CPU's TSS/GDT lines; next's own lines follow in switch_resume_lines.
+  fn("__switch_to", "schedule", 300, 6);
   next->started = true;
   next->resume.notify(sc_core::SC_ZERO_TIME);
   if (prev->state == TASK_DEAD) throw TaskExit{};
   prev->started = false;
   while (!prev->started) sc_core::wait(prev->resume);
+  // Running on this task's stack again: __switch_to's load_esp0/load_TLS, its debugreg[7]
+  // and io_bitmap_ptr tests (three thread_struct lines), switch_to's popl and schedule()'s
+  // frame above it, and thread_info (preempt_count, flags), before finish_task_switch.
+  exec(0, line_fills(&prev->preempt_count, uint64_t(p_.switch_resume_lines), true));
   finish_task_switch(prev);
   // The incoming task's working set, evicted while it was away, refills from DRAM.
   if (prev->cache_footprint) exec(0, this_cpu().cache_misses(prev, prev->cache_footprint));

@@ -13,6 +13,7 @@
 #include <vector>
 #include "kernel_sim/arch/cpu_ops.h"
 #include "kernel_sim/kernel.h"
+#include "models/cpu/mesi_directory.h"
 
 namespace latsim::test {
 
@@ -49,6 +50,8 @@ class FakeCpu : public CpuOps {
   }
   bool timer_enabled = true;  // a test may silence the local timer
   uint64_t timer_interrupts = 0, io_accesses = 0;
+  uint64_t misses = 0;                 // cache-line misses the kernel charged (Work::misses)
+  cpu::MesiDirectory* mesi = nullptr;  // shared by the CPUs: coherence traffic (null: none)
   sc_time spun, halted;
 
   int id() const override { return id_; }
@@ -59,10 +62,14 @@ class FakeCpu : public CpuOps {
   uint64_t cache_misses(const void*, uint64_t footprint) override {
     return std::min(footprint, c_.refill_lines);
   }
+  uint64_t coherence_misses(const void* key, uint64_t lines, bool write) override {
+    return mesi ? mesi->access(id_, key, lines, write) : 0;
+  }
   bool run(Work& w) override {
     for (;;) {
       if (interrupt_deliverable()) return false;
       if (w.cycles == 0 && w.misses == 0) return true;
+      misses += w.misses;  // issued now; an interrupted remainder carries no misses
       const double ns = double(w.cycles) * 1e3 / c_.mhz + double(w.misses) * c_.miss_ns;
       const sc_time t0 = sc_core::sc_time_stamp();
       sc_core::wait(sc_time(ns, SC_NS), irq_ev_);
