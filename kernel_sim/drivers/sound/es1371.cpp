@@ -131,12 +131,6 @@ void Es1371Driver::write(uint32_t bytes) {
   s_.writes++;
   while (frames) {
     k_.spin_lock_irq(stream_lock_, "snd_pcm_lib_write1");
-    // pcm_lib.c: "if (runtime->sleep_min == 0 && state == RUNNING) snd_pcm_update_hw_ptr"
-    // (the OSS emulation's sw_params leave sleep_min 0): the card's position, irqs off.
-    if (running_) {
-      k_.fn("snd_pcm_update_hw_ptr", "snd_pcm_lib_write1", 80, 1);
-      playback2_pointer("snd_pcm_update_hw_ptr");
-    }
     while (avail() == 0) {  // wait for a period to be played
       s_.write_sleeps++;
       sleeper_ = &k_.current();
@@ -175,23 +169,18 @@ void Es1371Driver::interrupt() {
   if (status & ES_DAC2) period_elapsed();
 }
 
-// snd_ensoniq_playback2_pointer: the current position (read for its bus cost; the
-// period count is what advances hw_ptr here). Called with the stream lock held.
-void Es1371Driver::playback2_pointer(const char* parent) {
+// snd_pcm_period_elapsed: update hw_ptr from the card's position, wake the writer.
+void Es1371Driver::period_elapsed() {
   CpuOps& cpu = k_.this_cpu();
-  k_.fn("snd_ensoniq_playback2_pointer", parent, 30);
+  k_.fn("snd_pcm_period_elapsed", "snd_audiopci_interrupt", 60, 1);
+  const bool flags = k_.spin_lock_irqsave(stream_lock_, "snd_pcm_period_elapsed");
+  // snd_ensoniq_playback2_pointer: the current position (read for its bus cost; the
+  // period count is what advances hw_ptr here).
   k_.spin_lock(reg_lock_, "snd_ensoniq_playback2_pointer");
   (void)cpu.inl(kIoBase + CONTROL);
   cpu.outl(ES_PAGE_DAC, kIoBase + MEM_PAGE);
   (void)cpu.inl(kIoBase + DAC2_SIZE);
   k_.spin_unlock(reg_lock_, {"snd_ensoniq_playback2_pointer", "unlock"});
-}
-
-// snd_pcm_period_elapsed: update hw_ptr from the card's position, wake the writer.
-void Es1371Driver::period_elapsed() {
-  k_.fn("snd_pcm_period_elapsed", "snd_audiopci_interrupt", 60, 1);
-  const bool flags = k_.spin_lock_irqsave(stream_lock_, "snd_pcm_period_elapsed");
-  playback2_pointer("snd_pcm_period_elapsed");
   k_.fn("snd_pcm_update_hw_ptr_interrupt", "snd_pcm_period_elapsed", 120, 2);
   s_.periods++;
   hw_ptr_ += period_frames_;

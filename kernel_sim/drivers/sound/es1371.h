@@ -43,7 +43,6 @@ class Es1371Driver {
   void dac2_rate(unsigned rate);
   void interrupt();
   void period_elapsed();
-  void playback2_pointer(const char* parent);  // snd_ensoniq_playback2_pointer
   void trigger_start();
   uint32_t avail() const;  // frames the application may write
 
