@@ -27,6 +27,21 @@ TEST(IoApicLevel, EdgeLinesAreNotMasked) {
   EXPECT_EQ(m["latency_tracer"]["spans"][kSpan]["count"].get<uint64_t>(), 0u);
 }
 
+TEST(IoApicLevel, VanillaKernelAcksWithoutTouchingTheIoApic) {
+  // 2.6.9 without the VP patch: mask_and_ack_level_ioapic_irq is empty (no IO-APIC
+  // access even on the slow X-bus); the EOI comes in end_level_ioapic_irq, without
+  // which Remote IRR would stay set and the line deliver only once.
+  const auto m = run(
+      {"kernel.pci_irq_trigger=level", "kernel.flavour=2.6.9", "kernel.voluntary_preemption=0",
+       "kernel.kernel_preemption=0", "kernel.softirq_preemption=0", "kernel.hardirq_preemption=0",
+       "platform.ioapic.bus=xbus", "platform.isa.io_cycle_ns=2000"},
+      "vanilla");
+  const auto n = m["irqs"]["10"]["count"].get<uint64_t>();
+  EXPECT_GT(n, 500u);
+  EXPECT_EQ(m["latency_tracer"]["spans"][kSpan]["count"].get<uint64_t>(), n);
+  EXPECT_LT(m["latency_tracer"]["spans"][kSpan]["max_us"].get<double>(), 2.0);
+}
+
 TEST(IoApicLevel, MaskWaitsForSixteenByteCycles) {
   // __mask_IO_APIC_irq on the X-bus: index write (4 byte cycles) and data read (4),
   // the posted data write (4) drained by io_apic_sync's dummy read (4).
