@@ -11,10 +11,10 @@ list(APPEND LATSIM_CHECK_HYPOTHESES
   nmi-watchdog.yaml            # O7: NMIs at HZ, do_nmi inside long traces (10 s runs)
   tracing-off.yaml             # Ingo Molnar.s tracing_enabled=0 question (3 seeds x 30 s)
   video-fifo-stall.yaml        # O12: 25-30 ms freezes with the rude driver (4 x 2 s runs)
-  # latencytest-stress.yaml      O11: 10 of 27 hold (scenarios/CALIBRATION.md)
+  # latencytest-stress.yaml      O11: its light phases are 5x short (scenarios/CALIBRATION.md)
   rt-posix-timers.yaml@2s      # O13: seed 003's pinned/unpinned/clock_nanosleep contrast, 12 of 12
   preempt-2.4-dbench.yaml      # O14: 2.4.10-preempt dbench 16 < 40 < 48, audio alone (4 x 20 s)
-  # disk-dma-kernel-build.yaml   O1-O4: 4 of 7 rows fail today (issue 5). Keep its 30 s:
+  # disk-dma-kernel-build.yaml   O1-O4: 6 of 7 hold; the longest step is short (issue 5). Keep its 30 s:
   #                              at 10 s the worst section (cc1 in exit_mmap) has not come.
 )
 

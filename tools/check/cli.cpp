@@ -45,7 +45,9 @@ over `metrics: [M1, M2, ...]` orders several of its metrics (a table's rows).
 Trace signatures read the run's traces/*.txt (the voluntary-preempt tracer's format: one
 line per entry, `(+D.DDDms)` is the time to the next entry, the entry's "step"):
   longest_step_in: F | [F, G]     in the longest trace, the longest step is F's (or G's),
-    min_step_us: N                and it lasts at least N us
+    min_step_us: N                and it lasts at least N us; a step is F's when it starts
+                                  at an entry of F or ends at a call F makes (its time went
+                                  in F's code)
   consecutive_steps_over_us: X    "slow motion": some trace has N steps in a row, each
     count_at_least: N             longer than X us (and shorter than steps_under_us: Y)
   longest_trace_has: F | [F, G]   each function has an entry in the longest trace

@@ -42,10 +42,13 @@ SignatureResult longest_step_in(const TraceSignature& sig, const std::vector<VpT
   const VpTrace* t = longest_trace(traces);
   const TraceStep* s = t ? t->longest_step() : nullptr;
   if (!s) return {false, t ? fmt::format("{} has no entries", t->file) : "no traces", 0};
-  const bool named =
-      std::find(sig.functions.begin(), sig.functions.end(), s->fn) != sig.functions.end();
+  const bool named = std::any_of(sig.functions.begin(), sig.functions.end(),
+                                 [&](const std::string& f) { return s->in(f); });
+  const std::string where = s->next_parent.empty() || s->next_parent == s->fn
+                                ? s->fn
+                                : fmt::format("{} (then {})", s->fn, s->next_parent);
   return {named && s->step_us >= sig.min_step_us,
-          fmt::format("{} {} us ({}, {} us)", s->fn, s->step_us, t->file, t->latency_us),
+          fmt::format("{} {} us ({}, {} us)", where, s->step_us, t->file, t->latency_us),
           double(s->step_us)};
 }
 

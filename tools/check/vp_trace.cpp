@@ -59,6 +59,30 @@ bool parse_entry(const std::string& line, TraceStep& st) {
   return !st.fn.empty() && st.fn.find(' ') == std::string::npos;
 }
 
+// D measured since the previous entry (v1.0.3) rather than to the next: the timestamps say
+// which. Each entry votes for the reading its D agrees with (to the printed microsecond);
+// a tie keeps the documented layout, to the next.
+bool printed_since_previous(const std::vector<TraceStep>& e, int64_t latency_us) {
+  size_t to_next = 0, since_prev = 0;
+  for (size_t i = 0; i < e.size(); ++i) {
+    const int64_t next = i + 1 < e.size() ? e[i + 1].at_us : latency_us;
+    const int64_t prev = i > 0 ? e[i - 1].at_us : 0;
+    if (e[i].step_us == next - e[i].at_us) ++to_next;
+    if (e[i].step_us == e[i].at_us - prev) ++since_prev;
+  }
+  return since_prev > to_next;
+}
+
+void link_steps(VpTrace& t) {
+  auto& e = t.steps;
+  if (printed_since_previous(e, t.latency_us)) {
+    for (size_t i = 0; i < e.size(); ++i)
+      e[i].step_us =
+          i + 1 < e.size() ? e[i + 1].step_us : std::max<int64_t>(0, t.latency_us - e[i].at_us);
+  }
+  for (size_t i = 0; i + 1 < e.size(); ++i) e[i].next_parent = e[i + 1].parent;
+}
+
 }  // namespace
 
 const TraceStep* VpTrace::longest_step() const {
@@ -112,6 +136,7 @@ VpTrace parse_vp_trace(const std::string& text, const std::string& name) {
   }
   if (!header) throw TraceFormatError(name + ": empty file");
   if (!body) throw TraceFormatError(name + ": no `=======>` line (the entries' start)");
+  link_steps(t);
   return t;
 }
 

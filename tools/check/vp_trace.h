@@ -3,8 +3,11 @@
 // FORMATS.md section 3): the header's latency and task, then one line per mcount entry
 //   PPPPPPPP T.TTTms (+D.DDDms): function (parent)
 // where D is the time from this entry to the next one (to the section's end for the last):
-// the entry's "step", attributed to its function. The older layouts without the
-// preempt_count column (v1.0) or with a leading pid column (v1.0.7) read the same way.
+// the entry's "step". v1.0.3 (seed 000, Q5) printed D as the time since the previous entry
+// instead (its __switch_to +0.764 ms is the step that ends there); which one a file uses is
+// read off its timestamps, and steps are always stored to the next entry. The older layouts
+// without the preempt_count column (v1.0) or with a leading pid column (v1.0.7) read the
+// same way.
 #include <cstdint>
 #include <filesystem>
 #include <stdexcept>
@@ -19,6 +22,14 @@ struct TraceStep {
   int64_t at_us = 0;    // since the section started
   int64_t step_us = 0;  // to the next entry
   size_t line = 0;      // 1-based line in the file
+  // The caller named by the entry that ends the step (empty for the last): when the step
+  // ends with a call, the time went in that caller's code (dequeue_task +0.764 ms, then
+  // __switch_to (schedule): the time is schedule's).
+  std::string next_parent;
+
+  // Whose code the step's time went in: the function it starts in, or the caller of the
+  // function that ends it.
+  bool in(const std::string& f) const { return fn == f || next_parent == f; }
 };
 
 struct VpTrace {
