@@ -61,8 +61,10 @@ void Kernel::do_IRQ(unsigned irq) {
     // and let enable_irq() resend it (ack_edge_ioapic_irq / IRQ_PENDING). A level
     // line stays masked and asserted: the unmask in enable_irq delivers it again.
     d.pending = true;
-    if (!d.level || !level_ack_masks()) io_apic_modify(irq, true, "ack_edge_ioapic_irq");
-    if (!d.level || !level_ack_masks()) this_cpu().apic_write(0xb0, 0);
+    if (!d.level || !level_ack_masks()) {  // the VP level ack has masked and EOI'd it
+      io_apic_modify(irq, true, "ack_edge_ioapic_irq");
+      this_cpu().apic_write(0xb0, 0);
+    }
     spin_unlock(d.lock, {"do_IRQ", "unlock"});
     d.in_hardirq(now() - t_in);
     irq_exit({"do_IRQ", "irq_exit"});
