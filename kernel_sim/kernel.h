@@ -322,6 +322,10 @@ class Kernel {
   void irq_enter(const CodeSite& site);
   void irq_exit(const CodeSite& site);
   void io_apic_modify(unsigned irq, bool mask, const char* parent);
+  // irq/io_apic_level.cpp: ioapic_level_type's ack and end (kernel.pci_irq_trigger: level).
+  bool level_ack_masks() const;
+  void mask_and_ack_level_ioapic_irq(unsigned irq, IrqDesc& d);
+  void end_level_ioapic_irq(unsigned irq, IrqDesc& d, const char* parent);
   void io_apic_entry(unsigned irq);  // write one redirection entry, masked
   void io_apic_route(unsigned irq);  // program a PCI IRQ's redirection entry once
   uint32_t io_apic_read(unsigned reg);

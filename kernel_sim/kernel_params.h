@@ -17,6 +17,8 @@ struct KernelParams {
   bool hardirq_preemption = true;
   bool nmi_watchdog = true;               // nmi_watchdog=1
   std::map<unsigned, bool> irq_threaded;  // /proc/irq/N/<name>/threaded (default 1)
+  // IO-APIC trigger mode per IRQ (MP table: PCI INTx lines level, ISA lines edge); absent: edge.
+  std::map<unsigned, bool> irq_level;
   int max_sectors_kb = 128;               // /sys/block/hda/queue/max_sectors_kb
   int read_ahead_kb = 128;                // /sys/block/hda/queue/read_ahead_kb
   uint64_t preempt_max_latency_us = 500;  // /proc/sys/kernel/preempt_max_latency

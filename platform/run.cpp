@@ -53,6 +53,7 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.netdev_max_backlog = k.netdev_max_backlog;
   p.irq_threaded[11] = k.eth0_threaded != 0;
   p.irq_threaded[10] = k.audiopci_threaded != 0;
+  p.irq_level[10] = p.irq_level[11] = k.pci_irq_trigger == "level";
   p.flavour = k.flavour;
   p.periodic_balance = k.periodic_balance;
   p.vp_redirect_softirq_wakeup_bug = k.vp_redirect_softirq_wakeup_bug;

@@ -387,6 +387,11 @@ std::vector<Key<Scenario>> make_scenario_keys() {
                       "wraps when p slept after its CPU's last tick, so it looks cache-cold and "
                       "wake-affine moves it (K. Chen, LKML 2004-10-04; fixed by a long long cast)"),
               LATSIM_AT(kernel.task_hot_underflow_bug)),
+      bind<S>(choice("kernel.pci_irq_trigger", {"edge", "level"},
+                     "IO-APIC trigger of the PCI IRQs 10 and 11: edge (the default, keeps the "
+                     "reference figures) or level (MP table PCI sources, ioapic_level_type; "
+                     "VP masks the pin in the ack and unmasks it in end, 2 IO-APIC writes)"),
+              LATSIM_AT(kernel.pci_irq_trigger)),
       bind<S>(of_type(T::Bool, "kernel.timer_ack",
                       "2.6.9 do_timer_interrupt with the IO-APIC: poll the 8259A (outb 0x0c, "
                       "inb 0x20) on every tick before do_timer"),

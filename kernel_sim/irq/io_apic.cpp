@@ -11,22 +11,28 @@ constexpr uint32_t IO_APIC_MASKED = 1u << 16;
 // ISA IRQ0 arrives on IO-APIC pin 2 (MP table interrupt source override).
 unsigned irq_to_pin(unsigned irq) { return irq == 0 ? 2 : irq; }
 constexpr uint32_t dest_LowestPrio = 1u << 8, IO_APIC_DEST_LOGICAL = 1u << 11;
+// setup_IO_APIC_irqs: MPBIOS_polarity / MPBIOS_trigger of a PCI source (active low, level).
+constexpr uint32_t IO_APIC_POLARITY_LOW = 1u << 13, IO_APIC_TRIGGER_LEVEL = 1u << 15;
 }  // namespace
 
-// One redirection entry, masked until request_irq unmasks it. Edge mode (an
-// assumption: do_IRQ implements the edge path only).
+// One redirection entry, masked until request_irq unmasks it. Edge unless the MP
+// table lists the IRQ as a PCI source (kernel.pci_irq_trigger: level).
 void Kernel::io_apic_entry(unsigned irq) {
   const unsigned reg = IO_APIC_REDTBL + 2 * irq_to_pin(irq);
+  const auto lv = p_.irq_level.find(irq);
+  const uint32_t trig =
+      lv != p_.irq_level.end() && lv->second ? IO_APIC_TRIGGER_LEVEL | IO_APIC_POLARITY_LOW : 0;
   if (p_.irq_lowest_priority) {
     // setup_IO_APIC_irqs (mach-default): logical destination TARGET_CPUS, the online
     // CPUs' flat LDR bits, arbitrated lowest priority on the APIC bus.
     const uint32_t online = (1u << unsigned(ncpus())) - 1;
     io_apic_write(reg + 1, online << 24);
-    io_apic_write(reg, irq_vector(irq) | dest_LowestPrio | IO_APIC_DEST_LOGICAL | IO_APIC_MASKED);
+    io_apic_write(reg,
+                  irq_vector(irq) | dest_LowestPrio | IO_APIC_DEST_LOGICAL | IO_APIC_MASKED | trig);
     return;
   }
   io_apic_write(reg + 1, 0u << 24);  // fixed delivery to CPU0
-  io_apic_write(reg, irq_vector(irq) | IO_APIC_MASKED);
+  io_apic_write(reg, irq_vector(irq) | IO_APIC_MASKED | trig);
 }
 
 uint32_t Kernel::io_apic_read(unsigned reg) {

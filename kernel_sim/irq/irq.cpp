@@ -11,6 +11,8 @@ void Kernel::request_irq(unsigned irq, const char* name, IrqHandler h) {
   d.handler = std::move(h);
   // hardirq_preemption: every IRQ but the timer runs in its own SCHED_FIFO thread.
   const auto per_irq = p_.irq_threaded.find(irq);
+  const auto lv = p_.irq_level.find(irq);
+  d.level = !pic_mode() && lv != p_.irq_level.end() && lv->second;
   d.threaded =
       p_.hardirq_preemption && irq != 0 && (per_irq == p_.irq_threaded.end() || per_irq->second);
   if (d.threaded && !d.thread) {
@@ -50,21 +52,28 @@ void Kernel::do_IRQ(unsigned irq) {
   spin_lock(d.lock, "do_IRQ");
   shared(&d, 2, true);  // desc->status (IRQ_INPROGRESS, IRQ_PENDING), depth, action
   if (pic_mode()) return do_IRQ_8259A(irq, d, t_in);
-  fn("ack_edge_ioapic_irq", "do_IRQ", 30);
+  if (d.level)
+    mask_and_ack_level_ioapic_irq(irq, d);
+  else
+    fn("ack_edge_ioapic_irq", "do_IRQ", 30);
   if (d.depth > 0) {
     // Lazy disable: the edge came in while disabled. Mask it now, remember it,
-    // and let enable_irq() resend it (ack_edge_ioapic_irq / IRQ_PENDING).
+    // and let enable_irq() resend it (ack_edge_ioapic_irq / IRQ_PENDING). A level
+    // line stays masked and asserted: the unmask in enable_irq delivers it again.
     d.pending = true;
-    io_apic_modify(irq, true, "ack_edge_ioapic_irq");
-    this_cpu().apic_write(0xb0, 0);
+    if (!d.level || !level_ack_masks()) {  // the VP level ack has masked and EOI'd it
+      io_apic_modify(irq, true, "ack_edge_ioapic_irq");
+      this_cpu().apic_write(0xb0, 0);
+    }
     spin_unlock(d.lock, {"do_IRQ", "unlock"});
     d.in_hardirq(now() - t_in);
     irq_exit({"do_IRQ", "irq_exit"});
     return;
   }
-  this_cpu().apic_write(0xb0, 0);  // ack_APIC_irq
+  if (!d.level) this_cpu().apic_write(0xb0, 0);  // ack_APIC_irq
   fn("generic_redirect_hardirq", "do_IRQ", 20);
   if (d.threaded) {
+    // out_no_end: a level line stays masked until the thread has run the handler.
     d.thread_pending = true;
     spin_unlock(d.lock, {"do_IRQ", "unlock"});
     fn("wake_up_process", "generic_redirect_hardirq", 20);
@@ -75,7 +84,10 @@ void Kernel::do_IRQ(unsigned irq) {
     run_irq_handler(d);
     spin_lock(d.lock, "do_IRQ");
     fn("generic_note_interrupt", "do_IRQ", 20);
-    fn("end_edge_ioapic_irq", "do_IRQ", 20);
+    if (d.level)
+      end_level_ioapic_irq(irq, d, "do_IRQ");
+    else
+      fn("end_edge_ioapic_irq", "do_IRQ", 20);
     spin_unlock(d.lock, {"do_IRQ", "unlock"});
   }
   d.in_hardirq(now() - t_in);  // irq_exit may run softirqs: not this line's time
@@ -119,6 +131,11 @@ void Kernel::irq_thread(unsigned irq) {
     fn("generic_handle_IRQ_event", "do_hardirq", 40);
     shared(&d, 2, true);  // desc->status and action, last written by do_IRQ
     run_irq_handler(d);
+    if (d.level) {  // do_hardirq: desc->handler->end under desc->lock
+      spin_lock(d.lock, "do_hardirq");
+      end_level_ioapic_irq(irq, d, "do_hardirq");
+      spin_unlock(d.lock, {"do_hardirq", "unlock"});
+    }
     irq_thread_softirqs();
     local_irq_enable({"irq_thread", "unlock"});
     cond_resched("irq_thread");
@@ -162,6 +179,7 @@ void Kernel::enable_irq(unsigned irq, const char* parent) {
       set_8259A_mask(irq, false, "generic_enable_irq");
     } else {
       io_apic_modify(irq, false, "generic_enable_irq");
+      if (d.level) d.pending = false;  // the unmasked level line delivers itself
       if (d.pending) {
         d.pending = false;
         fn("hw_resend_irq", "generic_enable_irq", 40);

@@ -18,6 +18,7 @@ struct IrqDesc {
   int depth = 0;          // disable_irq nesting (IRQ_DISABLED while > 0)
   bool pending = false;   // IRQ_PENDING: arrived while disabled, resend on enable
   bool threaded = false;  // redirected to its IRQ thread
+  bool level = false;     // IO-APIC-level (ioapic_level_type), else IO-APIC-edge
   Task* thread = nullptr;
   bool thread_pending = false;  // IRQ_INPROGRESS for the thread
   uint64_t count = 0;
