@@ -36,7 +36,7 @@ struct HostBridgeConfig {
 };
 
 struct IsaConfig {
-  double io_cycle_ns = 1000;          // assumption: one 8-bit ISA I/O cycle ~1 us at 8.33 MHz
+  double io_cycle_ns = 1700;          // one ISA I/O cycle through the bridges; fitted to O5 (VIA preset)
   bool delayed_transactions = false;  // BIOS "PCI Delay Transaction" (PCI 2.1 3.3.3.3)
 };
 
