@@ -107,7 +107,7 @@ struct PlatformConfig {
   std::string apic_lowest_priority = "rotate";
   // How the IO-APIC window (0xfec00000) is reached: pci (a PCI-speed target) or xbus
   // (82093AA-style 8-bit X-bus behind the PCI-ISA bridge: 4 ISA cycles per dword).
-  std::string ioapic_bus = "pci";
+  std::string ioapic_bus = "xbus";
 };
 
 struct HdparmConfig {
