@@ -36,7 +36,7 @@ struct HostBridgeConfig {
 };
 
 struct IsaConfig {
-  double io_cycle_ns = 1700;          // one ISA I/O cycle through the bridges; fitted to O5 (VIA preset)
+  double io_cycle_ns = 1700;  // one ISA I/O cycle through the bridges; fitted to O5 (VIA preset)
   bool delayed_transactions = false;  // BIOS "PCI Delay Transaction" (PCI 2.1 3.3.3.3)
 };
 
@@ -155,8 +155,8 @@ struct KernelConfig {
   // auto: anticipatory on the 2.6.9 flavours (their default elevator), noop (FIFO with
   // back-merging, standing in for 2.4's elevator) on the others.
   std::string elevator = "auto";
-  bool task_hot_underflow_bug = true;       // 2.6.9-rc1..rc3 task_hot(): hot tasks look cold
-  bool timer_ack = true;  // 2.6.9 do_timer_interrupt: 8259A poll on each IO-APIC tick
+  bool task_hot_underflow_bug = true;  // 2.6.9-rc1..rc3 task_hot(): hot tasks look cold
+  bool timer_ack = true;               // 2.6.9 do_timer_interrupt: 8259A poll on each IO-APIC tick
   // IO-APIC trigger of the PCI IRQs (10 audio, 11 eth0): edge (the model's earlier rule,
   // keeps the figures) or level (the MP table's PCI sources; ioapic_level_type)
   std::string pci_irq_trigger = "edge";
