@@ -19,6 +19,9 @@ struct CpuConfig {
   double dram_latency_ns = 174;  // lmbench main-memory latency, CALIBRATION.md
   double fsb_mhz = 133.0;        // PC133 front-side bus
   int l2_kb = 256;               // Coppermine: 256 KiB on-die L2 per CPU
+
+  // mean | sampled: how a touch counts the lines evicted since (l2_residency.h)
+  std::string l2_survival = "mean";
 };
 
 struct PciConfig {

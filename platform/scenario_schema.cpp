@@ -177,6 +177,11 @@ std::vector<Key<Scenario>> make_scenario_keys() {
       bind<S>(integer("platform.cpu.l2_kb", 64, 4096, "KiB",
                       "unified L2 per CPU (random replacement; decides refill misses)"),
               LATSIM_AT(platform.cpu.l2_kb)),
+      bind<S>(choice("platform.cpu.l2_survival", {"mean", "sampled"},
+                     "L2 lines evicted since an object's last use: mean (the expected number, "
+                     "fractions carried over) or sampled (each line drawn, as random "
+                     "replacement evicts: rare fully cold touches)"),
+              LATSIM_AT(platform.cpu.l2_survival)),
       bind<S>(of_type(T::Bool, "platform.io_apic",
                       "the board has an IO-APIC; false: IRQs through the 8259A pair "
                       "(mask_and_ack_8259A) and the tick from the PIT's IRQ0"),
