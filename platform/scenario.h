@@ -227,6 +227,8 @@ struct TracingConfig {
   bool enabled = true;  // /proc/sys/kernel/tracing_enabled
   int max_traces = 50;  // traces/ keeps the largest N
   std::string spans;    // "A-B,C": durations between traced functions, in metrics.json
+  // end | start: which task a trace's header names (VP's update_max_tr: current at the end)
+  std::string task_at = "end";
 };
 
 // A sweep versioned with the scenario (`latsim sweep` uses it when given no --param).

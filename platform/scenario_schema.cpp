@@ -477,6 +477,11 @@ std::vector<Key<Scenario>> make_scenario_keys() {
       // tracing and outputs
       bind<S>(of_type(T::Bool, "tracing.enabled", "/proc/sys/kernel/tracing_enabled"),
               LATSIM_AT(tracing.enabled)),
+      bind<S>(choice("tracing.task_at", {"end", "start"},
+                     "the task a trace's header and log line name: end (current when the "
+                     "section ends, as the VP tracer's update_max_tr: a section spanning a "
+                     "switch names the next task) or start (the task that opened it)"),
+              LATSIM_AT(tracing.task_at)),
       bind<S>(integer("tracing.max_traces", 1, 10000, "", "traces/ keeps the largest N"),
               LATSIM_AT(tracing.max_traces)),
       bind<S>(of_type(T::String, "tracing.spans",
