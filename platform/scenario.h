@@ -110,7 +110,7 @@ struct PlatformConfig {
   std::string apic_lowest_priority = "rotate";
   // How the IO-APIC window (0xfec00000) is reached: pci (a PCI-speed target) or xbus
   // (82093AA-style 8-bit X-bus behind the PCI-ISA bridge: 4 ISA cycles per dword).
-  std::string ioapic_bus = "pci";
+  std::string ioapic_bus = "xbus";
 };
 
 struct HdparmConfig {
@@ -155,6 +155,9 @@ struct KernelConfig {
   std::string irq_delivery = "lowest_priority";
   // try_to_wake_up: sd (2.6.9 SD_WAKE_AFFINE/SD_WAKE_BALANCE) or nr_running (earlier model rule)
   std::string wake_balance = "nr_running";  // default keeps the figures; 2.6.9 is sd
+  // auto: anticipatory on the 2.6.9 flavours (their default elevator), noop (FIFO with
+  // back-merging, standing in for 2.4's elevator) on the others.
+  std::string elevator = "auto";
   bool task_hot_underflow_bug = true;       // 2.6.9-rc1..rc3 task_hot(): hot tasks look cold
   bool timer_ack = true;  // 2.6.9 do_timer_interrupt: 8259A poll on each IO-APIC tick
   // IO-APIC trigger of the PCI IRQs (10 audio, 11 eth0): edge (the model's earlier rule,
