@@ -15,6 +15,7 @@ LatencyTracerParams tracer_params(const KernelParams& p) {
   t.threshold_us = p.preempt_max_latency_us;
   t.max_traces = p.max_traces;
   t.spans = p.trace_spans;
+  t.task_at_end = p.trace_task_at_end;
   t.kernel_version = p.version;
   return t;
 }

@@ -24,6 +24,8 @@ struct KernelParams {
   uint64_t preempt_max_latency_us = 500;  // /proc/sys/kernel/preempt_max_latency
   bool tracing_enabled = true;            // /proc/sys/kernel/tracing_enabled
   size_t max_traces = 50;
+  // tracing.task_at: the header names the task current when the section ends (true)
+  bool trace_task_at_end = true;
   std::string trace_spans;       // tracing.spans: SpanProbe spec
   int mcount_cycles = 60;        // 0 when the tracer's cost is switched off
   bool io_delay = true;          // outb_p/inb_p add a port 0x80 write

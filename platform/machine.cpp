@@ -165,6 +165,7 @@ Machine::Machine(const Scenario& s)
     cpus.push_back(std::make_unique<cpu::Pentium3>(("cpu" + n).c_str(), i, mhz, host_bridge,
                                                    *lapics.back(),
                                                    uint64_t(s.platform.cpu.l2_kb) * 1024));
+    if (s.platform.cpu.l2_survival == "sampled") cpus.back()->sample_l2(s.seed);
     cpus.back()->set_extint_source([this] { return pic_master.inta(); });
     if (s.mechanisms.cache_coherence) cpus.back()->set_mesi(&mesi);
     ports.push_back(std::make_unique<CpuPort>(*cpus.back(), mhz, apic_bus));

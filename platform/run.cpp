@@ -42,6 +42,7 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.tracing_enabled = s.tracing.enabled;
   p.max_traces = size_t(s.tracing.max_traces);
   p.trace_spans = s.tracing.spans;
+  p.trace_task_at_end = s.tracing.task_at == "end";
   p.mcount_cycles = s.mechanisms.mcount_overhead ? s.mechanisms.mcount_cycles : 0;
   p.io_delay = s.mechanisms.isa_io_delay;
   p.ide_dma = k.hdparm.dma;

@@ -19,6 +19,9 @@ struct CpuConfig {
   double dram_latency_ns = 174;  // lmbench main-memory latency, CALIBRATION.md
   double fsb_mhz = 133.0;        // PC133 front-side bus
   int l2_kb = 256;               // Coppermine: 256 KiB on-die L2 per CPU
+
+  // mean | sampled: how a touch counts the lines evicted since (l2_residency.h)
+  std::string l2_survival = "mean";
 };
 
 struct PciConfig {
@@ -227,6 +230,8 @@ struct TracingConfig {
   bool enabled = true;  // /proc/sys/kernel/tracing_enabled
   int max_traces = 50;  // traces/ keeps the largest N
   std::string spans;    // "A-B,C": durations between traced functions, in metrics.json
+  // end | start: which task a trace's header names (VP's update_max_tr: current at the end)
+  std::string task_at = "end";
 };
 
 // A sweep versioned with the scenario (`latsim sweep` uses it when given no --param).

@@ -177,6 +177,11 @@ std::vector<Key<Scenario>> make_scenario_keys() {
       bind<S>(integer("platform.cpu.l2_kb", 64, 4096, "KiB",
                       "unified L2 per CPU (random replacement; decides refill misses)"),
               LATSIM_AT(platform.cpu.l2_kb)),
+      bind<S>(choice("platform.cpu.l2_survival", {"mean", "sampled"},
+                     "L2 lines evicted since an object's last use: mean (the expected number, "
+                     "fractions carried over) or sampled (each line drawn, as random "
+                     "replacement evicts: rare fully cold touches)"),
+              LATSIM_AT(platform.cpu.l2_survival)),
       bind<S>(of_type(T::Bool, "platform.io_apic",
                       "the board has an IO-APIC; false: IRQs through the 8259A pair "
                       "(mask_and_ack_8259A) and the tick from the PIT's IRQ0"),
@@ -478,6 +483,11 @@ std::vector<Key<Scenario>> make_scenario_keys() {
       // tracing and outputs
       bind<S>(of_type(T::Bool, "tracing.enabled", "/proc/sys/kernel/tracing_enabled"),
               LATSIM_AT(tracing.enabled)),
+      bind<S>(choice("tracing.task_at", {"end", "start"},
+                     "the task a trace's header and log line name: end (current when the "
+                     "section ends, as the VP tracer's update_max_tr: a section spanning a "
+                     "switch names the next task) or start (the task that opened it)"),
+              LATSIM_AT(tracing.task_at)),
       bind<S>(integer("tracing.max_traces", 1, 10000, "", "traces/ keeps the largest N"),
               LATSIM_AT(tracing.max_traces)),
       bind<S>(of_type(T::String, "tracing.spans",

@@ -18,7 +18,7 @@ void Kernel::critical_check(int c, bool was, const CodeSite& site) {
     const char* parent = std::string_view(site.fn) == pc.last_fn ? pc.last_parent : pc.last_fn;
     tracer_.begin(c, now(), site, parent, t->preempt_count, task_info(*t));
   } else if (was && !now_critical) {
-    tracer_.end(c, now(), site);
+    tracer_.end(c, now(), site, task_info(*rq_[size_t(c)].curr));
   }
   if (obs_ && was != now_critical) obs_->critical_edge(c, now(), now_critical, site);
 }

@@ -40,6 +40,11 @@ void LatencyTracer::mcount(int cpu, sc_time now, uint32_t pc, const char* fn, co
   if (!spans_.empty()) spans_.mcount(cpu, now, fn);
 }
 
+void LatencyTracer::end(int cpu, sc_time now, const CodeSite& site, const TaskInfo& ending) {
+  if (p_.task_at_end && cpus_[cpu].active) cpus_[cpu].task = ending;
+  end(cpu, now, site);
+}
+
 void LatencyTracer::end(int cpu, sc_time now, const CodeSite& site) {
   auto& c = cpus_[cpu];
   if (!c.active) return;

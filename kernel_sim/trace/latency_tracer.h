@@ -43,6 +43,9 @@ struct LatencyTracerParams {
   size_t max_entries = 4000;    // per-trace mcount buffer
   std::string kernel_version = "2.6.9-rc1-VP-R1";
   std::string spans;  // SpanProbe spec: "A..B,C" (empty: none)
+  // The VP tracer's update_max_tr copies `current` (comm, pid, nice...) when the section
+  // ends, in check_critical_timing: a section that spans a switch names the next task.
+  bool task_at_end = true;
 };
 
 class LatencyTracer {
@@ -55,6 +58,8 @@ class LatencyTracer {
              const TaskInfo& task);
   void mcount(int cpu, sc_time now, uint32_t pc, const char* fn, const char* parent);
   void end(int cpu, sc_time now, const CodeSite& site);
+  // As above, `ending` being the task current at the end (named when task_at_end).
+  void end(int cpu, sc_time now, const CodeSite& site, const TaskInfo& ending);
 
   uint64_t max_us() const { return max_us_; }
   uint64_t over_threshold() const { return over_; }

@@ -3,9 +3,14 @@
 // when it runs again: a line survives if the lines fetched since it was last
 // used have not displaced it. With random replacement over `lines` lines, the
 // chance a line is gone after F fetches is 1 - exp(-F / lines).
+// Two ways to count them: `mean` (the expected number, fractions carried to the next
+// touch: exact on average, but every touch after the same gap misses alike) or
+// `sampled` (each line survives or not on its own draw, as random replacement does:
+// now and then all of an object's lines are gone, the tail a worst case is made of).
 #include <cmath>
 #include <cstdint>
 #include <unordered_map>
+#include "models/common/random.h"
 
 namespace latsim::cpu {
 
@@ -13,15 +18,23 @@ class L2Residency {
  public:
   explicit L2Residency(uint64_t lines) : lines_(double(lines)) {}
 
+  // Count misses line by line with `rng` (nullptr: the expected number, the default).
+  void sample_with(Rng* rng) { rng_ = rng; }
+
   // `footprint` lines of object `key` are touched now, `fetched` lines having
   // been fetched by this CPU so far: how many of them miss. Fractions carry
   // over to the next touch so the long-run average is exact and deterministic.
   uint64_t touch(const void* key, uint64_t footprint, uint64_t fetched) {
     Entry& e = map_[key];
     const double gone = e.seen ? 1.0 - std::exp(-double(fetched - e.at) / lines_) : 1.0;
-    const double expected = double(footprint) * gone + e.carry;
-    const uint64_t n = uint64_t(expected);
-    e.carry = expected - double(n);
+    uint64_t n = 0;
+    if (rng_ && footprint <= kMaxSampled) {
+      for (uint64_t i = 0; i < footprint; ++i) n += rng_->uniform() < gone ? 1 : 0;
+    } else {  // the expected number (a large working set's refill is its mean anyway)
+      const double expected = double(footprint) * gone + e.carry;
+      n = uint64_t(expected);
+      e.carry = expected - double(n);
+    }
     e.at = fetched + n;
     e.seen = true;
     return n;
@@ -33,7 +46,9 @@ class L2Residency {
     double carry = 0;
     bool seen = false;
   };
+  static constexpr uint64_t kMaxSampled = 256;  // lines drawn one by one; above: the mean
   double lines_;
+  Rng* rng_ = nullptr;
   std::unordered_map<const void*, Entry> map_;
 };
 

@@ -4,6 +4,8 @@
 // "N cycles with M cache-line misses" into time, with each miss going out on
 // the front-side bus where the host bridge may hold it off.
 #include <functional>
+#include <memory>
+#include <string>
 #include <systemc>
 #include "models/chipset/host_bridge.h"
 #include "models/common/probe.h"
@@ -86,6 +88,13 @@ class Pentium3 : public sc_core::sc_module {
     return l2_.touch(key, footprint, stats_.misses);
   }
 
+  // Draw each L2 line's survival (platform.cpu.l2_survival: sampled) from this CPU's
+  // own generator, seeded from the scenario seed and the CPU's name.
+  void sample_l2(uint64_t seed) {
+    l2_rng_ = std::make_unique<Rng>(seed, std::string(name()) + "/l2");
+    l2_.sample_with(l2_rng_.get());
+  }
+
   // Coherence traffic for `lines` lines of shared `key` (0 without a directory: one CPU).
   uint64_t coherence_misses(const void* key, uint64_t lines, bool write) {
     const uint64_t n = mesi_ ? mesi_->access(id_, key, lines, write) : 0;
@@ -109,6 +118,7 @@ class Pentium3 : public sc_core::sc_module {
   std::function<unsigned()> extint_;
   sc_core::sc_event_or_list wake_;  // an interrupt, or new bus-master traffic to plan around
   L2Residency l2_;                  // 256 KiB L2 on Coppermine; 32-byte lines
+  std::unique_ptr<Rng> l2_rng_;     // per-line survival draws (sampled), else none
   MesiDirectory* mesi_ = nullptr;   // the other CPUs' caches, snooped on the FSB
   void add_stall(sc_time StallCauses::*cause, sc_time t);
   CpuStats stats_;

@@ -253,3 +253,29 @@ TEST(LatencyTracerTest, GoldenSeed000Schedule2305us) {
 
 }  // namespace
 }  // namespace latsim::kernel
+
+namespace latsim::kernel {
+namespace {
+
+// VP's update_max_tr copies `current` in check_critical_timing, at the section's end:
+// seed 000's schedule trace that worker_thread opened is headed by ksoftirqd/0/3, the
+// task switched to. tracing.task_at: start names the task that opened the section.
+TEST(LatencyTracerTest, HeaderNamesTheTaskCurrentAtTheEnd) {
+  for (const bool at_end : {true, false}) {
+    LatencyTracerParams p = params(100);
+    p.task_at_end = at_end;
+    LatencyTracer tr(1, p);
+    tr.begin(0, us(0), kLock, "worker_thread", 1, task("kblockd/0", 8, -10));
+    tr.mcount(0, us(1), 2, "dequeue_task", "deactivate_task");
+    tr.end(0, us(800), kUnlock, task("ksoftirqd/0", 3, -10));
+    ASSERT_EQ(tr.traces().size(), 1u);
+    const std::string want = at_end ? "ksoftirqd/0" : "kblockd/0";
+    EXPECT_EQ(tr.traces()[0].task.comm, want);
+    EXPECT_NE(tr.format(tr.traces()[0]).find("| task: " + want + "/"), std::string::npos);
+    ASSERT_FALSE(tr.messages().empty());
+    EXPECT_EQ(tr.messages()[0].rfind("(" + want + "/", 0), 0u) << tr.messages()[0];
+  }
+}
+
+}  // namespace
+}  // namespace latsim::kernel
