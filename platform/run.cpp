@@ -60,6 +60,8 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.irq_lowest_priority = k.irq_delivery == "lowest_priority";
   p.wake_balance = k.wake_balance;
   p.task_hot_underflow_bug = k.task_hot_underflow_bug;
+  // 2.4's OSS es1371_write sleeps in plain schedule(): no timer (sound/oss/es1371.c).
+  p.pcm_write_timeout = k.pcm_write_timeout && k.flavour.rfind("2.4", 0) != 0;
   p.timer_ack = k.timer_ack && k.flavour != "rt";  // later kernels ack only an 82489DX
   p.code_path_scale = k.code_path_scale;
   p.switch_pick_lines = k.switch_pick_lines;

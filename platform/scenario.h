@@ -153,7 +153,8 @@ struct KernelConfig {
   // try_to_wake_up: sd (2.6.9 SD_WAKE_AFFINE/SD_WAKE_BALANCE) or nr_running (earlier model rule)
   std::string wake_balance = "nr_running";  // default keeps the figures; 2.6.9 is sd
   bool task_hot_underflow_bug = true;       // 2.6.9-rc1..rc3 task_hot(): hot tasks look cold
-  bool timer_ack = true;  // 2.6.9 do_timer_interrupt: 8259A poll on each IO-APIC tick
+  bool pcm_write_timeout = true;  // ALSA's write sleep: schedule_timeout's timer (2.6 only)
+  bool timer_ack = true;          // 2.6.9 do_timer_interrupt: 8259A poll on each IO-APIC tick
   // IO-APIC trigger of the PCI IRQs (10 audio, 11 eth0): edge (the model's earlier rule,
   // keeps the figures) or level (the MP table's PCI sources; ioapic_level_type)
   std::string pci_irq_trigger = "edge";
