@@ -36,7 +36,7 @@ struct HostBridgeConfig {
 };
 
 struct IsaConfig {
-  double io_cycle_ns = 1000;          // assumption: one 8-bit ISA I/O cycle ~1 us at 8.33 MHz
+  double io_cycle_ns = 1700;          // one ISA I/O cycle through the bridges; fitted to O5 (VIA preset)
   bool delayed_transactions = false;  // BIOS "PCI Delay Transaction" (PCI 2.1 3.3.3.3)
 };
 
@@ -107,7 +107,7 @@ struct PlatformConfig {
   std::string apic_lowest_priority = "rotate";
   // How the IO-APIC window (0xfec00000) is reached: pci (a PCI-speed target) or xbus
   // (82093AA-style 8-bit X-bus behind the PCI-ISA bridge: 4 ISA cycles per dword).
-  std::string ioapic_bus = "pci";
+  std::string ioapic_bus = "xbus";
 };
 
 struct HdparmConfig {

@@ -32,6 +32,8 @@ void athlon_1000_irongate(PlatformConfig& p) {
 
   // Assumption: one 8-bit ISA I/O cycle ~1 us through the VT82C686A (CAL ISA).
   p.isa.io_cycle_ns = 1000;
+  // Assumption: its IO-APIC (if used) answers at PCI speed; only the VIA board is chosen.
+  p.ioapic_bus = "pci";
   p.isa.delayed_transactions = false;
 
   // A uniprocessor board: no IO-APIC, the 686A's 8259A pair in virtual wire mode.

@@ -30,6 +30,8 @@ void atom_c2758(PlatformConfig& p) {
   // bridge at ISA-like cycle times (the 8254 of the legacy block).
   p.host_bridge.cpu_holdoff = HoldoffPolicy::None;
   p.isa.io_cycle_ns = 1000;
+  // Assumption: its IO-APIC (if used) answers at PCI speed; only the VIA board is chosen.
+  p.ioapic_bus = "pci";
   // The SATA/PCIe devices are modelled as the reference machine's PCI devices.
   p.video = VideoConfig{};
 }

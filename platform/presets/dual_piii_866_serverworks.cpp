@@ -27,6 +27,8 @@ void dual_piii_866_serverworks(PlatformConfig& p) {
 
   // Assumption: the OSB4's ISA bridge runs 8-bit I/O cycles at 8.33 MHz like the 686B.
   p.isa.io_cycle_ns = 1000;
+  // Assumption: its IO-APIC (if used) answers at PCI speed; only the VIA board is chosen.
+  p.ioapic_bus = "pci";
 
   // OSB4 IDE (Linux serverworks.c): udma2 is its limit.
   p.ide.udma_mode = 2;

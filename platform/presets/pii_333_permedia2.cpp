@@ -30,6 +30,8 @@ void pii_333_permedia2(PlatformConfig& p) {
 
   // Assumption: one 8-bit ISA I/O cycle ~1 us at 8.33 MHz through the PIIX4.
   p.isa.io_cycle_ns = 1000;
+  // Assumption: its IO-APIC (if used) answers at PCI speed; only the VIA board is chosen.
+  p.ioapic_bus = "pci";
 
   // PIIX4E: Ultra DMA/33 (udma2).
   p.ide.udma_mode = 2;

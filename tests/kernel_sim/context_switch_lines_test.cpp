@@ -3,6 +3,7 @@
 // fake-CPU harness with every line cold (FakeCosts::refill_lines): exact miss counts
 // per trace step, the step being the time between two mcount entries.
 #include <gtest/gtest.h>
+#include <functional>
 #include <string>
 #include <vector>
 #include "tests/kernel_sim/fake_cpu.h"
@@ -59,6 +60,17 @@ struct Steps {
   uint64_t pick, to_switch, after_switch;  // ... -> dummy_switch_tasks -> __switch_to -> finish
 };
 
+// A task body that wakes *other and goes to sleep, forever.
+std::function<void()> wake_then_sleep(Kernel& k, Task** other) {
+  return [&k, other] {
+    for (;;) {
+      k.try_to_wake_up(*other, "test");
+      k.set_current_state(TASK_INTERRUPTIBLE);
+      k.schedule("test");
+    }
+  };
+}
+
 // Two tasks on one CPU wake each other and sleep, so every switch is between them.
 // `same_mm`: B is a thread of A's process; `kthread`: B is a kernel thread (mm 0).
 Steps ping_pong(KernelParams p, bool same_mm = false, bool kthread = false) {
@@ -70,15 +82,7 @@ Steps ping_pong(KernelParams p, bool same_mm = false, bool kthread = false) {
   m.k->set_observer(&obs);
   Task *a = nullptr, *b = nullptr;
   m.k->add_workload(std::make_unique<LambdaWorkload>([&](Kernel& k) {
-    auto body = [&k](Task** other) {
-      return [&k, other] {
-        for (;;) {
-          k.try_to_wake_up(*other, "test");
-          k.set_current_state(TASK_INTERRUPTIBLE);
-          k.schedule("test");
-        }
-      };
-    };
+    auto body = [&k](Task** other) { return wake_then_sleep(k, other); };
     a = k.create_task("a", body(&b), Policy::Normal, 0);
     b = k.create_task("b", body(&a), Policy::Normal, 0);
     if (same_mm) b->mm = a->mm;
@@ -150,15 +154,7 @@ uint64_t mask_traffic_on_cpu0(KernelParams p) {
   m.k->set_observer(&obs);
   Task *b = nullptr, *cc = nullptr;
   m.k->add_workload(std::make_unique<LambdaWorkload>([&](Kernel& k) {
-    auto body = [&k](Task** other) {
-      return [&k, other] {
-        for (;;) {
-          k.try_to_wake_up(*other, "test");
-          k.set_current_state(TASK_INTERRUPTIBLE);
-          k.schedule("test");
-        }
-      };
-    };
+    auto body = [&k](Task** other) { return wake_then_sleep(k, other); };
     Task* a = k.create_task(
         "a",
         [&k] {
