@@ -62,6 +62,9 @@ struct KernelParams {
   // rule (wake on this CPU when it runs fewer tasks than the task's own). The default
   // keeps the reference figures; 2.6.9 itself is "sd" (see the scenario key's doc).
   std::string wake_balance = "nr_running";
+  // The request queue's I/O scheduler: noop (FIFO with back-merging) or anticipatory
+  // (drivers/block/as-iosched.c, 2.6.9's default elevator).
+  std::string elevator = "noop";
   // 2.6.9-rc1..rc3 task_hot(): the unsigned timestamp_last_tick - p->timestamp underflows
   // when p left its CPU after that CPU's last tick, so a hot task looks cache-cold (Kenneth
   // Chen, LKML 2004-10-04 "bug in sched.c:task_hot()", fixed by a long long cast).

@@ -59,6 +59,8 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.vp_redirect_softirq_wakeup_bug = k.vp_redirect_softirq_wakeup_bug;
   p.irq_lowest_priority = k.irq_delivery == "lowest_priority";
   p.wake_balance = k.wake_balance;
+  const bool v269 = k.flavour == "2.6.9-vp" || k.flavour == "2.6.9";
+  p.elevator = k.elevator != "auto" ? k.elevator : v269 ? "anticipatory" : "noop";
   p.task_hot_underflow_bug = k.task_hot_underflow_bug;
   // 2.4's OSS es1371_write sleeps in plain schedule(): no timer (sound/oss/es1371.c).
   p.pcm_write_timeout = k.pcm_write_timeout && k.flavour.rfind("2.4", 0) != 0;

@@ -152,6 +152,9 @@ struct KernelConfig {
   std::string irq_delivery = "lowest_priority";
   // try_to_wake_up: sd (2.6.9 SD_WAKE_AFFINE/SD_WAKE_BALANCE) or nr_running (earlier model rule)
   std::string wake_balance = "nr_running";  // default keeps the figures; 2.6.9 is sd
+  // auto: anticipatory on the 2.6.9 flavours (their default elevator), noop (FIFO with
+  // back-merging, standing in for 2.4's elevator) on the others.
+  std::string elevator = "auto";
   bool task_hot_underflow_bug = true;       // 2.6.9-rc1..rc3 task_hot(): hot tasks look cold
   bool pcm_write_timeout = true;  // ALSA's write sleep: schedule_timeout's timer (2.6 only)
   bool timer_ack = true;          // 2.6.9 do_timer_interrupt: 8259A poll on each IO-APIC tick

@@ -382,6 +382,12 @@ std::vector<Key<Scenario>> make_scenario_keys() {
                      "loaded, SD_WAKE_BALANCE) or nr_running (here if this CPU runs fewer; the "
                      "default: sd moves the reference figures)"),
               LATSIM_AT(kernel.wake_balance)),
+      bind<S>(choice("kernel.elevator", {"auto", "noop", "anticipatory"},
+                     "the hda queue's I/O scheduler: anticipatory (as-iosched.c: read and "
+                     "write batches of 500 / 125 ms, 6 ms waits for the last reader's next "
+                     "read), noop (FIFO with back-merging) or auto (anticipatory on 2.6.9, "
+                     "its default elevator; noop on the other flavours)"),
+              LATSIM_AT(kernel.elevator)),
       bind<S>(of_type(T::Bool, "kernel.task_hot_underflow_bug",
                       "2.6.9-rc1..rc3 task_hot(): unsigned timestamp_last_tick - p->timestamp "
                       "wraps when p slept after its CPU's last tick, so it looks cache-cold and "

@@ -93,6 +93,7 @@ class BlockLayer {
     uint32_t nr_sectors = 0;
     std::vector<PageRef> pages;
     bool write = false;
+    uint64_t queued = 0;  // jiffies when it was queued (the elevator's fifo time)
   };
   struct File {
     uint64_t start_lba = 0;
@@ -119,6 +120,11 @@ class BlockLayer {
   void generic_unplug_device();
   // ide
   void ide_do_request(const char* parent);
+  // as-iosched.c: the index in queue_ of the request to start, or -1 while it waits
+  // for the last reader's next read (noop: the oldest).
+  int elv_next_request();
+  void as_completed_request(const Request& rq);
+  void as_antic_timeout(uint64_t gen);
   void start_request(const Request& rq);
   void ide_intr();
   void start_pio(const Request& rq);
@@ -160,6 +166,15 @@ class BlockLayer {
   bool pdflush_running_ = false;
   std::vector<Task*> congestion_waiters_;
   size_t nr_requests_ = 128;  // /sys/block/hda/queue/nr_requests (2.6.9 default)
+  // as_data: the batch being served and the anticipation of the last reader.
+  struct AsData {
+    bool write_batch = false;
+    int64_t batch_start = 0;     // jiffies
+    int64_t last_read_done = 0;  // jiffies the last read completed
+    uint64_t antic_gen = 0;      // antic_timer generation (a stale timeout is ignored)
+    bool antic_armed = false;
+    bool reader_may_send = false;  // a read completed and its wait has not timed out
+  } as_;
 };
 
 }  // namespace latsim::kernel

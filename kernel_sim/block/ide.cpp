@@ -27,9 +27,11 @@ void BlockLayer::init_ide() {
 void BlockLayer::ide_do_request(const char* parent) {
   k_.fn("ide_do_request", parent, 80, 1);
   if (busy_ || queue_.empty()) return;
+  const int next = elv_next_request();
+  if (next < 0) return;  // anticipating the last reader's next read
   busy_ = true;
-  active_ = std::move(queue_.front());
-  queue_.pop_front();
+  active_ = std::move(queue_[size_t(next)]);
+  queue_.erase(queue_.begin() + next);
   stats_.max_request_sectors = std::max<uint64_t>(stats_.max_request_sectors, active_.nr_sectors);
   // Keep our own IRQ off while the lock is dropped and interrupts are on.
   k_.disable_irq_nosync(IDE_IRQ, "ide_do_request");
@@ -170,6 +172,7 @@ void BlockLayer::ide_end_request(const Request& rq) {
     unlock_page(page);
   }
   k_.fn("end_that_request_last", "ide_end_request", 40, 1);
+  as_completed_request(rq);
 }
 
 }  // namespace latsim::kernel

@@ -155,6 +155,7 @@ void BlockLayer::make_write_request(FileId f, uint64_t first_page, uint32_t npag
     rq.sector = sector;
     rq.nr_sectors = nsect;
     rq.write = true;
+    rq.queued = k_.jiffies();
     for (uint32_t i = 0; i < npages; ++i) rq.pages.push_back({f, first_page + i});
     queue_.push_back(std::move(rq));
     stats_.requests++;

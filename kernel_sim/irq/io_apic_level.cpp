@@ -12,7 +12,7 @@ namespace latsim::kernel {
 
 bool Kernel::level_ack_masks() const { return p_.flavour == "2.6.9-vp" || rt_flavour(); }
 
-void Kernel::mask_and_ack_level_ioapic_irq(unsigned irq, IrqDesc& d) {
+void Kernel::mask_and_ack_level_ioapic_irq(unsigned irq, IrqDesc& /*desc*/) {
   fn("mask_and_ack_level_ioapic_irq", "do_IRQ", 30);
   if (!level_ack_masks()) return;  // 2.6.9: /* nothing */
   io_apic_modify(irq, true, "mask_and_ack_level_ioapic_irq");
