@@ -199,6 +199,8 @@ class Kernel {
   void resched_task(Task* p);
   // Sleep on `cpu`'s timer base until its local tick `tick` (nanosleep), then run.
   void sleep_until_tick(int cpu, uint64_t tick, const char* parent);
+  // kernel/timer.c schedule_timeout: sleep with a process_timeout timer `timeout` ticks out.
+  void schedule_timeout(uint64_t timeout, const char* parent);
   [[noreturn]] void do_exit(const char* parent);
 
   // --- interrupts (irq/irq.cpp, irq/softirq.cpp) ---

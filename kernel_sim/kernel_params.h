@@ -71,6 +71,9 @@ struct KernelParams {
   // when p left its CPU after that CPU's last tick, so a hot task looks cache-cold (Kenneth
   // Chen, LKML 2004-10-04 "bug in sched.c:task_hot()", fixed by a long long cast).
   bool task_hot_underflow_bug = true;
+  // ALSA pcm_lib.c snd_pcm_lib_write1 sleeps in schedule_timeout(10 * HZ): a timer is
+  // queued on the writer's CPU base and deleted (del_singleshot_timer_sync) on wake-up.
+  bool pcm_write_timeout = false;
   // Length of this kernel's code paths relative to the modelled 2.6.9/i386 cycle
   // counts of fn() (1: those); a later kernel on another core is slower or faster.
   double code_path_scale = 1.0;

@@ -63,6 +63,8 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   const bool v269 = k.flavour == "2.6.9-vp" || k.flavour == "2.6.9";
   p.elevator = k.elevator != "auto" ? k.elevator : v269 ? "anticipatory" : "noop";
   p.task_hot_underflow_bug = k.task_hot_underflow_bug;
+  // 2.4's OSS es1371_write sleeps in plain schedule(): no timer (sound/oss/es1371.c).
+  p.pcm_write_timeout = k.pcm_write_timeout && k.flavour.rfind("2.4", 0) != 0;
   p.timer_ack = k.timer_ack && k.flavour != "rt";  // later kernels ack only an 82489DX
   p.code_path_scale = k.code_path_scale;
   p.switch_pick_lines = k.switch_pick_lines;

@@ -159,6 +159,7 @@ struct KernelConfig {
   // back-merging, standing in for 2.4's elevator) on the others.
   std::string elevator = "auto";
   bool task_hot_underflow_bug = true;  // 2.6.9-rc1..rc3 task_hot(): hot tasks look cold
+  bool pcm_write_timeout = true;       // ALSA's write sleep: schedule_timeout's timer (2.6 only)
   bool timer_ack = true;               // 2.6.9 do_timer_interrupt: 8259A poll on each IO-APIC tick
   // IO-APIC trigger of the PCI IRQs (10 audio, 11 eth0): edge (the model's earlier rule,
   // keeps the figures) or level (the MP table's PCI sources; ioapic_level_type)

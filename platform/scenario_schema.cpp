@@ -398,6 +398,12 @@ std::vector<Key<Scenario>> make_scenario_keys() {
                       "wraps when p slept after its CPU's last tick, so it looks cache-cold and "
                       "wake-affine moves it (K. Chen, LKML 2004-10-04; fixed by a long long cast)"),
               LATSIM_AT(kernel.task_hot_underflow_bug)),
+      bind<S>(of_type(T::Bool, "kernel.pcm_write_timeout",
+                      "ALSA snd_pcm_lib_write1 sleeps in schedule_timeout(10 * HZ): add_timer on "
+                      "the writer's CPU base before the sleep, del_singleshot_timer_sync -> "
+                      "del_timer under that base's lock after the wake-up (2.6 flavours; 2.4's "
+                      "OSS es1371_write sleeps in schedule())"),
+              LATSIM_AT(kernel.pcm_write_timeout)),
       bind<S>(choice("kernel.pci_irq_trigger", {"edge", "level"},
                      "IO-APIC trigger of the PCI IRQs 10 and 11: edge (the default, keeps the "
                      "reference figures) or level (MP table PCI sources, ioapic_level_type; "

@@ -298,7 +298,8 @@ TEST(ScenarioErrors, KeyInTheWrongSection) {
       "kernel_preemption, softirq_preemption, hardirq_preemption, nmi_watchdog, periodic_balance, "
       "switch_pick_lines, switch_next_lines, switch_mm_lines, switch_resume_lines, "
       "vp_redirect_softirq_wakeup_bug, irq_delivery, wake_balance, elevator, "
-      "task_hot_underflow_bug, pci_irq_trigger, timer_ack, code_path_scale, maxcpus, "
+      "task_hot_underflow_bug, pcm_write_timeout, pci_irq_trigger, timer_ack, code_path_scale, "
+      "maxcpus, "
       "tunables, "
       "rootfs, "
       "latencytimes_read_s, reiserfs, hdparm)");

@@ -136,7 +136,10 @@ void Es1371Driver::write(uint32_t bytes) {
       sleeper_ = &k_.current();
       k_.set_current_state(TASK_INTERRUPTIBLE);
       k_.spin_unlock_irq(stream_lock_, {"snd_pcm_lib_write1", "unlock"});
-      k_.schedule("schedule_timeout");
+      if (k_.params().pcm_write_timeout)
+        k_.schedule_timeout(10 * k_.params().hz, "snd_pcm_lib_write1");  // pcm_lib.c: 10 s
+      else
+        k_.schedule("schedule_timeout");
       k_.spin_lock_irq(stream_lock_, "snd_pcm_lib_write1");
     }
     const uint32_t n = std::min(frames, avail());
