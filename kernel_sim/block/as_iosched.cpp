@@ -63,12 +63,18 @@ void BlockLayer::as_completed_request(const Request& rq) {
   ++as_.antic_gen;
 }
 
-// as_antic_timeout -> kblockd: the reader sent nothing; let the queue run.
+// as_antic_timeout (the antic_timer, in the timer softirq): the reader sent nothing;
+// kblockd runs the queue (kblockd_schedule_work(&ad->antic_work)).
 void BlockLayer::as_antic_timeout(uint64_t gen) {
   if (gen != as_.antic_gen || !as_.antic_armed) return;
   k_.fn("as_antic_timeout", "run_timer_softirq", 60, 1);
   as_.antic_armed = false;
   as_.reader_may_send = false;  // the anticipation is over: the next dispatch may switch
+  kblockd_schedule_work([this] { as_work_handler(); });
+}
+
+void BlockLayer::as_work_handler() {
+  k_.fn("as_work_handler", "worker_thread", 40, 1);
   k_.spin_lock_irq(ide_lock_, "as_work_handler");
   ide_do_request("as_work_handler");
   k_.spin_unlock_irq(ide_lock_, {"as_work_handler", "unlock"});

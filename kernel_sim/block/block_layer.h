@@ -5,6 +5,7 @@
 // ide-dma.c). Costs are per page, per request, per port access.
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <vector>
 #include "kernel_sim/lib/random.h"
@@ -125,6 +126,10 @@ class BlockLayer {
   int elv_next_request();
   void as_completed_request(const Request& rq);
   void as_antic_timeout(uint64_t gen);
+  void as_work_handler();
+  // ll_rw_blk.c's kblockd workqueue: one worker_thread per CPU (nice -10).
+  void kblockd_schedule_work(std::function<void()> work);
+  void worker_thread(int cpu);
   void start_request(const Request& rq);
   void ide_intr();
   void start_pio(const Request& rq);
@@ -165,7 +170,9 @@ class BlockLayer {
   Task* kjournald_ = nullptr;
   bool pdflush_running_ = false;
   std::vector<Task*> congestion_waiters_;
-  size_t nr_requests_ = 128;  // /sys/block/hda/queue/nr_requests (2.6.9 default)
+  size_t nr_requests_ = 128;    // /sys/block/hda/queue/nr_requests (2.6.9 default)
+  std::vector<Task*> kblockd_;  // kblockd/N
+  std::vector<std::vector<std::function<void()>>> kwork_;  // its pending work
   // as_data: the batch being served and the anticipation of the last reader.
   struct AsData {
     bool write_batch = false;

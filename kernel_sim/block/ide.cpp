@@ -3,6 +3,7 @@
 // -d0 the PIO path of ide-taskfile.c, where the CPU reads every sector through
 // the data port (task_in_intr -> ide_pio_sector -> ide_insl/ide_insw).
 #include <algorithm>
+#include <string>
 #include <vector>
 #include "kernel_sim/block/block_layer.h"
 #include "kernel_sim/kernel.h"
@@ -19,6 +20,16 @@ constexpr unsigned IDE_IRQ = 14;
 }  // namespace
 
 void BlockLayer::init_ide() {
+  // blk_dev_init: create_workqueue("kblockd"), a worker_thread per CPU. Its only work
+  // here is the anticipatory scheduler's, so with noop it is not created.
+  for (int c = 0; c < k_.ncpus() && k_.params().elevator == "anticipatory"; ++c) {
+    Task* t = k_.create_task(
+        "kblockd/" + std::to_string(c), [this, c] { worker_thread(c); }, Policy::Normal, -10, c,
+        1u << c);
+    t->mm = 0;  // a kernel thread
+    kblockd_.push_back(t);
+  }
+  kwork_.resize(kblockd_.size());
   k_.outb(0x00, IDE_CONTROL);  // nIEN clear: the drive may interrupt
   k_.request_irq(IDE_IRQ, "ide0", [this] { ide_intr(); });
 }

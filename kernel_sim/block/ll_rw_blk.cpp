@@ -43,4 +43,27 @@ void BlockLayer::generic_unplug_device() {
   k_.spin_unlock_irq(ide_lock_, {"generic_unplug_device", "unlock"});
 }
 
+void BlockLayer::kblockd_schedule_work(std::function<void()> work) {
+  const int c = k_.smp_processor_id();  // queue_work: this CPU's worker
+  k_.fn("kblockd_schedule_work", "as_antic_timeout", 40, 1);
+  kwork_[size_t(c)].push_back(std::move(work));
+  k_.try_to_wake_up(kblockd_[size_t(c)], "__queue_work");
+}
+
+// kernel/workqueue.c worker_thread of kblockd: sleep until work is queued, run it, sleep again.
+void BlockLayer::worker_thread(int cpu) {
+  for (;;) {
+    k_.set_current_state(TASK_INTERRUPTIBLE);
+    while (kwork_[size_t(cpu)].empty()) {
+      k_.schedule("worker_thread");
+      k_.set_current_state(TASK_INTERRUPTIBLE);
+    }
+    k_.set_current_state(TASK_RUNNING);
+    auto work = std::move(kwork_[size_t(cpu)]);
+    kwork_[size_t(cpu)].clear();
+    k_.fn("run_workqueue", "worker_thread", 60, 1);
+    for (auto& w : work) w();
+  }
+}
+
 }  // namespace latsim::kernel

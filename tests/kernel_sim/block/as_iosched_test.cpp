@@ -61,5 +61,33 @@ TEST(AsIosched, AnticipatoryEndsTheWriteBatchAndStreamsTheReads) {
   EXPECT_EQ(s.find('R', first + 8), std::string::npos);
 }
 
+// One READ, then nothing more from its reader, with WRITEs queued behind it: the queue
+// waits antic_expire (HZ/150: 6 ticks) for the reader, then the antic_timer's work on
+// kblockd/0 starts the first WRITE.
+TEST(AsIosched, AfterTheAnticipationTimesOutKblockdStartsTheWrites) {
+  KernelParams p = disk_params(32, 32);
+  p.elevator = "anticipatory";
+  DiskMachine m(p, ms(2));
+  m.boot([&](Kernel& k) {
+    k.block().setup_write_file(64, 200000);
+    const FileId r = k.block().create_file(8, 5000);
+    k.create_task(
+        "reader",
+        [&k, r] {
+          for (uint64_t i = 0; i < 8; ++i) k.block().read_page(r, i, "do_generic_mapping_read");
+          k.block().write_sync(0, 64, "journal_write_commit_record");
+          for (;;) k.user_exec(100000, 0);
+        },
+        Policy::Normal, 0);
+  });
+  sc_core::sc_start(ms(100));
+  ASSERT_GE(m.commands.size(), 2u);
+  EXPECT_FALSE(m.commands[0].write);
+  EXPECT_TRUE(m.commands[1].write);
+  const sc_time wait = m.commands[1].at - m.commands[0].at;  // 2 ms read, then the wait
+  EXPECT_GE(wait, ms(2 + 5));
+  EXPECT_LE(wait, ms(2 + 7));
+}
+
 }  // namespace
 }  // namespace latsim::kernel

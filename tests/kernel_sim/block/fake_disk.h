@@ -14,6 +14,7 @@ struct DiskCommand {
   bool write = false;
   uint64_t lba = 0;
   uint32_t sectors = 0;
+  sc_time at;  // when the driver wrote the command
 };
 
 class DiskCpu : public FakeCpu {
@@ -38,6 +39,7 @@ class DiskCpu : public FakeCpu {
     if (port == 0x1f6) tf_.lba = (tf_.lba & 0xffffff) | (uint64_t(v & 0x0f) << 24);
     if (port == 0x1f7 && (v == 0xc8 || v == 0xca)) {  // READ DMA / WRITE DMA
       tf_.write = v == 0xca;
+      tf_.at = sc_core::sc_time_stamp();
       log_->push_back(tf_);
     }
     if (port == 0xd000 && (v & 1)) done_ev_.notify(service_);  // BM start: done later
