@@ -1,6 +1,7 @@
 // kernel_sim/time/schedule_timeout.cpp: kernel/timer.c schedule_timeout queues a
 // process_timeout timer on the sleeper's CPU base and deletes it on an early wake-up.
 #include <gtest/gtest.h>
+#include "kernel_sim/workloads/stress.h"
 #include "tests/kernel_sim/fake_cpu.h"
 
 namespace latsim::kernel {
@@ -52,10 +53,7 @@ Result sleep_five_ticks(double wake_after_us) {
             r.pending_asleep = k.timers(0).size();
             r.woken = k.now();
             k.try_to_wake_up(s, "test");
-            for (;;) {
-              k.set_current_state(TASK_INTERRUPTIBLE);
-              k.schedule("test");
-            }
+            sleep_forever(k);
           },
           Policy::Fifo, 60, 1, 0x2);
   }));

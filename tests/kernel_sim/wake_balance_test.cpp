@@ -1,6 +1,7 @@
 // kernel_sim/sched/wake_balance.cpp: the CPU try_to_wake_up queues a sleeping task on
 // (2.6.9 SD_WAKE_AFFINE / SD_WAKE_BALANCE and the -rc1 task_hot() underflow).
 #include <gtest/gtest.h>
+#include "kernel_sim/workloads/stress.h"
 #include "tests/kernel_sim/fake_cpu.h"
 
 namespace latsim::kernel {
@@ -40,10 +41,7 @@ int woken_on(const WakeCase& c) {
         "s",
         [&k] {
           k.user_exec(50000, 0);  // 50 µs, then sleep
-          for (;;) {
-            k.set_current_state(TASK_INTERRUPTIBLE);
-            k.schedule("test");
-          }
+          sleep_forever(k);
         },
         Policy::Fifo, 50, 0, 0x1);
     k.create_task(
@@ -62,10 +60,7 @@ int woken_on(const WakeCase& c) {
           s->cpus_allowed = 0x3;  // sched_setaffinity while it sleeps: either CPU
           k.try_to_wake_up(s, "test");
           cpu = s->cpu;
-          for (;;) {
-            k.set_current_state(TASK_INTERRUPTIBLE);
-            k.schedule("test");
-          }
+          sleep_forever(k);
         },
         Policy::Fifo, 60, 1, 0x2);
   }));

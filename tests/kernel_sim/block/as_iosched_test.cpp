@@ -15,10 +15,15 @@ using test::DiskMachine;
 sc_time ms(double v) { return sc_time(v, sc_core::SC_MS); }
 
 // The command log as a string: W per WRITE DMA, R per READ DMA.
-std::string order(const std::string& elevator) {
+// 32 KB requests and read-ahead, the given elevator.
+KernelParams with_elevator(const std::string& elevator) {
   KernelParams p = disk_params(32, 32);
   p.elevator = elevator;
-  DiskMachine m(p, ms(2));
+  return p;
+}
+
+std::string order(const std::string& elevator) {
+  DiskMachine m(with_elevator(elevator), ms(2));
   m.boot([&](Kernel& k) {
     k.block().setup_write_file(1024, 200000);
     const FileId r = k.block().create_file(64, 5000);
@@ -65,9 +70,7 @@ TEST(AsIosched, AnticipatoryEndsTheWriteBatchAndStreamsTheReads) {
 // waits antic_expire (HZ/150: 6 ticks) for the reader, then the antic_timer's work on
 // kblockd/0 starts the first WRITE.
 TEST(AsIosched, AfterTheAnticipationTimesOutKblockdStartsTheWrites) {
-  KernelParams p = disk_params(32, 32);
-  p.elevator = "anticipatory";
-  DiskMachine m(p, ms(2));
+  DiskMachine m(with_elevator("anticipatory"), ms(2));
   m.boot([&](Kernel& k) {
     k.block().setup_write_file(64, 200000);
     const FileId r = k.block().create_file(8, 5000);
