@@ -20,12 +20,29 @@ sc_time IdeDisk::seek_time(uint64_t from_lba, uint64_t to_lba) const {
   return p_.track_to_track + (p_.avg_seek - p_.track_to_track) * f;
 }
 
+double IdeDisk::angle(uint64_t lba) const {
+  // Sectors lie end to end along the recording at the zoned rate, so the angle of
+  // a sector is the revolutions the media takes to pass every sector before it:
+  // the integral of 512 / (rate(x) * rev) dx, with rate falling linearly (above).
+  // Track and cylinder skew hide switches from a sequential transfer, so the
+  // logical CHS geometry plays no part (it is a translation, not the format).
+  const double rev = revolution().to_seconds();
+  const double x = double(std::min(lba, p_.capacity));
+  const double r0 = p_.outer_mb_s * 1e6, r1 = p_.inner_mb_s * 1e6;
+  const double k = (r0 - r1) / double(p_.capacity);  // bytes/s lost per sector inward
+  const double turns =
+      k == 0 ? 512.0 * x / (r0 * rev) : 512.0 / (rev * k) * std::log(r0 / (r0 - k * x));
+  return turns - std::floor(turns);
+}
+
 sc_time IdeDisk::rotational_wait(uint64_t lba, sc_time at) const {
   const double rev = revolution().to_seconds();
   const double head = std::fmod(at.to_seconds() / rev + p_.spindle_phase, 1.0);
-  const double target = double(lba % p_.sectors_per_track) / p_.sectors_per_track;
-  double w = target - head;
+  double w = angle(lba) - head;
   if (w < 0) w += 1.0;
+  // A sector "missed" by under a nanosecond is picosecond rounding of the media
+  // pace (a stream continuing where the last one ended), not a lost revolution.
+  if ((1.0 - w) * rev < 1e-9) w = 0;
   return sc_time(w * rev, SC_SEC);
 }
 

@@ -71,6 +71,7 @@ class IdeDisk {
   // Datasheet-shaped pieces, public for tests.
   sc_time seek_time(uint64_t from_lba, uint64_t to_lba) const;
   sc_time rotational_wait(uint64_t lba, sc_time at) const;
+  double angle(uint64_t lba) const;  // of the sector's start on its track, in turns [0, 1)
   double media_rate_mb_s(uint64_t lba) const;
   sc_time revolution() const { return sc_time(60.0 / p_.rpm, SC_SEC); }
 

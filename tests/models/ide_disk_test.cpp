@@ -80,47 +80,71 @@ TEST(IdeDiskRotation, RevolutionIs8333UsAt7200Rpm) {
   EXPECT_EQ(to_ps(disk.revolution()), 8333333333u);  // 60 / 7200 s
 }
 
-TEST(IdeDiskRotation, WaitIsAngularDistanceToTheSector) {
+// Sectors lie end to end along the track at the zoned media rate: the angle
+// between two sectors is the time the media takes to pass the sectors between.
+TEST(IdeDiskRotation, WaitIsTheMediaTimeToTheSector) {
+  fresh_simulation();
+  const IdeDiskParams p;
+  IdeDisk disk(p);
+  const double st = double(to_ps(transfer_time(512, 44.0)));       // outer zone: 11.64 us
+  EXPECT_EQ(disk.rotational_wait(0, SC_ZERO_TIME), SC_ZERO_TIME);  // under the head
+  EXPECT_NEAR(double(to_ps(disk.rotational_wait(100, SC_ZERO_TIME))), 100 * st, 1000.0);
+  // The logical CHS geometry (63 sectors per track) is a translation: sector 63 is
+  // 63 sectors of media time away, not back under the head.
+  EXPECT_NEAR(double(to_ps(disk.rotational_wait(63, SC_ZERO_TIME))), 63 * st, 1000.0);
+  // One physical track of the outer zone holds 44 MB/s x 8.33 ms / 512 = 716 sectors.
+  const double rev = double(to_ps(disk.revolution()));
+  EXPECT_NEAR(rev / st, 716.1, 0.1);
+  EXPECT_NEAR(double(to_ps(disk.rotational_wait(717, SC_ZERO_TIME))), 717 * st - rev, 1e5);
+  // In the inner zone a sector is twice as long (22 MB/s).
+  const uint64_t inner = p.capacity - 10;
+  const sc_time at = sc_time(3.7, SC_MS);
+  const sc_time a = disk.rotational_wait(inner, at), b = disk.rotational_wait(inner + 1, at);
+  EXPECT_NEAR(double(to_ps(b - a)), double(to_ps(transfer_time(512, 22.0))), 1000.0);
+  // Whole revolutions later the platter is where it was.
+  EXPECT_NEAR(double(to_ps(disk.rotational_wait(100, disk.revolution() * 5.0))), 100 * st, 2000.0);
+}
+
+// A stream that goes on where the last transfer ended loses no revolution; one
+// that comes a microsecond late waits almost a whole one.
+TEST(IdeDiskRotation, ContiguousSectorIsUnderTheHeadWhenTheLastOneEnds) {
   fresh_simulation();
   IdeDisk disk(IdeDiskParams{});
-  const double rev = double(to_ps(disk.revolution()));
-  EXPECT_EQ(disk.rotational_wait(0, SC_ZERO_TIME), SC_ZERO_TIME);  // under the head
-  // Sector 21 of 63 is a third of a turn away at t = 0.
-  EXPECT_NEAR(double(to_ps(disk.rotational_wait(21, SC_ZERO_TIME))), rev / 3, 1.0);
-  // Sector 0 just passed when the head is a third of a turn on: two thirds to go.
-  EXPECT_NEAR(double(to_ps(disk.rotational_wait(0, ps(uint64_t(rev / 3))))), rev * 2 / 3, 2.0);
-  // Same angular position one track (63 sectors) or one cylinder later: same wait.
-  const sc_time at = sc_time(3.7, SC_MS);
-  EXPECT_EQ(disk.rotational_wait(21 + 63, at), disk.rotational_wait(21, at));
-  EXPECT_EQ(disk.rotational_wait(21 + kSectorsPerCylinder, at), disk.rotational_wait(21, at));
-  // Whole revolutions later the platter is where it was.
-  EXPECT_NEAR(double(to_ps(disk.rotational_wait(21, disk.revolution() * 5.0))), rev / 3, 2.0);
+  const uint64_t lba = 100000;
+  const sc_time start = sc_time(2, SC_MS);
+  const sc_time t = start + disk.rotational_wait(lba, start);
+  const sc_time end = t + transfer_time(512, disk.media_rate_mb_s(lba)) * 64.0;
+  EXPECT_LT(disk.rotational_wait(lba + 64, end), sc_time(1, SC_NS));  // zone slope: ps
+  EXPECT_GT(disk.rotational_wait(lba + 64, end + sc_time(1, SC_US)),
+            disk.revolution() - sc_time(2, SC_US));
 }
 
 // The platters' phase at t = 0 (seeded per boot by the platform) turns the whole
-// schedule: at phase 1/3 sector 21 is under the head at t = 0, sector 0 two thirds away.
+// schedule: at phase 1/3 the sector a third of a turn on is under the head at t = 0.
 TEST(IdeDiskRotation, SpindlePhaseShiftsEveryWait) {
   fresh_simulation();
   IdeDiskParams p;
   p.spindle_phase = 1.0 / 3.0;
   IdeDisk disk(p);
   const double rev = double(to_ps(disk.revolution()));
-  EXPECT_NEAR(double(to_ps(disk.rotational_wait(21, SC_ZERO_TIME))), 0.0, 2.0);
   EXPECT_NEAR(double(to_ps(disk.rotational_wait(0, SC_ZERO_TIME))), rev * 2 / 3, 2.0);
+  const uint64_t third = 239;  // 716.1 / 3 = 238.7 sectors
+  EXPECT_NEAR(disk.rotational_wait(third, SC_ZERO_TIME).to_seconds() * 1e6,
+              (third - 716.1 / 3) * 11.636, 0.5);
 }
 
 TEST(IdeDiskRotation, WaitIsBoundedByOneRevolutionAndAveragesHalfOfIt) {
   fresh_simulation();
   IdeDisk disk(IdeDiskParams{});
   const sc_time rev = disk.revolution();
-  // Sector 0 missed by one picosecond: almost a full turn, never a full one.
-  EXPECT_LT(disk.rotational_wait(0, ps(1)), rev);
-  EXPECT_GT(disk.rotational_wait(0, ps(1)), rev - sc_time(1, SC_NS));
+  // Sector 0 missed by a microsecond: almost a full turn, never a full one.
+  EXPECT_LT(disk.rotational_wait(0, sc_time(1, SC_US)), rev);
+  EXPECT_GT(disk.rotational_wait(0, sc_time(1, SC_US)), rev - sc_time(2, SC_US));
   double sum = 0;
   int n = 0;
   for (uint64_t s = 0; s < 63; ++s)
     for (int k = 0; k < 97; ++k) {
-      const sc_time w = disk.rotational_wait(s, sc_time(0.7919 * k, SC_MS));
+      const sc_time w = disk.rotational_wait(s * 1234567, sc_time(0.7919 * k, SC_MS));
       EXPECT_GE(w, SC_ZERO_TIME);
       EXPECT_LT(w, rev);
       sum += w.to_seconds();

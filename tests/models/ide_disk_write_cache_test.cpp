@@ -73,6 +73,29 @@ TEST(IdeDiskWriteCache, FullCacheTakesASectorOnlyWhenADirtyOneReachesTheMedia) {
   EXPECT_EQ(b.media_done, mb.end);
 }
 
+// Sequential writes that reach the cache before the flush ahead of them ends are
+// written on in one stream at the media rate: no seek, no revolution lost.
+TEST(IdeDiskWriteCache, SequentialFlushesFollowEachOtherAtTheMediaRate) {
+  fresh_simulation();
+  IdeDisk disk(params(true));
+  const sc_time t0 = sc_time(1, SC_MS);
+  const WritePlan a = disk.write(kLba, 64, t0, iface());
+  const sc_time t1 = t0 + sc_time(15, SC_US) + iface() * 64.0 + sc_time(50, SC_US);
+  ASSERT_LT(t1 + sc_time(15, SC_US) + iface() * 64.0, a.media_done);  // B is in first
+  const WritePlan b = disk.write(kLba + 64, 64, t1, iface());
+  const sc_time st = transfer_time(512, disk.media_rate_mb_s(kLba + 64));
+  EXPECT_NEAR(double(to_ps(b.media_done - a.media_done)), double(to_ps(st * 64.0)), 1000.0);
+  // With the host faster than the media (udma5, 100 MB/s), 1 MiB of such writes
+  // drains at the media rate of the outer zone (44 MB/s), not one command per turn.
+  const sc_time fast = transfer_time(512, 100.0);
+  sc_time t = t1, done = b.media_done;
+  for (uint64_t lba = kLba + 128; lba < kLba + 128 + 2048; lba += 64) {
+    t += sc_time(15, SC_US) + fast * 64.0;
+    done = disk.write(lba, 64, t, fast).media_done;
+  }
+  EXPECT_NEAR(2048 * 512 / 1e6 / (done - b.media_done).to_seconds(), 44.0, 0.1);
+}
+
 TEST(IdeDiskWriteCache, WriteThroughEndsWhenTheDataIsOnTheMedia) {
   fresh_simulation();
   IdeDisk disk(params(false));
