@@ -67,6 +67,14 @@ struct KernelParams {
   // The request queue's I/O scheduler: noop (FIFO with back-merging) or anticipatory
   // (drivers/block/as-iosched.c, 2.6.9's default elevator).
   std::string elevator = "noop";
+  // Request-queue plugging: "inline", the queue runs as soon as a request is submitted;
+  // "timer", 2.6.9's plug (drivers/block/ll_rw_blk.c): a request on an empty queue plugs
+  // it, and it runs when unplug_thresh requests are queued (in the submitter), when a
+  // task waits on the I/O (sync_page/sync_buffer -> generic_unplug_device), or from
+  // kblockd/N when the unplug_timer fires unplug_delay ticks later (blk_unplug_timeout).
+  std::string plugging = "inline";
+  int unplug_delay_ms = 3;  // blk_queue_make_request: q->unplug_delay = (3 * HZ) / 1000, min 1
+  int unplug_thresh = 4;    // blk_queue_make_request: q->unplug_thresh = 4
   // 2.6.9-rc1..rc3 task_hot(): the unsigned timestamp_last_tick - p->timestamp underflows
   // when p left its CPU after that CPU's last tick, so a hot task looks cache-cold (Kenneth
   // Chen, LKML 2004-10-04 "bug in sched.c:task_hot()", fixed by a long long cast).

@@ -62,6 +62,9 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.wake_balance = k.wake_balance;
   const bool v269 = k.flavour == "2.6.9-vp" || k.flavour == "2.6.9";
   p.elevator = k.elevator != "auto" ? k.elevator : v269 ? "anticipatory" : "noop";
+  p.plugging = k.plugging != "auto" ? k.plugging : v269 ? "timer" : "inline";
+  p.unplug_delay_ms = k.unplug_delay_ms;
+  p.unplug_thresh = k.unplug_thresh;
   p.task_hot_underflow_bug = k.task_hot_underflow_bug;
   // 2.4's OSS es1371_write sleeps in plain schedule(): no timer (sound/oss/es1371.c).
   p.pcm_write_timeout = k.pcm_write_timeout && k.flavour.rfind("2.4", 0) != 0;

@@ -158,6 +158,11 @@ struct KernelConfig {
   // auto: anticipatory on the 2.6.9 flavours (their default elevator), noop (FIFO with
   // back-merging, standing in for 2.4's elevator) on the others.
   std::string elevator = "auto";
+  // auto: timer (2.6.9's plug, unplug timer and kblockd) on the 2.6.9 flavours, inline
+  // (the queue runs at once) on the others: 2.4 runs tq_disk, later kernels plug on-stack.
+  std::string plugging = "auto";
+  int unplug_delay_ms = 3;             // ll_rw_blk.c blk_queue_make_request: (3 * HZ) / 1000
+  int unplug_thresh = 4;               // ll_rw_blk.c blk_queue_make_request
   bool task_hot_underflow_bug = true;  // 2.6.9-rc1..rc3 task_hot(): hot tasks look cold
   bool pcm_write_timeout = true;       // ALSA's write sleep: schedule_timeout's timer (2.6 only)
   bool timer_ack = true;               // 2.6.9 do_timer_interrupt: 8259A poll on each IO-APIC tick

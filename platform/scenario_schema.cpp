@@ -393,6 +393,18 @@ std::vector<Key<Scenario>> make_scenario_keys() {
                      "read), noop (FIFO with back-merging) or auto (anticipatory on 2.6.9, "
                      "its default elevator; noop on the other flavours)"),
               LATSIM_AT(kernel.elevator)),
+      bind<S>(choice("kernel.plugging", {"auto", "inline", "timer"},
+                     "request-queue plugging: timer (2.6.9 ll_rw_blk.c: a request on an empty "
+                     "queue plugs it; it runs at unplug_thresh queued requests, when a task "
+                     "waits on the I/O, or from kblockd/N when the unplug timer fires), inline "
+                     "(the queue runs at once) or auto (timer on 2.6.9, inline elsewhere)"),
+              LATSIM_AT(kernel.plugging)),
+      bind<S>(integer("kernel.unplug_delay_ms", 1, 1000, "ms",
+                      "q->unplug_delay of the plug timer (ll_rw_blk.c: 3 ms)"),
+              LATSIM_AT(kernel.unplug_delay_ms)),
+      bind<S>(integer("kernel.unplug_thresh", 1, 128, "requests",
+                      "queued requests that unplug the queue in the submitter (ll_rw_blk.c: 4)"),
+              LATSIM_AT(kernel.unplug_thresh)),
       bind<S>(of_type(T::Bool, "kernel.task_hot_underflow_bug",
                       "2.6.9-rc1..rc3 task_hot(): unsigned timestamp_last_tick - p->timestamp "
                       "wraps when p slept after its CPU's last tick, so it looks cache-cold and "

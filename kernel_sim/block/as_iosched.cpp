@@ -70,7 +70,20 @@ void BlockLayer::as_antic_timeout(uint64_t gen) {
   k_.fn("as_antic_timeout", "run_timer_softirq", 60, 1);
   as_.antic_armed = false;
   as_.reader_may_send = false;  // the anticipation is over: the next dispatch may switch
-  kblockd_schedule_work([this] { as_work_handler(); });
+  kblockd_schedule_work(
+      &antic_work_pending_, [this] { as_work_handler(); }, "as_antic_timeout");
+}
+
+// as_add_request -> as_update_arq -> as_antic_stop (timer plugging; with inline plugging
+// the submitter runs the queue itself): a read arrived while the queue waits for the last
+// reader's next one, so the wait ends and kblockd runs the queue (as_work_handler).
+void BlockLayer::as_antic_stop(const Request& rq) {
+  if (k_.params().elevator != "anticipatory" || rq.write || !as_.antic_armed) return;
+  k_.fn("as_antic_stop", "as_add_request", 40, 1);
+  as_.antic_armed = false;
+  ++as_.antic_gen;  // del_timer(&ad->antic_timer)
+  kblockd_schedule_work(
+      &antic_work_pending_, [this] { as_work_handler(); }, "as_antic_stop");
 }
 
 void BlockLayer::as_work_handler() {

@@ -118,7 +118,19 @@ class BlockLayer {
   void unlock_page(PageRef p);
   // ll_rw_blk.c
   void make_request(FileId f, uint64_t first_page, uint32_t npages);
-  void generic_unplug_device();
+  void generic_unplug_device(const char* parent = "blk_run_backing_dev");
+  // blk_plug.cpp: 2.6.9's plugging (kernel.plugging timer); with inline, none of it runs.
+  bool plugging_timer() const;
+  // __make_request with ide_lock held: an empty queue (elv_queue_empty) is plugged.
+  bool plug_if_empty();
+  void blk_plug_device();
+  bool blk_remove_plug();
+  void unplug_device_locked(const char* parent);  // __generic_unplug_device
+  void elv_added_request(const Request& rq);      // __elv_add_request after the elevator's add
+  void blk_unplug_timeout();
+  void unplug_after_submit();  // inline: run the queue after submitting; timer: nothing
+  // timer: a task about to wait on I/O runs the queue (`via`: block_sync_page, sync_buffer)
+  void sync_page(const char* via, const char* parent);
   // ide
   void ide_do_request(const char* parent);
   // as-iosched.c: the index in queue_ of the request to start, or -1 while it waits
@@ -127,8 +139,10 @@ class BlockLayer {
   void as_completed_request(const Request& rq);
   void as_antic_timeout(uint64_t gen);
   void as_work_handler();
-  // ll_rw_blk.c's kblockd workqueue: one worker_thread per CPU (nice -10).
-  void kblockd_schedule_work(std::function<void()> work);
+  void as_antic_stop(const Request& rq);  // a read arrived during the anticipation
+  // ll_rw_blk.c's kblockd workqueue: one worker_thread per CPU (nice -10). A work item
+  // already pending is not queued again (queue_work's test_and_set_bit of work->pending).
+  void kblockd_schedule_work(bool* pending, std::function<void()> work, const char* parent);
   void worker_thread(int cpu);
   void start_request(const Request& rq);
   void ide_intr();
@@ -172,7 +186,12 @@ class BlockLayer {
   std::vector<Task*> congestion_waiters_;
   size_t nr_requests_ = 128;    // /sys/block/hda/queue/nr_requests (2.6.9 default)
   std::vector<Task*> kblockd_;  // kblockd/N
-  std::vector<std::vector<std::function<void()>>> kwork_;  // its pending work
+  std::vector<std::vector<std::function<void()>>> kwork_;          // its pending work
+  bool antic_work_pending_ = false, unplug_work_pending_ = false;  // work_struct's pending bit
+  // The queue's plug (QUEUE_FLAG_PLUGGED) and its unplug_timer, on the plugging CPU's base.
+  bool plugged_ = false;
+  uint64_t unplug_timer_ = 0;
+  int unplug_timer_cpu_ = 0;
   // as_data: the batch being served and the anticipation of the last reader.
   struct AsData {
     bool write_batch = false;

@@ -20,9 +20,10 @@ constexpr unsigned IDE_IRQ = 14;
 }  // namespace
 
 void BlockLayer::init_ide() {
-  // blk_dev_init: create_workqueue("kblockd"), a worker_thread per CPU. Its only work
-  // here is the anticipatory scheduler's, so with noop it is not created.
-  for (int c = 0; c < k_.ncpus() && k_.params().elevator == "anticipatory"; ++c) {
+  // blk_dev_init: create_workqueue("kblockd"), a worker_thread per CPU. Its work here is
+  // the anticipatory scheduler's and the unplug timer's, so without both it is not created.
+  const bool kblockd = k_.params().elevator == "anticipatory" || plugging_timer();
+  for (int c = 0; c < k_.ncpus() && kblockd; ++c) {
     Task* t = k_.create_task(
         "kblockd/" + std::to_string(c), [this, c] { worker_thread(c); }, Policy::Normal, -10, c,
         1u << c);
@@ -37,7 +38,7 @@ void BlockLayer::init_ide() {
 // Called with ide_lock held and interrupts off.
 void BlockLayer::ide_do_request(const char* parent) {
   k_.fn("ide_do_request", parent, 80, 1);
-  if (busy_ || queue_.empty()) return;
+  if (busy_ || queue_.empty() || plugged_) return;  // choose_drive skips a plugged queue
   const int next = elv_next_request();
   if (next < 0) return;  // anticipating the last reader's next read
   busy_ = true;

@@ -14,8 +14,9 @@ void BlockLayer::make_request(FileId f, uint64_t first_page, uint32_t npages) {
   k_.spin_lock_irq(ide_lock_, "__make_request");
   const uint64_t sector = files_[f].start_lba + first_page * 8;
   const uint32_t nsect = npages * 8;
-  k_.fn("elv_merge", "__make_request", 60, 1);
-  if (!queue_.empty() && !queue_.back().write &&
+  const bool plugged = plug_if_empty();  // an empty queue: plugged, nothing to merge with
+  if (!plugged) k_.fn("elv_merge", "__make_request", 60, 1);
+  if (!plugged && !queue_.empty() && !queue_.back().write &&
       queue_.back().sector + queue_.back().nr_sectors == sector &&
       queue_.back().nr_sectors + nsect <= max_sectors_) {
     Request& rq = queue_.back();  // back merge
@@ -32,21 +33,32 @@ void BlockLayer::make_request(FileId f, uint64_t first_page, uint32_t npages) {
     queue_.push_back(std::move(rq));
     stats_.requests++;
     stats_.read_requests++;
+    elv_added_request(queue_.back());
   }
   k_.spin_unlock_irq(ide_lock_, {"__make_request", "unlock"});
 }
 
-void BlockLayer::generic_unplug_device() {
-  k_.fn("generic_unplug_device", "blk_run_backing_dev", 40);
+void BlockLayer::generic_unplug_device(const char* parent) {
+  k_.fn("generic_unplug_device", parent, 40);
   k_.spin_lock_irq(ide_lock_, "generic_unplug_device");
-  ide_do_request("do_ide_request");
+  if (plugging_timer())
+    unplug_device_locked("generic_unplug_device");
+  else
+    ide_do_request("do_ide_request");  // inline: the queue is never plugged
   k_.spin_unlock_irq(ide_lock_, {"generic_unplug_device", "unlock"});
 }
 
-void BlockLayer::kblockd_schedule_work(std::function<void()> work) {
+void BlockLayer::kblockd_schedule_work(bool* pending, std::function<void()> work,
+                                       const char* parent) {
   const int c = k_.smp_processor_id();  // queue_work: this CPU's worker
-  k_.fn("kblockd_schedule_work", "as_antic_timeout", 40, 1);
-  kwork_[size_t(c)].push_back(std::move(work));
+  k_.fn("kblockd_schedule_work", parent, 40, 1);
+  if (*pending) return;  // test_and_set_bit(0, &work->pending): queued already
+  *pending = true;
+  // run_workqueue clears the pending bit before it calls the function.
+  kwork_[size_t(c)].push_back([pending, w = std::move(work)] {
+    *pending = false;
+    w();
+  });
   k_.try_to_wake_up(kblockd_[size_t(c)], "__queue_work");
 }
 

@@ -129,13 +129,14 @@ void BlockLayer::page_cache_readahead(FileId fid, uint64_t index) {
   k_.fn("page_cache_readahead", "do_generic_mapping_read", 120, 1);
   k_.fn("do_page_cache_readahead", "page_cache_readahead", 80, 1);
   submit_pages(fid, start, count);
-  generic_unplug_device();
+  unplug_after_submit();  // 2.6.9's read-ahead leaves the queue plugged
 }
 
 void BlockLayer::wait_on_page_locked(PageRef p) {
   while (files_[p.file].pages[p.index] == PageState::Locked) {
     waiters_[key(p)].push_back(&k_.current());
     k_.set_current_state(TASK_UNINTERRUPTIBLE);
+    sync_page("block_sync_page", "__wait_on_bit");  // the page's I/O may still be plugged
     k_.fn("io_schedule", "__wait_on_bit", 30);
     k_.schedule("io_schedule");
   }
@@ -157,7 +158,7 @@ void BlockLayer::read_page(FileId f, uint64_t index, const char* parent) {
   page_cache_readahead(f, index);
   if (files_[f].pages[index] == PageState::Absent) {  // no read-ahead: read this page alone
     submit_pages(f, index, 1);
-    generic_unplug_device();
+    unplug_after_submit();
   }
   wait_on_page_locked({f, index});
   k_.fn("file_read_actor", parent, 40);

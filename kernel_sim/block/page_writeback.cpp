@@ -33,7 +33,10 @@ void BlockLayer::write_page(FileId fid, uint64_t index, const char* parent) {
   File& f = files_[fid];
   k_.fn("generic_file_aio_write_nolock", parent, 80, 1);
   // Wait if an earlier write of this page is still in flight (wait_on_page_writeback).
-  while (f.w[index] == WState::Writeback) blk_congestion_wait();
+  while (f.w[index] == WState::Writeback) {
+    sync_page("block_sync_page", "wait_on_page_writeback");
+    blk_congestion_wait();
+  }
   k_.fn("__grab_cache_page", "generic_file_buffered_write", 250, 2);
   if (f.w[index] == WState::Clean)
     f.wframes[index] = (4096 + rng_.below(131072 - 4096)) * 4096;  // a fresh frame
@@ -87,7 +90,7 @@ uint64_t BlockLayer::writeback_pages(uint64_t max_pages, const char* parent) {
     if (files_[f].ndirty) break;  // the budget ran out inside this file
     off_dirty_list(f);
   }
-  generic_unplug_device();
+  unplug_after_submit();
   return done;
 }
 
@@ -132,7 +135,8 @@ uint64_t BlockLayer::writeback_file(FileId fid, uint64_t max_pages, const char* 
 }
 
 void BlockLayer::make_write_request(FileId f, uint64_t first_page, uint32_t npages) {
-  // get_request_wait: the queue holds at most nr_requests; wait for one to finish.
+  // get_request_wait: the queue holds at most nr_requests; unplug it, wait for one to finish.
+  if (queue_.size() >= nr_requests_ && plugging_timer()) generic_unplug_device("get_request_wait");
   while (queue_.size() >= nr_requests_) blk_congestion_wait();
   stats_.bios++;
   k_.fn("submit_bio", "mpage_bio_submit", 60, 1);
@@ -141,8 +145,9 @@ void BlockLayer::make_write_request(FileId f, uint64_t first_page, uint32_t npag
   k_.spin_lock_irq(ide_lock_, "__make_request");
   const uint64_t sector = files_[f].start_lba + first_page * 8;
   const uint32_t nsect = npages * 8;
-  k_.fn("elv_merge", "__make_request", 60, 1);
-  if (!queue_.empty() && queue_.back().write &&
+  const bool plugged = plug_if_empty();  // an empty queue: plugged, nothing to merge with
+  if (!plugged) k_.fn("elv_merge", "__make_request", 60, 1);
+  if (!plugged && !queue_.empty() && queue_.back().write &&
       queue_.back().sector + queue_.back().nr_sectors == sector &&
       queue_.back().nr_sectors + nsect <= max_sectors_) {
     Request& rq = queue_.back();
@@ -160,6 +165,7 @@ void BlockLayer::make_write_request(FileId f, uint64_t first_page, uint32_t npag
     queue_.push_back(std::move(rq));
     stats_.requests++;
     stats_.write_requests++;
+    elv_added_request(queue_.back());
   }
   k_.spin_unlock_irq(ide_lock_, {"__make_request", "unlock"});
 }
@@ -169,7 +175,10 @@ void BlockLayer::write_sync(uint64_t first_page, uint32_t npages, const char* pa
   k_.fn("ll_rw_block", parent, 60, 1);
   for (uint64_t i = first_page; i < first_page + npages; ++i) {
     if (f.w[i] == WState::Dirty) nr_dirty_--, f.ndirty--;
-    while (f.w[i] == WState::Writeback) blk_congestion_wait();  // an earlier write
+    while (f.w[i] == WState::Writeback) {  // an earlier write: lock_buffer waits for it
+      sync_page("sync_buffer", "__lock_buffer");
+      blk_congestion_wait();
+    }
     f.w[i] = WState::Writeback;
     nr_writeback_++;
   }
@@ -178,10 +187,13 @@ void BlockLayer::write_sync(uint64_t first_page, uint32_t npages, const char* pa
     make_write_request(kWriteFile, first_page + done, n);
     done += n;
   }
-  generic_unplug_device();
+  unplug_after_submit();
   k_.fn("wait_on_buffer", parent, 30);
   for (uint64_t i = first_page; i < first_page + npages; ++i)
-    while (f.w[i] == WState::Writeback) blk_congestion_wait();
+    while (f.w[i] == WState::Writeback) {
+      sync_page("sync_buffer", "__wait_on_buffer");
+      blk_congestion_wait();
+    }
 }
 
 void BlockLayer::end_page_writeback(PageRef p) {
@@ -244,10 +256,13 @@ void BlockLayer::kjournald(uint64_t interval_ticks) {
       if (f.ndirty) writeback_file(fid, f.ndirty, "journal_submit_data_buffers");
       if (!f.ndirty) off_dirty_list(fid);
     }
-    generic_unplug_device();
+    unplug_after_submit();
     for (FileId fid : files)  // journal_wait_on_data: wait_on_buffer of each
       for (uint64_t i = 0; i < files_[fid].w.size(); ++i)
-        while (files_[fid].w[i] == WState::Writeback) blk_congestion_wait();
+        while (files_[fid].w[i] == WState::Writeback) {
+          sync_page("sync_buffer", "__wait_on_buffer");
+          blk_congestion_wait();
+        }
     stats_.journal_commits++;
   }
 }
