@@ -3,7 +3,9 @@
 // file and the READ/WRITE DMA command the driver writes, and the drive raises IRQ 14
 // a fixed time after the bus master is started. No media, no bus: what a test sees is
 // the block layer's requests (command, LBA, sectors) in the order it issued them.
+#include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 #include "kernel_sim/block/block_layer.h"
 #include "tests/kernel_sim/fake_cpu.h"
@@ -14,7 +16,8 @@ struct DiskCommand {
   bool write = false;
   uint64_t lba = 0;
   uint32_t sectors = 0;
-  sc_time at;  // when the driver wrote the command
+  sc_time at;      // when the driver wrote the command
+  std::string by;  // the task current on the CPU then (its comm)
 };
 
 class DiskCpu : public FakeCpu {
@@ -29,6 +32,7 @@ class DiskCpu : public FakeCpu {
     sc_core::sc_spawn([this] { post(kernel::irq_vector(14)); },
                       sc_core::sc_gen_unique_name("fake_drive"), &o);
   }
+  std::function<std::string()> who;  // names the current task (set by DiskMachine)
   void outb(uint8_t v, uint16_t port) override {
     FakeCpu::outb(v, port);
     if (port == 0x1f2) tf_.sectors = v ? v : 256;  // 0 means 256 sectors
@@ -40,6 +44,7 @@ class DiskCpu : public FakeCpu {
     if (port == 0x1f7 && (v == 0xc8 || v == 0xca)) {  // READ DMA / WRITE DMA
       tf_.write = v == 0xca;
       tf_.at = sc_core::sc_time_stamp();
+      tf_.by = who ? who() : std::string();
       log_->push_back(tf_);
     }
     if (port == 0xd000 && (v & 1)) done_ev_.notify(service_);  // BM start: done later
@@ -61,6 +66,7 @@ struct DiskMachine {
     cpu = std::make_unique<DiskCpu>(0, c, &all, &commands, service);
     all.push_back(cpu.get());
     k = std::make_unique<kernel::Kernel>(p, std::vector<kernel::CpuOps*>{cpu.get()});
+    cpu->who = [this] { return k->current().comm; };
   }
   void boot(std::function<void(kernel::Kernel&)> start) {
     k->add_workload(std::make_unique<LambdaWorkload>(std::move(start)));
