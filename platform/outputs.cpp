@@ -309,7 +309,11 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
                {"longest_prd_entry_us", us(ide.longest_entry)},
                {"drive_cache_hits", m.disk.cache_hits()},
                {"requests", k.block().stats().requests},
-               {"max_request_kb", k.block().stats().max_request_sectors / 2}};
+               {"max_request_kb", k.block().stats().max_request_sectors / 2},
+               {"plugs", k.block().stats().plugs},
+               {"unplugs_thresh", k.block().stats().unplugs_thresh},
+               {"unplugs_wait", k.block().stats().unplugs_wait},
+               {"unplugs_timer", k.block().stats().unplugs_timer}};
   json workloads = json::object();
   for (const auto& w : k.workloads()) {
     if (auto* d = dynamic_cast<kernel::DiskRead*>(w.get())) {

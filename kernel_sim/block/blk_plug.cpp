@@ -25,6 +25,7 @@ void BlockLayer::blk_plug_device() {
   k_.fn("blk_plug_device", "__make_request", 30, 1);  // test_and_set_bit(QUEUE_FLAG_PLUGGED)
   if (plugged_) return;
   plugged_ = true;
+  stats_.plugs++;
   // mod_timer(&q->unplug_timer, jiffies + q->unplug_delay) on this CPU's timer base;
   // unplug_delay = (3 * HZ) / 1000, at least one tick.
   const int c = k_.smp_processor_id();
@@ -46,9 +47,10 @@ bool BlockLayer::blk_remove_plug() {
 
 // __generic_unplug_device, with ide_lock held: only a plugged queue is run here
 // (an unplugged one is run by its completions or by kblockd for the elevator).
-void BlockLayer::unplug_device_locked(const char* parent) {
+void BlockLayer::unplug_device_locked(const char* parent, uint64_t* cause) {
   k_.fn("__generic_unplug_device", parent, 20);
   if (!blk_remove_plug()) return;
+  ++*cause;
   ide_do_request("do_ide_request");
 }
 
@@ -59,7 +61,7 @@ void BlockLayer::elv_added_request(const Request& rq) {
   if (!plugging_timer()) return;
   as_antic_stop(rq);  // as_add_request -> as_update_arq
   if (plugged_ && queue_.size() == size_t(k_.params().unplug_thresh))
-    unplug_device_locked("__elv_add_request");
+    unplug_device_locked("__elv_add_request", &stats_.unplugs_thresh);
 }
 
 // The unplug_timer's function, in the timer softirq: the queue runs from kblockd.
@@ -69,7 +71,7 @@ void BlockLayer::blk_unplug_timeout() {
       &unplug_work_pending_,
       [this] {
         k_.fn("blk_unplug_work", "worker_thread", 20);
-        generic_unplug_device("blk_unplug_work");
+        generic_unplug_device("blk_unplug_work", &stats_.unplugs_timer);
       },
       "blk_unplug_timeout");
 }
@@ -84,7 +86,7 @@ void BlockLayer::sync_page(const char* via, const char* parent) {
   if (!plugging_timer()) return;
   k_.fn(via, parent, 20);
   k_.fn("blk_backing_dev_unplug", via, 20);
-  generic_unplug_device("blk_backing_dev_unplug");
+  generic_unplug_device("blk_backing_dev_unplug", &stats_.unplugs_wait);
 }
 
 }  // namespace latsim::kernel

@@ -31,6 +31,8 @@ struct BlockStats {
   uint64_t read_requests = 0, pages_submitted = 0;  // READ requests; pages submitted for them
   uint64_t pages_from_disk = 0;                     // pages their completions brought in
   uint64_t journal_commits = 0;                     // kjournald's data=ordered flushes
+  // kernel.plugging timer: plugs, and which unplug ran the plugged queue
+  uint64_t plugs = 0, unplugs_thresh = 0, unplugs_wait = 0, unplugs_timer = 0;
 };
 
 class BlockLayer {
@@ -118,15 +120,16 @@ class BlockLayer {
   void unlock_page(PageRef p);
   // ll_rw_blk.c
   void make_request(FileId f, uint64_t first_page, uint32_t npages);
-  void generic_unplug_device(const char* parent = "blk_run_backing_dev");
+  // `cause`: the BlockStats counter of a plug this call removes (timer plugging)
+  void generic_unplug_device(const char* parent = "blk_run_backing_dev", uint64_t* cause = nullptr);
   // blk_plug.cpp: 2.6.9's plugging (kernel.plugging timer); with inline, none of it runs.
   bool plugging_timer() const;
   // __make_request with ide_lock held: an empty queue (elv_queue_empty) is plugged.
   bool plug_if_empty();
   void blk_plug_device();
   bool blk_remove_plug();
-  void unplug_device_locked(const char* parent);  // __generic_unplug_device
-  void elv_added_request(const Request& rq);      // __elv_add_request after the elevator's add
+  void unplug_device_locked(const char* parent, uint64_t* cause);  // __generic_unplug_device
+  void elv_added_request(const Request& rq);  // __elv_add_request after the elevator's add
   void blk_unplug_timeout();
   void unplug_after_submit();  // inline: run the queue after submitting; timer: nothing
   // timer: a task about to wait on I/O runs the queue (`via`: block_sync_page, sync_buffer)

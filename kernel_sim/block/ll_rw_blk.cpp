@@ -38,11 +38,11 @@ void BlockLayer::make_request(FileId f, uint64_t first_page, uint32_t npages) {
   k_.spin_unlock_irq(ide_lock_, {"__make_request", "unlock"});
 }
 
-void BlockLayer::generic_unplug_device(const char* parent) {
+void BlockLayer::generic_unplug_device(const char* parent, uint64_t* cause) {
   k_.fn("generic_unplug_device", parent, 40);
   k_.spin_lock_irq(ide_lock_, "generic_unplug_device");
   if (plugging_timer())
-    unplug_device_locked("generic_unplug_device");
+    unplug_device_locked("generic_unplug_device", cause ? cause : &stats_.unplugs_wait);
   else
     ide_do_request("do_ide_request");  // inline: the queue is never plugged
   k_.spin_unlock_irq(ide_lock_, {"generic_unplug_device", "unlock"});
