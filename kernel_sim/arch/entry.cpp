@@ -105,7 +105,8 @@ void Kernel::handle_interrupt() {
   const bool outermost = pc.intr_depth++ == 0;
   const sc_time t_in = now();
   dispatch(t);
-  if (--pc.intr_depth == 0 && outermost) pc.intr_time[intr_source(t)] += now() - t_in;
+  --pc.intr_depth;
+  if (outermost) pc.intr_time[intr_source(t)] += now() - t_in;  // nested time counts here
   if (obs_) obs_->irq_exit(c, now());
   pc.irq_from_user = outer_from_user;
   // ret_from_intr: preempt the interrupted context if it allows it.
