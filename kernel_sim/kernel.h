@@ -77,7 +77,13 @@ struct PerCpu {
   // the IRQ half of a timer's latency, as rtla timerlat splits it.
   std::array<std::pair<uint64_t, sc_core::sc_time>, 64> tick_irq_log{};
   uint64_t tick_irq_n = 0;
+  // Time in outermost interrupts by source (a nested one counts in the outer's): one
+  // slot per IRQ line, then the local timer, NMIs and other IPIs (intr_source()).
+  std::array<sc_core::sc_time, NR_IRQS + 3> intr_time{};
+  int intr_depth = 0;
 };
+// PerCpu::intr_time slots after the IRQ lines.
+constexpr unsigned INTR_LOC = NR_IRQS, INTR_NMI = NR_IRQS + 1, INTR_IPI = NR_IRQS + 2;
 
 // TLB shootdowns (arch/i386/kernel/smp.c): flush_tlb_others and its waits.
 struct TlbStats {
@@ -312,6 +318,7 @@ class Kernel {
   void wait_8254_wraparound();
   void handle_interrupt();
   void dispatch(const Trap& t);
+  unsigned intr_source(const Trap& t);  // its PerCpu::intr_time slot
   void do_IRQ(unsigned irq);
   void do_IRQ_8259A(unsigned irq, IrqDesc& d, sc_time t_in);
   void run_irq_handler(IrqDesc& d);

@@ -364,6 +364,12 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
             {"cpu_within_2ms_pct", pct(ph.cpu_within2)},
             {"write_within_1ms_pct", pct(ph.write_within1)},
             {"write_within_2ms_pct", pct(ph.write_within2)}};
+        if (ph.samples) {  // the longest CPU loop: when, where, and what its CPU did meanwhile
+          json loop = {{"start_s", std::round(ph.max_cpu_at.to_seconds() * 1e6) / 1e6},
+                       {"cpu", ph.max_cpu_cpu}};
+          for (const auto& [name, v] : ph.max_cpu_breakdown) loop[name] = round3(v);
+          phases[ph.name]["max_cpu_loop"] = loop;
+        }
       }
       workloads[w->name()] = {{"fragment_ms", round3(lt->fragment_ms())},
                               {"cpu_loop_ms", round3(lt->cpu_ms())},

@@ -17,6 +17,7 @@
 #include "kernel_sim/workloads/stress.h"
 #include "kernel_sim/workloads/x11.h"
 #include "platform/cpu_list.h"
+#include "platform/latencytest_probe.h"
 #include "platform/machine.h"
 #include "platform/outputs.h"
 #include "platform/timeline/session.h"
@@ -163,6 +164,7 @@ std::unique_ptr<kernel::Workload> make_workload(const WorkloadConfig& w) {
 
 // Every latencytest workload's samples, in columns over the run (one per ~2 plot pixels).
 std::vector<std::unique_ptr<LatencytestSamples>> watch_latencytest(const Scenario& s,
+                                                                   const Machine& m,
                                                                    kernel::Kernel& k) {
   constexpr size_t kColumns = 1000;
   std::vector<std::unique_ptr<LatencytestSamples>> out;
@@ -177,6 +179,7 @@ std::vector<std::unique_ptr<LatencytestSamples>> watch_latencytest(const Scenari
     for (const auto& ph : lt->phases())
       p->phases.push_back({kernel::Latencytest::phase_label(ph.name), ph.window.start.to_seconds(),
                            ph.window.stop.to_seconds()});
+    lt->set_loop_probe([&m, &k](int cpu) { return cpu_loop_counters(m, k, cpu); });
     lt->on_sample([q = p.get()](double write_ms, double cpu_ms, sc_core::sc_time at) {
       q->add(at.to_seconds(), write_ms, cpu_ms);
     });
@@ -196,7 +199,7 @@ RunResult run_scenario(const Scenario& s, const RunOptions& o) {
   for (const auto& w : s.workload) k.add_workload(make_workload(w));
   k.boot();
   auto timeline = timeline::Session::attach(s, m, k, window);
-  const auto latencytest = watch_latencytest(s, k);
+  const auto latencytest = watch_latencytest(s, m, k);
 
   const sc_core::sc_time total(s.duration_s, sc_core::SC_SEC);
   const sc_core::sc_time slice(50, sc_core::SC_MS);

@@ -102,7 +102,11 @@ void Kernel::handle_interrupt() {
   auto& pc = pcpu_[size_t(c)];
   const bool outer_from_user = pc.irq_from_user;
   pc.irq_from_user = from_user;
+  const bool outermost = pc.intr_depth++ == 0;
+  const sc_time t_in = now();
   dispatch(t);
+  --pc.intr_depth;
+  if (outermost) pc.intr_time[intr_source(t)] += now() - t_in;  // nested time counts here
   if (obs_) obs_->irq_exit(c, now());
   pc.irq_from_user = outer_from_user;
   // ret_from_intr: preempt the interrupted context if it allows it.
@@ -141,6 +145,15 @@ void Kernel::dispatch(const Trap& t) {
   }
   for (unsigned irq = 0; irq < NR_IRQS; ++irq)
     if (irq_vector(irq) == t.vector) return do_IRQ(irq);
+}
+
+unsigned Kernel::intr_source(const Trap& t) {
+  if (t.nmi) return INTR_NMI;
+  if (t.vector == LOCAL_TIMER_VECTOR) return INTR_LOC;
+  if (pic_mode()) return t.vector >= 0x20 && t.vector < 0x30 ? t.vector - 0x20 : INTR_IPI;
+  for (unsigned irq = 0; irq < NR_IRQS; ++irq)
+    if (irq_vector(irq) == t.vector) return irq;
+  return INTR_IPI;
 }
 
 void Kernel::irq_enter(const CodeSite& site) { add_preempt_count(HARDIRQ_OFFSET, site); }

@@ -69,23 +69,36 @@ void Latencytest::audio(Kernel& k) {
     snd.write(uint32_t(p_.fragment_bytes));
     const sc_time t_write = k.now();
     const sc_time t0 = k.now();
+    const int cpu0 = k.smp_processor_id();
+    const Counters before = loop_probe_ ? loop_probe_(cpu0) : Counters{};
     // The CPU loop: calibrated work, no system calls (the loop stays in L1: no misses).
     k.user_exec(cpu_cycles_, 0);
     const double cpu = (k.now() - t0).to_seconds() * 1000.0;
     // Once the buffer has filled, every write waits for a period: measure those.
     if (n > uint64_t(p_.fragments))
-      record((t_write - prev_write).to_seconds() * 1000.0, cpu, t_write);
+      record((t_write - prev_write).to_seconds() * 1000.0, cpu, t_write, t0, cpu0, before);
     prev_write = t_write;
     ++n;
   }
 }
 
-void Latencytest::record(double write_ms, double cpu, sc_time at) {
+void Latencytest::record(double write_ms, double cpu, sc_time at, sc_time loop_start, int cpu0,
+                         const Counters& before) {
   if (sample_hook_) sample_hook_(write_ms, cpu, at);
   for (auto& ph : phases_) {
     if (at < ph.window.start || at >= ph.window.stop) continue;
     ph.samples++;
     ph.max_write_ms = std::max(ph.max_write_ms, write_ms);
+    if (cpu > ph.max_cpu_ms) {
+      ph.max_cpu_at = loop_start, ph.max_cpu_cpu = cpu0;
+      ph.max_cpu_breakdown.clear();
+      if (loop_probe_) {
+        const Counters after = loop_probe_(cpu0);
+        for (size_t i = 0; i < after.size() && i < before.size(); ++i)
+          if (after[i].second != before[i].second)
+            ph.max_cpu_breakdown.emplace_back(after[i].first, after[i].second - before[i].second);
+      }
+    }
     ph.max_cpu_ms = std::max(ph.max_cpu_ms, cpu);
     const double dw = write_ms - fragment_ms(), dc = cpu - cpu_ms();
     ph.write_within1 += dw < 1.0;

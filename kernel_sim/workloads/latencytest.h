@@ -8,6 +8,7 @@
 // nominal, and the share of samples within 1 ms and 2 ms of nominal.
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 #include "kernel_sim/workloads/stress.h"
 
@@ -36,6 +37,10 @@ struct LatencytestPhase {
   Window window;
   uint64_t samples = 0;
   double max_cpu_ms = 0, max_write_ms = 0;
+  sc_time max_cpu_at;    // the longest CPU loop's start
+  int max_cpu_cpu = -1;  // and the CPU it started on
+  // What the longest loop's CPU did meanwhile: the loop probe's counters, end - start.
+  std::vector<std::pair<std::string, double>> max_cpu_breakdown;
   uint64_t cpu_within1 = 0, cpu_within2 = 0, write_within1 = 0, write_within2 = 0;
 };
 
@@ -60,16 +65,24 @@ class Latencytest : public Workload {
   // when the write returned): the per-sample plot of the 2004 tool.
   using SampleHook = std::function<void(double write_ms, double cpu_ms, sc_time at)>;
   void on_sample(SampleHook f) { sample_hook_ = std::move(f); }
+  // Named counters of one CPU (time in interrupts by source, stalls by cause...), read
+  // at the start and end of every CPU loop on the CPU it started on; each phase keeps
+  // their differences over its longest loop (LatencytestPhase::max_cpu_breakdown).
+  using Counters = std::vector<std::pair<std::string, double>>;
+  using LoopProbe = std::function<Counters(int cpu)>;
+  void set_loop_probe(LoopProbe f) { loop_probe_ = std::move(f); }
 
  private:
   void audio(Kernel& k);
-  void record(double write_ms, double cpu_ms, sc_time at);
+  void record(double write_ms, double cpu_ms, sc_time at, sc_time loop_start, int cpu,
+              const Counters& before);
   std::string name_;
   LatencytestParams p_;
   std::vector<LatencytestPhase> phases_;
   uint64_t cpu_cycles_ = 0;
   Spinlock tasklist_lock_{"tasklist_lock"};
   SampleHook sample_hook_;
+  LoopProbe loop_probe_;
 };
 
 }  // namespace latsim::kernel

@@ -1,0 +1,49 @@
+// latencytest's longest CPU loop per phase (metrics.json phases.<p>.max_cpu_loop):
+// the loop's CPU time by class, by interrupt source and by stall cause, end to end
+// through the real binary. The loop itself never stalls (it stays in L1), so its
+// stretch must be the interrupts the breakdown names.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(LatencytestLoopBreakdown, LongestLoopIsItsUserTimePlusItsInterrupts) {
+  const fs::path out = fs::temp_directory_path() / ("latsim-ltloop-" + std::to_string(::getpid()));
+  const std::string cmd = std::string(LATSIM_BINARY) + " run " + LATSIM_SOURCE_DIR +
+                          "/tests/tools/data/latencytest-short.yaml -q --out " + out.string();
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  std::ifstream in(out / "metrics.json");
+  const auto lt = nlohmann::json::parse(in)["workloads"]["latencytest"];
+  const double nominal = lt["cpu_loop_ms"].get<double>();
+  for (const auto& [name, ph] : lt["phases"].items()) {
+    const auto& l = ph["max_cpu_loop"];
+    const double loop = nominal + ph["max_cpu_delta_ms"].get<double>();
+    auto v = [&](const char* k) { return l.contains(k) ? l[k].get<double>() : 0.0; };
+    // The loop's calibrated cycles, all of them user time on the CPU it started on.
+    EXPECT_NEAR(v("user_ms"), nominal, 0.002) << name;
+    // Nothing else ran there: the rest is interrupt time (and the kernel's entries).
+    EXPECT_NEAR(v("user_ms") + v("kernel_ms") + v("irq_ms") + v("softirq_ms"), loop, 0.003) << name;
+    EXPECT_EQ(v("context_switches"), 0.0) << name;
+    // Interrupt time by source adds up to the CPU's time in hardirq context.
+    double by_source = v("local_timer_ms") + v("nmi_ms") + v("ipi_ms");
+    for (int irq = 0; irq < 24; ++irq)
+      by_source += v(("irq" + std::to_string(irq) + "_ms").c_str());
+    EXPECT_NEAR(by_source, v("irq_ms"), 0.005) << name;
+    EXPECT_GE(v("interrupts"), 1.0) << name;             // a 1.16 ms loop always meets a tick
+    EXPECT_GE(l["start_s"].get<double>(), 0.5) << name;  // after the warm-up
+  }
+  // The disk read phase's stretch is bus-master DMA: misses held off the FSB.
+  EXPECT_GT(lt["phases"]["disk_read"]["max_cpu_loop"]["stall_memory_ms"].get<double>(), 0.05);
+  fs::remove_all(out);
+}
+
+}  // namespace
