@@ -107,5 +107,58 @@ TEST(Plug, AWaitOnThePageUnplugsImmediately) {
   EXPECT_LT(c.at - r.first_read, us(100));
 }
 
+// The anticipatory elevator waits (antic_expire) after a read with WRITEs queued; a read
+// arriving then ends the wait (as_add_request -> as_antic_stop), and kblockd/0 runs the
+// queue: with timer plugging the submitter does not (the queue had WRITEs: not plugged).
+DiskCommand read_during_anticipation(const std::string& plugging, sc_time* submitted) {
+  KernelParams p = disk_params(32, 32);
+  p.plugging = plugging;
+  p.elevator = "anticipatory";
+  DiskMachine m(p);
+  m.boot([&](Kernel& k) {
+    k.block().setup_write_file(64, 200000);
+    const FileId a = k.block().create_file(8, kLba), b = k.block().create_file(8, 9000);
+    k.create_task(
+        "writer",
+        [&k, a] {
+          k.block().read_page(a, 0, "do_generic_mapping_read");
+          k.block().write_sync(0, 64, "journal_write_commit_record");  // 8 WRITEs wait
+          for (;;) k.user_exec(100000, 0);
+        },
+        Policy::Normal, 0);
+    k.create_task(
+        "reader",
+        [&k, b, submitted] {
+          k.clock_nanosleep(k.now() + ms(1), "test");
+          *submitted = k.now();
+          k.block().read_page(b, 0, "do_generic_mapping_read");
+          for (;;) k.user_exec(100000, 0);
+        },
+        Policy::Normal, 0);
+  });
+  sc_core::sc_start(ms(20));
+  EXPECT_GE(m.commands.size(), 2u);
+  EXPECT_FALSE(m.commands.empty() || m.commands[0].write);
+  return m.commands.size() >= 2 ? m.commands[1] : DiskCommand{};
+}
+
+TEST(Plug, AReadDuringTheAnticipationIsStartedByKblockd) {
+  sc_time submitted;
+  const DiskCommand c = read_during_anticipation("timer", &submitted);
+  EXPECT_FALSE(c.write);
+  EXPECT_EQ(c.lba, 9000u);
+  EXPECT_EQ(c.by, "kblockd/0");
+  EXPECT_LT(c.at - submitted, us(100));
+}
+
+TEST(Plug, InlineTheReaderStartsItsReadDuringTheAnticipation) {
+  sc_time submitted;
+  const DiskCommand c = read_during_anticipation("inline", &submitted);
+  EXPECT_FALSE(c.write);
+  EXPECT_EQ(c.lba, 9000u);
+  EXPECT_EQ(c.by, "reader");
+  EXPECT_LT(c.at - submitted, us(100));
+}
+
 }  // namespace
 }  // namespace latsim::kernel
