@@ -4,7 +4,9 @@
 #include "kernel_sim/drivers/net/rtl8139.h"
 #include "kernel_sim/drivers/sound/es1371.h"
 #include "kernel_sim/fs/reiserfs.h"
+#include "kernel_sim/mm/slab.h"
 #include "kernel_sim/net/dev.h"
+#include "kernel_sim/sched/workqueue.h"
 
 namespace latsim::kernel {
 
@@ -190,6 +192,12 @@ void Kernel::start_kernel() {
   }
   open_softirq(TIMER_SOFTIRQ, [this] { run_timer_softirq(); });
   request_irq(0, "timer", [this] { timer_interrupt("generic_handle_IRQ_event"); });
+  if (p_.slab_reap) {
+    // init_workqueues: create_workqueue("events") before the initcalls (kblockd's among
+    // them); cpucache_init then arms each CPU's cache_reap. Its only work here: no reap, none.
+    events_ = std::make_unique<Workqueue>(*this, "events");
+    slab_ = std::make_unique<Slab>(*this, *events_);
+  }
   block_->init_ide();  // ide-probe: hda on the primary channel, IRQ 14
   if (p_.rootfs == "reiserfs") reiserfs();
   next_pid_ = 300;

@@ -29,6 +29,8 @@ namespace latsim::kernel {
 
 class Kernel;
 class BlockLayer;
+class Workqueue;
+class Slab;
 class NetStack;
 class Rtl8139Driver;
 class Es1371Driver;
@@ -266,6 +268,7 @@ class Kernel {
   std::vector<std::string>& dmesg() { return dmesg_; }
   void set_observer(KernelObserver* o) { obs_ = o; }  // timeline events; null: none
   const std::vector<std::unique_ptr<Task>>& tasks() const { return tasks_; }
+  Slab* slab() { return slab_.get(); }  // mm/slab.cpp: null without kernel.slab_reap
   // Time per class on CPU `c` (user/system/irq/softirq/idle), measured exactly.
   const CpuTimes& cpu_times(int c) const { return acct_[size_t(c)]->times(); }
   const IrqsOffStats& irqs_off(int c) const { return acct_[size_t(c)]->irqs_off(); }
@@ -388,6 +391,8 @@ class Kernel {
   Task* last_task_ = nullptr;
   std::vector<std::unique_ptr<Workload>> workloads_;
   std::unique_ptr<BlockLayer> block_;
+  std::unique_ptr<Workqueue> events_;  // keventd: events/N (slab_reap only here)
+  std::unique_ptr<Slab> slab_;
   std::unique_ptr<NetStack> net_;
   std::unique_ptr<Rtl8139Driver> nic_;
   std::unique_ptr<Es1371Driver> snd_;

@@ -95,6 +95,13 @@ struct KernelParams {
   int switch_mm_lines = 2;      // switch_mm: next mm's pgd line, cpu_vm_mask/context line
   int switch_resume_lines = 5;  // after __switch_to: thread tls/esp0, debugreg, io_bitmap_ptr
                                 // lines, schedule()'s frame on next's stack, thread_info
+  // mm/slab.c cache_reap on events/N every 2 * HZ + cpu ticks (2.6 flavours; 2.4 reaps
+  // from kswapd under memory pressure only): it walks every cache on cache_chain.
+  bool slab_reap = false;
+  int slab_caches = 100;    // estimate: rows of a stock 2.6.9 system's /proc/slabinfo
+  int slab_reap_lines = 5;  // estimate from the 2.6.9 i386 kmem_cache_s layout (32-byte
+                            // lines): array[cpu], next_reap/free_touched/shared, spinlock,
+                            // the cache_chain link, and the array_cache's avail/touched
 
   // kernel.rootfs: none | reiserfs (seed 001's machine), mounted with kupdated.
   std::string rootfs = "none";

@@ -75,6 +75,9 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.switch_next_lines = k.switch_next_lines;
   p.switch_mm_lines = k.switch_mm_lines;
   p.switch_resume_lines = k.switch_resume_lines;
+  p.slab_reap = k.slab_reap && k.flavour.rfind("2.4", 0) != 0;  // 2.4: kswapd's reaping only
+  p.slab_caches = k.slab_caches;
+  p.slab_reap_lines = k.slab_reap_lines;
   p.rootfs = k.rootfs;
   p.io_apic = s.platform.io_apic;
   p.kupdate_interval_s = k.kupdate_interval_s;

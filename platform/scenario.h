@@ -142,6 +142,9 @@ struct KernelConfig {
   int switch_next_lines = 3;         // next->mm, thread.esp/eip, the stack line switch_to pushes
   int switch_mm_lines = 2;           // next mm's pgd and cpu_vm_mask lines (switch_mm)
   int switch_resume_lines = 5;       // next's lines touched after __switch_to (thread, stack)
+  bool slab_reap = true;             // slab.c cache_reap on events/N every 2 s (2.6 only)
+  int slab_caches = 100;             // caches on cache_chain (estimate: stock 2.6.9 slabinfo)
+  int slab_reap_lines = 5;           // lines cache_reap touches per cache (estimate: layout)
   double code_path_scale = 1.0;      // kernel code path cycles relative to the 2.6.9 model
   std::string rootfs = "none";       // none | reiserfs: mounted at boot, with kupdated
   double latencytimes_read_s = 0;    // first read of /proc/latencytimes (restarts logging)

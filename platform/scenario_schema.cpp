@@ -372,6 +372,20 @@ std::vector<Key<Scenario>> make_scenario_keys() {
                       "next task's lines touched after __switch_to's entry (thread tls/esp0, "
                       "debugreg, io_bitmap_ptr, schedule()'s frame on its stack, thread_info: 5)"),
               LATSIM_AT(kernel.switch_resume_lines)),
+      bind<S>(of_type(T::Bool, "kernel.slab_reap",
+                      "mm/slab.c cache_reap: events/N walks every slab cache every 2 * HZ + "
+                      "cpu ticks, taking each cache's spinlock with interrupts off (2.6 "
+                      "flavours; off on 2.4, whose kmem_cache_reap runs from kswapd)"),
+              LATSIM_AT(kernel.slab_reap)),
+      bind<S>(integer("kernel.slab_caches", 0, 1000, "caches",
+                      "caches on cache_chain cache_reap walks (estimate: ~100 rows in a stock "
+                      "2.6.9 /proc/slabinfo)"),
+              LATSIM_AT(kernel.slab_caches)),
+      bind<S>(integer("kernel.slab_reap_lines", 0, 64, "lines",
+                      "lines cache_reap touches per cache, cold after 2 s (estimate from the "
+                      "i386 kmem_cache_s layout: array[cpu], next_reap, spinlock, next, the "
+                      "array_cache: 5)"),
+              LATSIM_AT(kernel.slab_reap_lines)),
       bind<S>(of_type(T::Bool, "kernel.vp_redirect_softirq_wakeup_bug",
                       "VP up to -Q7 (fixed in -Q8, seed 000): a handler run in its IRQ thread "
                       "raises softirqs that wait for the next irq_exit on that CPU (0-1 ms at HZ "

@@ -7,9 +7,11 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <vector>
 #include "kernel_sim/lib/random.h"
 #include "kernel_sim/locks/spinlock.h"
+#include "kernel_sim/sched/workqueue.h"
 
 namespace latsim::kernel {
 
@@ -146,7 +148,6 @@ class BlockLayer {
   // ll_rw_blk.c's kblockd workqueue: one worker_thread per CPU (nice -10). A work item
   // already pending is not queued again (queue_work's test_and_set_bit of work->pending).
   void kblockd_schedule_work(bool* pending, std::function<void()> work, const char* parent);
-  void worker_thread(int cpu);
   void start_request(const Request& rq);
   void ide_intr();
   void start_pio(const Request& rq);
@@ -187,9 +188,8 @@ class BlockLayer {
   Task* kjournald_ = nullptr;
   bool pdflush_running_ = false;
   std::vector<Task*> congestion_waiters_;
-  size_t nr_requests_ = 128;    // /sys/block/hda/queue/nr_requests (2.6.9 default)
-  std::vector<Task*> kblockd_;  // kblockd/N
-  std::vector<std::vector<std::function<void()>>> kwork_;          // its pending work
+  size_t nr_requests_ = 128;            // /sys/block/hda/queue/nr_requests (2.6.9 default)
+  std::unique_ptr<Workqueue> kblockd_;  // kblockd/N
   bool antic_work_pending_ = false, unplug_work_pending_ = false;  // work_struct's pending bit
   // The queue's plug (QUEUE_FLAG_PLUGGED) and its unplug_timer, on the plugging CPU's base.
   bool plugged_ = false;

@@ -23,14 +23,7 @@ void BlockLayer::init_ide() {
   // blk_dev_init: create_workqueue("kblockd"), a worker_thread per CPU. Its work here is
   // the anticipatory scheduler's and the unplug timer's, so without both it is not created.
   const bool kblockd = k_.params().elevator == "anticipatory" || plugging_timer();
-  for (int c = 0; c < k_.ncpus() && kblockd; ++c) {
-    Task* t = k_.create_task(
-        "kblockd/" + std::to_string(c), [this, c] { worker_thread(c); }, Policy::Normal, -10, c,
-        1u << c);
-    t->mm = 0;  // a kernel thread
-    kblockd_.push_back(t);
-  }
-  kwork_.resize(kblockd_.size());
+  if (kblockd) kblockd_ = std::make_unique<Workqueue>(k_, "kblockd");
   k_.outb(0x00, IDE_CONTROL);  // nIEN clear: the drive may interrupt
   k_.request_irq(IDE_IRQ, "ide0", [this] { ide_intr(); });
 }

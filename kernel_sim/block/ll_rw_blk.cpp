@@ -50,32 +50,8 @@ void BlockLayer::generic_unplug_device(const char* parent, uint64_t* cause) {
 
 void BlockLayer::kblockd_schedule_work(bool* pending, std::function<void()> work,
                                        const char* parent) {
-  const int c = k_.smp_processor_id();  // queue_work: this CPU's worker
   k_.fn("kblockd_schedule_work", parent, 40, 1);
-  if (*pending) return;  // test_and_set_bit(0, &work->pending): queued already
-  *pending = true;
-  // run_workqueue clears the pending bit before it calls the function.
-  kwork_[size_t(c)].push_back([pending, w = std::move(work)] {
-    *pending = false;
-    w();
-  });
-  k_.try_to_wake_up(kblockd_[size_t(c)], "__queue_work");
-}
-
-// kernel/workqueue.c worker_thread of kblockd: sleep until work is queued, run it, sleep again.
-void BlockLayer::worker_thread(int cpu) {
-  for (;;) {
-    k_.set_current_state(TASK_INTERRUPTIBLE);
-    while (kwork_[size_t(cpu)].empty()) {
-      k_.schedule("worker_thread");
-      k_.set_current_state(TASK_INTERRUPTIBLE);
-    }
-    k_.set_current_state(TASK_RUNNING);
-    auto work = std::move(kwork_[size_t(cpu)]);
-    kwork_[size_t(cpu)].clear();
-    k_.fn("run_workqueue", "worker_thread", 60, 1);
-    for (auto& w : work) w();
-  }
+  kblockd_->queue_work(pending, std::move(work));  // queue_work: this CPU's worker
 }
 
 }  // namespace latsim::kernel

@@ -13,6 +13,7 @@
 #include <vector>
 #include "kernel_sim/arch/cpu_ops.h"
 #include "kernel_sim/kernel.h"
+#include "models/cpu/l2_residency.h"
 #include "models/cpu/mesi_directory.h"
 
 namespace latsim::test {
@@ -52,6 +53,7 @@ class FakeCpu : public CpuOps {
   uint64_t timer_interrupts = 0, io_accesses = 0;
   uint64_t misses = 0;                 // cache-line misses the kernel charged (Work::misses)
   cpu::MesiDirectory* mesi = nullptr;  // shared by the CPUs: coherence traffic (null: none)
+  cpu::L2Residency* l2 = nullptr;      // this CPU's L2 (null: refill_lines decides)
   sc_time spun, halted;
 
   int id() const override { return id_; }
@@ -59,7 +61,8 @@ class FakeCpu : public CpuOps {
   uint64_t rdtsc() const override {
     return uint64_t(sc_core::sc_time_stamp().to_seconds() * c_.mhz * 1e6);
   }
-  uint64_t cache_misses(const void*, uint64_t footprint) override {
+  uint64_t cache_misses(const void* key, uint64_t footprint) override {
+    if (l2) return l2->touch(key, footprint, misses);  // as Pentium3: every fill counts
     return std::min(footprint, c_.refill_lines);
   }
   uint64_t coherence_misses(const void* key, uint64_t lines, bool write) override {
