@@ -19,10 +19,11 @@ using test::LambdaWorkload;
 // Function entries with their CPU, time and the misses CPU0 was charged since its last one.
 class Entries : public KernelObserver {
  public:
-  explicit Entries(test::FakeCpu& c0) : cpu0_(c0) {}
+  Entries(test::FakeCpu& c0, Kernel& k) : cpu0_(c0), k_(k) {}
   struct E {
     int cpu;
     double t;
+    uint64_t tick;  // the CPU's local timer-base jiffies
     std::string fn, parent;
     uint64_t misses;  // CPU0 only
   };
@@ -30,9 +31,11 @@ class Entries : public KernelObserver {
   void function_entry(int cpu, sc_time t, const char* fn, const char* parent) override {
     uint64_t n = 0;
     if (cpu == 0) n = cpu0_.misses - seen_, seen_ = cpu0_.misses;
-    e.push_back({cpu, t.to_seconds(), fn, parent ? parent : "", n});
+    e.push_back({cpu, t.to_seconds(), k_.local_ticks(cpu), fn, parent ? parent : "", n});
   }
-  void sched_switch(int, sc_time, const Task&, const Task&) override {}
+  void sched_switch(int cpu, sc_time, const Task&, const Task& next) override {
+    if (cpu == 0 && next.comm == "s") e.push_back({0, -1, 0, "->s", "", 0});
+  }
   void sched_wakeup(int, sc_time, const Task&, int) override {}
   void irq_entry(int, sc_time, unsigned, bool) override {}
   void irq_exit(int, sc_time) override {}
@@ -42,6 +45,7 @@ class Entries : public KernelObserver {
 
  private:
   test::FakeCpu& cpu0_;
+  Kernel& k_;
   uint64_t seen_ = 0;
 };
 
@@ -55,26 +59,28 @@ KernelParams reaping(bool on, int caches = 100) {
 
 TEST(CacheReap, EventsRunsItEveryTwoSecondsPlusCpuTicks) {
   FakeMachine m(2, reaping(true, 7));
-  Entries obs(*m.cpus[0]);
+  Entries obs(*m.cpus[0], *m.k);
   m.k->set_observer(&obs);
   m.k->boot();
   sc_core::sc_start(sc_time(5.5, sc_core::SC_SEC));
-  std::vector<double> t[2];
+  std::vector<uint64_t> t[2];
   int drains = 0, locks = 0;
   for (const auto& x : obs.e) {
     if (x.fn == "cache_reap") {
       EXPECT_EQ(x.parent, "worker_thread");
-      t[x.cpu].push_back(x.t);
+      t[x.cpu].push_back(x.tick);
     }
     drains += x.fn == "drain_array_locked" && x.parent == "cache_reap";
     locks += x.fn == "spin_lock_irq" && x.parent == "cache_reap";
   }
-  // HZ + 3 * cpu ticks after boot, then REAPTIMEOUT_CPUC + cpu = 2000 + cpu ticks apart.
+  // On each CPU's own timer base (armed at its tick 0): HZ + 3 * cpu ticks after boot,
+  // then REAPTIMEOUT_CPUC + cpu = 2000 + cpu ticks apart.
   ASSERT_EQ(t[0].size(), 3u);
   ASSERT_EQ(t[1].size(), 3u);
-  EXPECT_NEAR(t[1][0] - t[0][0], 0.003, 100e-6);
-  for (int c = 0; c < 2; ++c)
-    for (size_t i = 1; i < 3; ++i) EXPECT_NEAR(t[c][i] - t[c][i - 1], 2.0 + 0.001 * c, 100e-6);
+  for (uint64_t c = 0; c < 2; ++c) {
+    EXPECT_EQ(t[c][0], 1000 + 3 * c);
+    for (size_t i = 1; i < 3; ++i) EXPECT_EQ(t[c][i] - t[c][i - 1], 2000 + c);
+  }
   EXPECT_EQ(drains, 6 * 7);  // every cache, every run
   EXPECT_EQ(locks, 6 * 7);
   EXPECT_EQ(m.k->slab()->stats().reaps, 6u);
@@ -91,57 +97,65 @@ TEST(CacheReap, OffOnNoEventsThreads) {
 
 constexpr uint64_t kL2Lines = 1024;  // a small L2 so one reap displaces a visible share
 
-// One CPU with an L2; `s` sleeps from 0.9 s to 1.1 s, across CPU0's first cache_reap
-// (1 s), then runs again: the misses of that switch-in (pick, switch_to, __switch_to
-// steps), and the lines the reap filled.
-struct SwitchIn {
-  uint64_t misses, reap_fills;
+// One CPU with an L2: `s` wakes at 0.7, 0.9 and 1.1 s (schedule_timeout(200) each time);
+// CPU0's first cache_reap runs at 1 s. The misses of s's switch-ins at 0.9 s (200 ms of
+// ticks since it ran) and 1.1 s (the same, plus the reap): pick, switch_to and
+// __switch_to steps, from context_switch's sched_switch to finish_task_switch.
+struct SwitchIns {
+  uint64_t at_0_9, at_1_1, reap_fills;
 };
-SwitchIn switch_in_after_reap(bool on) {
+SwitchIns switch_ins(bool on) {
   FakeMachine m(1, reaping(on));
   cpu::L2Residency l2(kL2Lines);
   m.cpus[0]->l2 = &l2;
-  Entries obs(*m.cpus[0]);
+  Entries obs(*m.cpus[0], *m.k);
   m.k->set_observer(&obs);
   m.k->add_workload(std::make_unique<LambdaWorkload>([](Kernel& k) {
     k.create_task(
         "s",
         [&k] {
-          auto sleep = [&k](uint64_t ticks) {
+          k.set_current_state(TASK_INTERRUPTIBLE);
+          k.schedule_timeout(700, "test");
+          for (;;) {
             k.set_current_state(TASK_INTERRUPTIBLE);
-            k.schedule_timeout(ticks, "test");
-          };
-          sleep(900);  // wake at 0.9 s: run, touching its lines
-          sleep(200);  // sleep across the reap at 1 s, wake at 1.1 s
-          for (;;) sleep(100000);
+            k.schedule_timeout(200, "test");
+          }
         },
         Policy::Normal, 0, 0, 0x1);
   }));
   m.k->boot();
-  sc_core::sc_start(sc_time(1.2, sc_core::SC_SEC));
-  uint64_t n = 0;
-  bool in = false;
-  for (size_t i = 1; i < obs.e.size(); ++i) {
-    const auto& x = obs.e[i];
-    if (x.cpu != 0 || x.t < 1.05) continue;
-    const std::string& from = obs.e[i - 1].fn;
-    if (x.fn == "dummy_switch_tasks" && from == "dequeue_task") in = true;
-    if (in &&
-        (x.fn == "dummy_switch_tasks" || x.fn == "__switch_to" || x.fn == "finish_task_switch"))
-      n += x.misses;
-    if (in && x.fn == "finish_task_switch") break;
+  sc_core::sc_start(sc_time(1.15, sc_core::SC_SEC));
+  std::vector<uint64_t> ins;  // each switch to s: misses of the steps up to finish_task_switch
+  for (size_t i = 0; i < obs.e.size(); ++i) {
+    if (obs.e[i].fn != "->s") continue;
+    uint64_t n = 0;
+    for (size_t j = i + 1; j < obs.e.size(); ++j) {
+      if (obs.e[j].cpu != 0) continue;
+      n += obs.e[j].misses;
+      if (obs.e[j].fn == "finish_task_switch") break;
+    }
+    ins.push_back(n);
   }
-  return {n, m.k->slab() ? m.k->slab()->stats().line_fills : 0};
+  EXPECT_EQ(ins.size(), 4u);  // at boot, 0.7, 0.9, 1.1 s
+  if (ins.size() < 4) return {0, 0, 0};
+  return {ins[2], ins[3], m.k->slab() ? m.k->slab()->stats().line_fills : 0};
 }
 
 TEST(CacheReap, ATaskThatSleptAcrossItSwitchesInColder) {
-  const SwitchIn off = switch_in_after_reap(false), on = switch_in_after_reap(true);
-  // 100 caches x 5 lines, cold at the first walk: all fill.
-  EXPECT_EQ(on.reap_fills, 500u);
-  // Random replacement: after F >= 500 fetches a line is gone with 1 - exp(-F / 1024);
-  // the switch-in touches at least next's 3 pick + 3 switch_to + 5 resume lines.
-  const double gone = 1.0 - std::exp(-500.0 / double(kL2Lines));
-  EXPECT_GE(on.misses, off.misses + uint64_t(std::floor(11 * gone)));
+  const SwitchIns s = switch_ins(true);
+  EXPECT_EQ(s.reap_fills, 500u);  // 100 caches x 5 lines, all cold at the first walk
+  // 500 more fills in the window: of the >= 11 lines of s a switch-in touches, those the
+  // ticks left (11 - at_0_9) are gone with 1 - exp(-500 / 1024) more (random replacement).
+  const double gone = 1 - std::exp(-500.0 / double(kL2Lines));
+  EXPECT_GT(s.at_1_1, s.at_0_9);
+  EXPECT_GE(s.at_1_1, s.at_0_9 + uint64_t(std::floor(double(11 - s.at_0_9) * gone)));
+}
+
+TEST(CacheReap, WithoutItBothSwitchInsMissAlike) {
+  const SwitchIns s = switch_ins(false);
+  EXPECT_EQ(s.reap_fills, 0u);
+  EXPECT_LE(s.at_1_1, s.at_0_9 + 1);  // the same 200 ms of ticks (carried fractions: +-1)
+  EXPECT_GE(s.at_1_1 + 1, s.at_0_9);
 }
 
 }  // namespace
