@@ -11,7 +11,7 @@ using test::FakeMachine;
 using test::flavour_params;
 using test::LambdaWorkload;
 
-sc_time ms(double v) { return sc_time(v, sc_core::SC_MS); }
+using test::ms;
 
 // Four CPU hogs forked onto CPU0 of two. CPU1 pulls one when its boot threads
 // sleep (load_balance_newidle) and is never idle again; only the busy CPU's

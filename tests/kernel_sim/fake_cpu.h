@@ -18,6 +18,10 @@
 
 namespace latsim::test {
 
+// Simulated-time literals for the kernel tests.
+inline sc_core::sc_time us(double v) { return sc_core::sc_time(v, sc_core::SC_US); }
+inline sc_core::sc_time ms(double v) { return sc_core::sc_time(v, sc_core::SC_MS); }
+
 using kernel::CpuOps;
 using kernel::Trap;
 using kernel::Work;

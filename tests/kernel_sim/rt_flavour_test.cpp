@@ -16,8 +16,8 @@ using test::FakeMachine;
 using test::flavour_params;
 using test::LambdaWorkload;
 
-sc_time us(double v) { return sc_time(v, sc_core::SC_US); }
-sc_time ms(double v) { return sc_time(v, sc_core::SC_MS); }
+using test::ms;
+using test::us;
 
 TEST(RtFlavourTest, SleepingSpinlockInheritsPriority) {
   FakeMachine m(1, flavour_params("rt"));

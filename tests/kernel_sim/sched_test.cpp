@@ -12,8 +12,8 @@ using test::FakeMachine;
 using test::flavour_params;
 using test::LambdaWorkload;
 
-sc_time us(double v) { return sc_time(v, sc_core::SC_US); }
-sc_time ms(double v) { return sc_time(v, sc_core::SC_MS); }
+using test::ms;
+using test::us;
 
 void boot(FakeMachine& m, std::function<void(Kernel&)> start) {
   m.k->add_workload(std::make_unique<LambdaWorkload>(std::move(start)));

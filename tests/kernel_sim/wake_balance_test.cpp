@@ -11,7 +11,7 @@ using test::FakeMachine;
 using test::flavour_params;
 using test::LambdaWorkload;
 
-sc_time us(double v) { return sc_time(v, sc_core::SC_US); }
+using test::us;
 
 struct WakeCase {
   std::string rule = "sd";

@@ -12,7 +12,7 @@ namespace {
 using test::disk_params;
 using test::DiskMachine;
 
-sc_time ms(double v) { return sc_time(v, sc_core::SC_MS); }
+using test::ms;
 
 // The command log as a string: W per WRITE DMA, R per READ DMA.
 // 32 KB requests and read-ahead, the given elevator.

@@ -16,8 +16,8 @@ using test::disk_params;
 using test::DiskCommand;
 using test::DiskMachine;
 
-sc_time us(double v) { return sc_time(v, sc_core::SC_US); }
-sc_time ms(double v) { return sc_time(v, sc_core::SC_MS); }
+using test::ms;
+using test::us;
 
 constexpr uint64_t kLba = 5000;
 

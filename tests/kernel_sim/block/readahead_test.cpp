@@ -10,7 +10,7 @@ using test::disk_params;
 using test::DiskCommand;
 using test::DiskMachine;
 
-sc_time ms(double v) { return sc_time(v, sc_core::SC_MS); }
+using test::ms;
 
 std::vector<uint32_t> sizes(const std::vector<DiskCommand>& cmds) {
   std::vector<uint32_t> v;

@@ -9,7 +9,7 @@ namespace {
 using test::disk_params;
 using test::DiskMachine;
 
-sc_time ms(double v) { return sc_time(v, sc_core::SC_MS); }
+using test::ms;
 
 // Two objects of 5 and 3 pages written back to back at adjacent LBAs, well under
 // dirty_background_ratio: nothing is written until kjournald's commit (every 100 ticks
