@@ -90,7 +90,8 @@ void Latencytest::record(double write_ms, double cpu, sc_time at, sc_time loop_s
     ph.samples++;
     ph.max_write_ms = std::max(ph.max_write_ms, write_ms);
     if (cpu > ph.max_cpu_ms) {
-      ph.max_cpu_at = loop_start, ph.max_cpu_cpu = cpu0;
+      ph.max_cpu_at = loop_start;
+      ph.max_cpu_cpu = cpu0;
       ph.max_cpu_breakdown.clear();
       if (loop_probe_) {
         const Counters after = loop_probe_(cpu0);
