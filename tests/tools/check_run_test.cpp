@@ -115,6 +115,46 @@ TEST_F(Check, SeedsRunEachCaseSeveralTimes) {
       << v["rows"][1];
 }
 
+// --set is a counterfactual of every run: without the host bridge's holdoff the pass
+// file's DMA-made expectations fail, and the outputs say what was changed.
+TEST_F(Check, SetOverridesEveryRunAfterItsCase) {
+  const Result r = latsim({"check", kPass, "-j", "2", "--out", "o", "--junit", "o/junit.xml",
+                           "--set", "mechanisms.bus_master_holdoff=false", "--set",
+                           "/sys/block/hda/queue/read_ahead_kb=64"});
+  ASSERT_EQ(r.code, 1) << r;
+  // Two cases set read_ahead_kb themselves: the command line's wins, and says so.
+  EXPECT_EQ(lines_of(r.err),
+            (std::vector<std::string>{
+                "latsim check: note: --set /sys/block/hda/queue/read_ahead_kb=64 replaces "
+                "self-test-pass/quiet's own /sys/block/hda/queue/read_ahead_kb=32",
+                "latsim check: note: --set /sys/block/hda/queue/read_ahead_kb=64 replaces "
+                "self-test-pass/small's own /sys/block/hda/queue/read_ahead_kb=8"}))
+      << r;
+  for (const char* c : {"defaults", "quiet", "small"}) {
+    const std::string y = slurp(dir_ / "o/self-test-pass" / c / "seed-1/scenario.resolved.yaml");
+    EXPECT_TRUE(contains(y, "bus_master_holdoff: false")) << c;
+    EXPECT_TRUE(contains(y, "read_ahead_kb: 64")) << c;
+  }
+  EXPECT_TRUE(contains(slurp(dir_ / "o/self-test-pass/quiet/seed-1/scenario.resolved.yaml"),
+                       kMaxSectors + ": 32"));
+  const json v = read_json(dir_ / "o/self-test-pass/verdicts.json");
+  EXPECT_EQ(v["verdict"], "FAIL");
+  EXPECT_EQ(v["set"],
+            (json{"mechanisms.bus_master_holdoff=false", "/sys/block/hda/queue/read_ahead_kb=64"}));
+  EXPECT_EQ(v["rows"][0]["verdict"], "FAIL") << v["rows"][0];  // no section over 1 ms
+  EXPECT_TRUE(contains(r.out,
+                       ", with --set mechanisms.bus_master_holdoff=false --set "
+                       "/sys/block/hda/queue/read_ahead_kb=64); outputs in "))
+      << r.out;
+  EXPECT_TRUE(contains(slurp(dir_ / "o/junit.xml"),
+                       "<property name=\"set\" value=\"mechanisms.bus_master_holdoff=false\"/>"));
+  // A bad value is a bad command line: exit 2, nothing run.
+  const Result bad = latsim({"check", kPass, "--out", "b", "--set", "kernel.plugging=foo"});
+  EXPECT_EQ(bad.code, 2) << bad;
+  EXPECT_TRUE(contains(bad.err, "--set kernel.plugging=foo")) << bad;
+  EXPECT_FALSE(fs::exists(dir_ / "b/self-test-pass/defaults"));
+}
+
 TEST_F(Check, BadFileExits2AndRunsNothing) {
   const Result r = latsim({"check", kPass, kBad, "--out", "o"});
   EXPECT_EQ(r.code, 2) << r;

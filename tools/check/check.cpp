@@ -24,7 +24,7 @@ namespace {
 
 // Every file loaded, or every problem of every file on stderr.
 std::optional<std::vector<Hypothesis>> load_all(const CheckOptions& o) {
-  std::vector<std::string> extra;
+  std::vector<std::string> extra = o.sets;
   if (!o.duration.empty()) extra.push_back("duration=" + o.duration);
   std::vector<Hypothesis> hs;
   bool bad = false;
@@ -46,12 +46,28 @@ std::optional<std::vector<Hypothesis>> load_all(const CheckOptions& o) {
     }
   }
   if (bad) return std::nullopt;
+  // A --set of a key a case sets itself changes what that case means: say so.
+  auto key_of = [](const std::string& set) { return set.substr(0, set.find('=')); };
+  for (const auto& s : o.sets)
+    for (const auto& h : hs)
+      for (const auto& c : h.cases)
+        for (const auto& cs : c.sets)
+          if (key_of(cs) == key_of(s))
+            std::cerr << fmt::format("latsim check: note: --set {} replaces {}/{}'s own {}\n", s,
+                                     h.name, c.name, cs);
   return hs;
 }
 
 std::string last_line(const std::string& text) {
   const auto nl = text.rfind('\n');
   return nl == std::string::npos ? text : text.substr(nl + 1);
+}
+
+// ", with --set A --set B": a counterfactual's summary says what it changed.
+std::string overrides_text(const std::vector<std::string>& sets) {
+  std::string t;
+  for (const auto& s : sets) t += (t.empty() ? ", with --set " : " --set ") + s;
+  return t;
 }
 
 // Where one run of a case writes.
@@ -125,6 +141,7 @@ int run_check(const CheckOptions& o) {
         };
         if (!h.duration.empty()) add_set("duration=" + h.duration);
         for (const auto& s : c.sets) add_set(s);
+        for (const auto& s : o.sets) add_set(s);
         if (!o.duration.empty()) add_set("duration=" + o.duration);
         j.argv.insert(j.argv.end(),
                       {"--seed", std::to_string(r.seed), "-q", "--out", r.dir.string()});
@@ -177,7 +194,7 @@ int run_check(const CheckOptions& o) {
   std::vector<HypothesisResult> results;
   std::vector<Row> all;
   for (size_t hi = 0; hi < hs.size(); ++hi) {
-    HypothesisResult res{&hs[hi], evaluate(hs[hi], runs[hi])};
+    HypothesisResult res{&hs[hi], evaluate(hs[hi], runs[hi]), o.sets};
     sweep::write_atomic(out / hs[hi].name / "verdicts.json", verdicts_json(res).dump(2) + "\n");
     all.insert(all.end(), res.rows.begin(), res.rows.end());
     results.push_back(std::move(res));
@@ -210,9 +227,9 @@ int run_check(const CheckOptions& o) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::cout << fmt::format(
       "\ncheck: {} of {} expectations hold, {} fail, {} could not be judged "
-      "({} hypothes{}, {} runs, {:.1f} s wall, -j {}); outputs in {}/\n",
+      "({} hypothes{}, {} runs, {:.1f} s wall, -j {}{}); outputs in {}/\n",
       pass, all.size(), fail, error, hs.size(), hs.size() == 1 ? "is" : "es", jobs.size(), wall,
-      ro.jobs, out.string());
+      ro.jobs, overrides_text(o.sets), out.string());
   return fail + error ? kCheckFailed : 0;
 }
 

@@ -19,9 +19,11 @@ struct CheckOptions {
   std::vector<std::string> files;
   size_t jobs = 0;  // 0: the CPUs this process may use
   std::string out = "out/check";
-  std::string junit;        // JUnit XML file, "" for none
-  size_t seeds = 0;         // 0: each file's `seeds`
-  std::string duration;     // "" : each file's (or its base scenario's)
+  std::string junit;     // JUnit XML file, "" for none
+  size_t seeds = 0;      // 0: each file's `seeds`
+  std::string duration;  // "" : each file's (or its base scenario's)
+  // KEY=VALUE overrides of every run, after its case's own sets (a counterfactual).
+  std::vector<std::string> sets;
   double case_timeout = 0;  // wall seconds a run may take, 0: no limit
   bool validate = false;    // load and check the files, run nothing
   bool quiet = false;       // no table, only failures and the summary line

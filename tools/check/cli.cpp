@@ -79,6 +79,11 @@ Command::Command(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   cmd_->add_option("--duration", o_.duration,
                    "Simulated time of every run (e.g. 5s), instead of the files' and scenarios'");
+  cmd_->add_option("--set", o_.sets,
+                   "Override a value in every run, as for `latsim run`, after each case's own\n"
+                   "`set` (a counterfactual: which expectations still hold without a\n"
+                   "mechanism, e.g. --set mechanisms.bus_master_holdoff=false); repeatable")
+      ->allow_extra_args(false);
   cmd_->add_option("--case-timeout", o_.case_timeout,
                    "Wall-clock seconds a run may take before it is killed (its expectations\n"
                    "then cannot be judged)")

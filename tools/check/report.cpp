@@ -111,6 +111,8 @@ std::string junit_xml(const std::vector<HypothesisResult>& results) {
     x += fmt::format("      <property name=\"claim\" value=\"{}\"/>\n", xml_escape(hy.claim));
     x += fmt::format("      <property name=\"source\" value=\"{}\"/>\n", xml_escape(hy.source));
     x += fmt::format("      <property name=\"base\" value=\"{}\"/>\n", xml_escape(hy.base));
+    for (const auto& s : h.overrides)
+      x += fmt::format("      <property name=\"set\" value=\"{}\"/>\n", xml_escape(s));
     x += "    </properties>\n";
     for (const auto& r : h.rows) {
       const std::string name = fmt::format("{}: {}", r.metric, r.expected);
@@ -147,11 +149,13 @@ nlohmann::json verdicts_json(const HypothesisResult& result) {
                     {"verdict", verdict_text(r.verdict)},
                     {"detail", r.detail},
                     {"location", r.location}});
-  return {{"schema_version", 1}, {"hypothesis", h.name},
-          {"file", h.file},      {"claim", h.claim},
-          {"source", h.source},  {"base", h.base},
-          {"seeds", h.seeds},    {"verdict", result.passed() ? "PASS" : "FAIL"},
-          {"rows", rows}};
+  nlohmann::json j = {{"schema_version", 1}, {"hypothesis", h.name},
+                      {"file", h.file},      {"claim", h.claim},
+                      {"source", h.source},  {"base", h.base},
+                      {"seeds", h.seeds},    {"verdict", result.passed() ? "PASS" : "FAIL"},
+                      {"rows", rows}};
+  if (!result.overrides.empty()) j["set"] = result.overrides;  // a counterfactual's verdicts
+  return j;
 }
 
 }  // namespace latsim::check

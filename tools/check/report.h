@@ -12,6 +12,7 @@ namespace latsim::check {
 struct HypothesisResult {
   const Hypothesis* hypothesis = nullptr;
   std::vector<Row> rows;
+  std::vector<std::string> overrides;  // check's --set, applied to every run
   bool passed() const;
 };
 
