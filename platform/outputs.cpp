@@ -369,6 +369,7 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
                        {"cpu", ph.max_cpu_cpu}};
           for (const auto& [name, v] : ph.max_cpu_breakdown) loop[name] = round3(v);
           phases[ph.name]["max_cpu_loop"] = loop;
+          phases[ph.name]["max_write_at_s"] = std::round(ph.max_write_at.to_seconds() * 1e6) / 1e6;
         }
       }
       workloads[w->name()] = {{"fragment_ms", round3(lt->fragment_ms())},

@@ -88,7 +88,10 @@ void Latencytest::record(double write_ms, double cpu, sc_time at, sc_time loop_s
   for (auto& ph : phases_) {
     if (at < ph.window.start || at >= ph.window.stop) continue;
     ph.samples++;
-    ph.max_write_ms = std::max(ph.max_write_ms, write_ms);
+    if (write_ms > ph.max_write_ms) {
+      ph.max_write_ms = write_ms;
+      ph.max_write_at = at;
+    }
     if (cpu > ph.max_cpu_ms) {
       ph.max_cpu_at = loop_start;
       ph.max_cpu_cpu = cpu0;

@@ -39,6 +39,7 @@ struct LatencytestPhase {
   double max_cpu_ms = 0, max_write_ms = 0;
   sc_time max_cpu_at;    // the longest CPU loop's start
   int max_cpu_cpu = -1;  // and the CPU it started on
+  sc_time max_write_at;  // when the longest write-to-write interval ended (its write returned)
   // What the longest loop's CPU did meanwhile: the loop probe's counters, end - start.
   std::vector<std::pair<std::string, double>> max_cpu_breakdown;
   uint64_t cpu_within1 = 0, cpu_within2 = 0, write_within1 = 0, write_within2 = 0;

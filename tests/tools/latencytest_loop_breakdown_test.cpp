@@ -41,6 +41,15 @@ TEST(LatencytestLoopBreakdown, LongestLoopIsItsUserTimePlusItsInterrupts) {
     EXPECT_GE(v("interrupts"), 1.0) << name;             // a 1.16 ms loop always meets a tick
     EXPECT_GE(l["start_s"].get<double>(), 0.5) << name;  // after the warm-up
   }
+  // The longest write-to-write interval is dated by the write that ended it, inside its
+  // phase's window (0.5 s warm-up, then phases of 0.2 s in the tool's order).
+  const char* order[] = {"x11",        "proc",      "net_out",  "net_in",
+                         "disk_write", "disk_copy", "disk_read"};
+  for (int i = 0; i < 7; ++i) {
+    const double at = lt["phases"][order[i]]["max_write_at_s"].get<double>();
+    EXPECT_GE(at, 0.5 + 0.2 * i) << order[i];
+    EXPECT_LT(at, 0.5 + 0.2 * (i + 1)) << order[i];
+  }
   // The disk read phase's stretch is bus-master DMA: misses held off the FSB.
   EXPECT_GT(lt["phases"]["disk_read"]["max_cpu_loop"]["stall_memory_ms"].get<double>(), 0.05);
   fs::remove_all(out);
