@@ -52,6 +52,10 @@ uint64_t Kernel::line_fills(const void* key, uint64_t lines, bool write) {
 
 void Kernel::user_exec(uint64_t cycles, uint64_t misses) {
   Task& t = current();
+  // entry.S syscall_exit -> work_pending -> work_resched: a reschedule asked for while this
+  // task was in the kernel (a wake-up's IPI on a kernel without preemption) is taken on the
+  // way back to user mode.
+  while (t.need_resched) schedule("work_resched");
   t.in_user = true;
   exec(cycles, misses);
   t.in_user = false;

@@ -111,7 +111,7 @@ TEST(SchedTest, AffinityIsHonoured) {
 
 // A high-priority task pinned to CPU0 is woken from CPU1 while a SCHED_OTHER
 // task on CPU0 runs a 1 ms system call made of 50 µs chunks separated by
-// might_sleep() points, then returns to user mode.
+// might_sleep() points, then returns to user mode (as every workload does: user_exec).
 struct PointRun {
   sc_time woken, ran;
   std::vector<sc_time> points, returns;
@@ -148,8 +148,7 @@ PointRun run_point_test(const KernelParams& p) {
             }
             chunk = -1;
             r.returns.push_back(k.now());
-            k.resume_userspace("syscall_exit");
-            k.user_exec(50000, 0);
+            k.user_exec(50000, 0);  // back to user mode: syscall_exit checks need_resched
           }
         },
         Policy::Normal, 0, 0, 0x1);
