@@ -5,18 +5,27 @@
 # case's scenario with its overrides load). It runs (check.NAME) once listed here: add a
 # file when the model reproduces it (scenarios/CALIBRATION.md), as NAME.yaml or
 # NAME.yaml@DURATION (a shorter simulated time that still holds the file's verdicts).
+# A file the model reproduces only in part runs with its known misses listed in
+# LATSIM_CHECK_KNOWN_MISSES_<NAME> (LINE:COLUMN of each expectation that fails, as check
+# prints them; scenarios/CALIBRATION.md says why each misses): its test passes while exactly
+# those rows fail, so a change that breaks a row that holds fails CI (check_known_misses.cmake).
 # Unlisted files are registered disabled, so ctest shows them as "Not Run (Disabled)".
 list(APPEND LATSIM_CHECK_HYPOTHESES
   maxcpus1.yaml                # Ingo Molnar's maxcpus=1 question: 7 of 7 hold (10 s runs)
   nmi-watchdog.yaml            # O7: NMIs at HZ, do_nmi inside long traces (10 s runs)
   tracing-off.yaml             # Ingo Molnar.s tracing_enabled=0 question (3 seeds x 30 s)
   video-fifo-stall.yaml        # O12: 25-30 ms freezes with the rude driver (4 x 2 s runs)
-  # latencytest-stress.yaml      O11: its light phases are 5x short (scenarios/CALIBRATION.md)
   rt-posix-timers.yaml@2s      # O13: seed 003's pinned/unpinned/clock_nanosleep contrast, 12 of 12
   preempt-2.4-dbench.yaml      # O14: 2.4.10-preempt dbench 16 < 40 < 48, audio alone (4 x 20 s)
-  # disk-dma-kernel-build.yaml   O1-O4: 6 of 7 hold; the longest step is short (issue 5). Keep its 30 s:
-  #                              at 10 s the worst section (cc1 in exit_mmap) has not come.
 )
+
+# O1-O4: 5 of 7 hold (2 x 30 s runs); the longest step is short, and at 32/32 the slow
+# motion comes in steps of one or two entries.
+set(LATSIM_CHECK_KNOWN_MISSES_disk-dma-kernel-build 34:9 53:9)
+# O11: 15 of 27 hold (2 x 35.5 s runs); Q5's five light phases (CPU and write) and disk copy's
+# CPU, and 2.4.20's disk copy above Q5's, miss.
+set(LATSIM_CHECK_KNOWN_MISSES_latencytest-stress
+    20:9 21:9 22:9 23:9 24:9 25:9 26:9 27:9 28:9 29:9 30:9 65:5)
 
 set(_check_out ${PROJECT_BINARY_DIR}/check)
 set(_run_check "$<TARGET_FILE:latsim>" check -j 2)
@@ -44,10 +53,18 @@ foreach(_path IN LISTS _hypotheses)
   if(DEFINED _check_duration_${_file})
     list(APPEND _args --duration ${_check_duration_${_file}})
   endif()
-  add_test(NAME check.${_name} COMMAND ${_args})
+  if(DEFINED LATSIM_CHECK_KNOWN_MISSES_${_name})
+    string(REPLACE ";" "," _known "${LATSIM_CHECK_KNOWN_MISSES_${_name}}")
+    add_test(NAME check.${_name}
+             COMMAND ${CMAKE_COMMAND} -DLATSIM=$<TARGET_FILE:latsim> -DHYPOTHESIS=${_path}
+                     -DOUT=${_check_out}/${_name} -DKNOWN=${_known}
+                     -P ${CMAKE_CURRENT_SOURCE_DIR}/check_known_misses.cmake)
+  else()
+    add_test(NAME check.${_name} COMMAND ${_args})
+  endif()
   set_tests_properties(check.validate.${_name} check.${_name} PROPERTIES LABELS check)
   set_tests_properties(check.${_name} PROPERTIES PROCESSORS 2)
-  if(NOT _file IN_LIST _check_listed)
+  if(NOT _file IN_LIST _check_listed AND NOT DEFINED LATSIM_CHECK_KNOWN_MISSES_${_name})
     set_tests_properties(check.${_name} PROPERTIES DISABLED TRUE)
   endif()
 endforeach()
