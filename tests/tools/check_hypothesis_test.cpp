@@ -145,6 +145,32 @@ TEST(CheckHypothesis, SetErrorsPointAtTheCasesLine) {
                         "(accepted: 4..128)"}));
 }
 
+TEST(CheckHypothesis, LongestSectionInTakesBoundsOfItsOwn) {
+  const Hypothesis h =
+      load(kHead +
+           "cases:\n"
+           "  - name: a\n"
+           "    expect:\n"
+           "      - trace: {longest_section_in: rtl8139_poll, min_us: 140}\n"
+           "      - trace: {longest_section_in: [a, b], min_us: 475, max_us: 986}\n");
+  ASSERT_EQ(h.cases[0].expect.size(), 2u);
+  const TraceSignature& s = *h.cases[0].expect[1].trace;
+  EXPECT_EQ(s.kind, TraceSignature::Kind::LongestSectionIn);
+  EXPECT_EQ(s.functions, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(*s.min_us, 475);
+  EXPECT_EQ(*s.max_us, 986);
+  EXPECT_FALSE(h.cases[0].expect[0].trace->max_us);
+  EXPECT_EQ(errors_of(kHead + "cases:\n"
+                              "  - name: a\n"
+                              "    expect:\n"
+                              "      - trace: {longest_section_in: f, min_us: 900, max_us: 100}\n"
+                              "      - trace: {longest_step_in: f, min_us: 100}\n"),
+            (std::vector<std::string>{
+                "h.yaml:8:53: error: cases[0].expect[0].trace.max_us: 100 is under min_us 900",
+                "h.yaml:9:37: error: cases[0].expect[1].trace.min_us: goes with "
+                "`longest_section_in`"}));
+}
+
 TEST(CheckHypothesis, TraceAndCompareShapes) {
   const auto errors = errors_of(kHead +
                                 "cases:\n"
@@ -169,7 +195,8 @@ TEST(CheckHypothesis, TraceAndCompareShapes) {
                         "h.yaml:9:16: error: cases[0].expect[1].trace.count_at_least: missing: "
                         "how many steps in a row (≥ 1)",
                         "h.yaml:10:16: error: cases[0].expect[2].trace: give exactly one of: "
-                        "longest_step_in, consecutive_steps_over_us, longest_trace_has",
+                        "longest_step_in, consecutive_steps_over_us, longest_trace_has, "
+                        "longest_section_in",
                         "h.yaml:11:9: error: cases[0].expect[3]: give either `metric` (with "
                         "min/max/approx) or `trace`",
                         "h.yaml:12:28: error: cases[0].expect[4].min: min 5 is above max 1",

@@ -262,6 +262,16 @@ TraceSignature has(std::vector<std::string> fns) {
   return s;
 }
 
+TraceSignature section(std::vector<std::string> fns, std::optional<int64_t> min_us,
+                       std::optional<int64_t> max_us = {}) {
+  TraceSignature s;
+  s.kind = TraceSignature::Kind::LongestSectionIn;
+  s.functions = std::move(fns);
+  s.min_us = min_us;
+  s.max_us = max_us;
+  return s;
+}
+
 // disk-dma-kernel-build's trace signatures, judged on the seed's own trace: the step
 // signature holds there (764 us, schedule's), the slow-motion one is not in this trace
 // (it comes from the author's other reports).
@@ -338,6 +348,36 @@ TEST(CheckTraceSignature, LongestTraceHas) {
   EXPECT_FALSE(r.holds);
   EXPECT_EQ(r.measured, "missing schedule, __switch_to (max.txt, 992 us)");
   EXPECT_EQ(r.value, 1);
+}
+
+// Seed 000's rtl8139_poll section (731 us, "started at rtl8139_poll+0x3c/0x160") is found
+// by its sites among the seed's traces, not by being the longest (the 2305 us one is).
+TEST(CheckTraceSignature, LongestSectionIn) {
+  const auto seed = read_trace_dir(kSource + "/tests/tools/data/check/seed000");
+  ASSERT_EQ(seed.size(), 2u);
+  EXPECT_EQ(seed[0].started_in, "schedule");
+  EXPECT_EQ(seed[0].ended_in, "schedule");
+  EXPECT_EQ(seed[1].started_in, "rtl8139_poll");
+  EXPECT_EQ(seed[1].ended_in, "rtl8139_poll");
+  auto r = evaluate(section({"rtl8139_poll"}, 140), seed);
+  EXPECT_TRUE(r.holds);
+  EXPECT_EQ(r.measured,
+            "731 us (trace-731us-rtl8139_poll-v1.0.3.txt, rtl8139_poll .. rtl8139_poll)");
+  EXPECT_EQ(r.value, 731);
+  EXPECT_TRUE(evaluate(section({"rtl8139_poll"}, 475, 986), seed).holds);
+  EXPECT_FALSE(evaluate(section({"rtl8139_poll"}, 800), seed).holds);
+  EXPECT_FALSE(evaluate(section({"rtl8139_poll"}, {}, 500), seed).holds);
+  // Either site names the section: schedule's starts and ends there, 2305 us.
+  EXPECT_EQ(evaluate(section({"net_rx_action", "schedule"}, 0), seed).value, 2305);
+  r = evaluate(section({"no_such_function"}, 0), seed);
+  EXPECT_FALSE(r.holds);
+  EXPECT_EQ(r.measured, "no trace started or ended in no_such_function (2 traces)");
+  // latsim's own traces carry the sites too.
+  EXPECT_EQ(evaluate(section({"do_IRQ"}, 900), real_traces()).value, 992);
+  EXPECT_EQ(section({"rtl8139_poll"}, 140).expected(), "in rtl8139_poll, ≥ 140 us");
+  EXPECT_EQ(section({"a", "b"}, 475, 986).expected(), "in a/b, 475..986 us");
+  EXPECT_EQ(section({"a"}, {}, 500).expected(), "in a, ≤ 500 us");
+  EXPECT_EQ(section({"a"}, 1).what(), "trace: longest section");
 }
 
 TEST(CheckTraceSignature, NoTracesNeverHolds) {

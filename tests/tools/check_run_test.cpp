@@ -221,9 +221,9 @@ TEST_F(Check, AFailedRunCannotBeJudged) {
 TEST_F(Check, HelpTeachesTheFormat) {
   const Result r = latsim({"check", "--help"});
   ASSERT_EQ(r.code, 0) << r;
-  for (const char* s :
-       {"schema_version: 1", "longest_step_in", "consecutive_steps_over_us", "longest_trace_has",
-        "monotonic", "ratio", "over_seeds", "--junit", "--seeds", "Exit status"})
+  for (const char* s : {"schema_version: 1", "longest_step_in", "consecutive_steps_over_us",
+                        "longest_trace_has", "longest_section_in", "monotonic", "ratio",
+                        "over_seeds", "--junit", "--seeds", "--set", "Exit status"})
     EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
 }
 

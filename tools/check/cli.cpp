@@ -23,6 +23,7 @@ Hypothesis file (YAML, schema_version: 1):
         - trace: {longest_step_in: [schedule, __switch_to], min_step_us: 50}
         - trace: {consecutive_steps_over_us: 50, count_at_least: 4}
         - trace: {longest_trace_has: do_IRQ}
+        - trace: {longest_section_in: rtl8139_poll, min_us: 140}
     - name: quiet
       set: [/sys/block/hda/queue/max_sectors_kb=32]   # KEY=VALUE, as for --set
       expect:
@@ -52,6 +53,8 @@ trace, which prints the time since the previous entry, is recognised from its ti
   consecutive_steps_over_us: X    "slow motion": some trace has N steps in a row, each
     count_at_least: N             longer than X us (and shorter than steps_under_us: Y)
   longest_trace_has: F | [F, G]   each function has an entry in the longest trace
+  longest_section_in: F | [F, G]  of the traces whose section started or ended in F ("=>
+    min_us: N, max_us: M          started at: F+0x.."), the longest lasts N..M us
 With several seeds, `over_seeds: each` judges every seed (a comparison pairs the i-th
 seeds), `median` judges the median (a trace signature: a majority of the seeds).
 

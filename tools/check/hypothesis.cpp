@@ -47,8 +47,9 @@ const std::vector<std::string> kBoundKeys{"min", "max", "approx", "tolerance"};
 const std::vector<std::string> kExpectKeys{"metric",    "min",   "max",       "approx",
                                            "tolerance", "trace", "over_seeds"};
 const std::vector<std::string> kTraceKeys{
-    "longest_step_in", "min_step_us",    "consecutive_steps_over_us",
-    "count_at_least",  "steps_under_us", "longest_trace_has"};
+    "longest_step_in",    "min_step_us",    "consecutive_steps_over_us",
+    "count_at_least",     "steps_under_us", "longest_trace_has",
+    "longest_section_in", "min_us",         "max_us"};
 const std::vector<std::string> kCompareKeys{
     "metric", "metrics", "case", "ratio",  "greater",   "monotonic", "cases",
     "strict", "min",     "max",  "approx", "tolerance", "over_seeds"};
@@ -445,7 +446,8 @@ class Reader {
   }
 
   std::optional<TraceSignature> read_trace(const YAML::Node& n, const std::string& path) {
-    const std::string kinds = "longest_step_in, consecutive_steps_over_us, longest_trace_has";
+    const std::string kinds =
+        "longest_step_in, consecutive_steps_over_us, longest_trace_has, longest_section_in";
     if (!n.IsMap()) {
       error(n, path,
             fmt::format("expected a trace signature (a mapping with one of: {}), got {}", kinds,
@@ -456,7 +458,9 @@ class Reader {
     const YAML::Node step_in = get(n, "longest_step_in");
     const YAML::Node over = get(n, "consecutive_steps_over_us");
     const YAML::Node has = get(n, "longest_trace_has");
-    const int given = step_in.IsDefined() + over.IsDefined() + has.IsDefined();
+    const YAML::Node section = get(n, "longest_section_in");
+    const int given =
+        step_in.IsDefined() + over.IsDefined() + has.IsDefined() + section.IsDefined();
     if (given != 1) {
       error(n, path, fmt::format("give exactly one of: {}", kinds));
       return std::nullopt;
@@ -473,6 +477,8 @@ class Reader {
         if (auto x = integer(v, join(path, "min_step_us"), 0, 100'000'000)) s.min_step_us = *x;
       only_with("count_at_least", "consecutive_steps_over_us");
       only_with("steps_under_us", "consecutive_steps_over_us");
+      only_with("min_us", "longest_section_in");
+      only_with("max_us", "longest_section_in");
     } else if (over.IsDefined()) {
       s.kind = TraceSignature::Kind::SlowMotion;
       if (auto x = integer(over, join(path, "consecutive_steps_over_us"), 0, 100'000'000))
@@ -491,12 +497,29 @@ class Reader {
         }
       }
       only_with("min_step_us", "longest_step_in");
+      only_with("min_us", "longest_section_in");
+      only_with("max_us", "longest_section_in");
+    } else if (section.IsDefined()) {
+      s.kind = TraceSignature::Kind::LongestSectionIn;
+      s.functions = functions(section, join(path, "longest_section_in"));
+      if (const YAML::Node v = get(n, "min_us"); v.IsDefined())
+        s.min_us = integer(v, join(path, "min_us"), 0, 100'000'000);
+      if (const YAML::Node v = get(n, "max_us"); v.IsDefined())
+        s.max_us = integer(v, join(path, "max_us"), 0, 100'000'000);
+      if (s.min_us && s.max_us && *s.min_us > *s.max_us)
+        error(at(key_mark(n, "max_us")), join(path, "max_us"),
+              fmt::format("{} is under min_us {}", *s.max_us, *s.min_us));
+      only_with("min_step_us", "longest_step_in");
+      only_with("count_at_least", "consecutive_steps_over_us");
+      only_with("steps_under_us", "consecutive_steps_over_us");
     } else {
       s.kind = TraceSignature::Kind::LongestTraceHas;
       s.functions = functions(has, join(path, "longest_trace_has"));
       only_with("min_step_us", "longest_step_in");
       only_with("count_at_least", "consecutive_steps_over_us");
       only_with("steps_under_us", "consecutive_steps_over_us");
+      only_with("min_us", "longest_section_in");
+      only_with("max_us", "longest_section_in");
     }
     return s;
   }

@@ -15,6 +15,8 @@ std::string TraceSignature::what() const {
       return "trace: slow motion";
     case Kind::LongestTraceHas:
       return "trace: longest has";
+    case Kind::LongestSectionIn:
+      return "trace: longest section";
   }
   return "trace";
 }
@@ -32,6 +34,13 @@ std::string TraceSignature::expected() const {
                          count_at_least == 1 ? "" : "s", step_over_us);
     case Kind::LongestTraceHas:
       return fmt::format("{}", fmt::join(functions, ", "));
+    case Kind::LongestSectionIn: {
+      const std::string in = fmt::format("in {}", fmt::join(functions, "/"));
+      if (min_us && max_us) return fmt::format("{}, {}..{} us", in, *min_us, *max_us);
+      if (min_us) return fmt::format("{}, ≥ {} us", in, *min_us);
+      if (max_us) return fmt::format("{}, ≤ {} us", in, *max_us);
+      return in;
+    }
   }
   return "";
 }
@@ -117,6 +126,28 @@ SignatureResult longest_trace_has(const TraceSignature& sig, const std::vector<V
           double(found)};
 }
 
+// The longest of the sections that started or ended in one of the functions: seed 000's
+// rtl8139_poll traces are named by their sites ("started at rtl8139_poll+0x3c/0x160").
+SignatureResult longest_section_in(const TraceSignature& sig, const std::vector<VpTrace>& traces) {
+  const VpTrace* best = nullptr;
+  for (const auto& t : traces) {
+    const bool in = std::any_of(sig.functions.begin(), sig.functions.end(), [&](const auto& f) {
+      return t.started_in == f || t.ended_in == f;
+    });
+    if (in && (!best || t.latency_us > best->latency_us)) best = &t;
+  }
+  if (!best)
+    return {false,
+            fmt::format("no trace started or ended in {} ({} traces)",
+                        fmt::join(sig.functions, "/"), traces.size()),
+            0};
+  const int64_t us = best->latency_us;
+  const bool holds = (!sig.min_us || us >= *sig.min_us) && (!sig.max_us || us <= *sig.max_us);
+  return {holds,
+          fmt::format("{} us ({}, {} .. {})", us, best->file, best->started_in, best->ended_in),
+          double(us)};
+}
+
 }  // namespace
 
 SignatureResult evaluate(const TraceSignature& sig, const std::vector<VpTrace>& traces) {
@@ -127,6 +158,8 @@ SignatureResult evaluate(const TraceSignature& sig, const std::vector<VpTrace>& 
       return slow_motion(sig, traces);
     case TraceSignature::Kind::LongestTraceHas:
       return longest_trace_has(sig, traces);
+    case TraceSignature::Kind::LongestSectionIn:
+      return longest_section_in(sig, traces);
   }
   return {};
 }

@@ -7,6 +7,9 @@
 //                                   steps_under_us, when given)
 //   longest_trace_has: F (or list)  every one of these functions has an entry in the
 //                                   longest trace
+//   longest_section_in: F (or list) of the traces whose section started or ended in F (the
+//     min_us: N, max_us: M          tracer's "=> started at:" / "=> ended at:" sites), the
+//                                   longest lasts N..M us (either bound may be left out)
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,13 +19,15 @@
 namespace latsim::check {
 
 struct TraceSignature {
-  enum class Kind { LongestStepIn, SlowMotion, LongestTraceHas };
+  enum class Kind { LongestStepIn, SlowMotion, LongestTraceHas, LongestSectionIn };
   Kind kind = Kind::LongestStepIn;
-  std::vector<std::string> functions;    // LongestStepIn: one of; LongestTraceHas: all of
-  int64_t min_step_us = 0;               // LongestStepIn
-  int64_t step_over_us = 0;              // SlowMotion: every step > this
-  std::optional<int64_t> step_under_us;  // SlowMotion: and < this
-  size_t count_at_least = 0;             // SlowMotion
+  std::vector<std::string> functions;     // LongestStepIn, LongestSectionIn: one of;
+                                          // LongestTraceHas: all of
+  int64_t min_step_us = 0;                // LongestStepIn
+  int64_t step_over_us = 0;               // SlowMotion: every step > this
+  std::optional<int64_t> step_under_us;   // SlowMotion: and < this
+  size_t count_at_least = 0;              // SlowMotion
+  std::optional<int64_t> min_us, max_us;  // LongestSectionIn: the section's latency bounds
 
   std::string what() const;      // the table's metric column: "trace: longest step"
   std::string expected() const;  // "in schedule|__switch_to, ≥ 50 us"

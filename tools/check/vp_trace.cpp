@@ -85,6 +85,13 @@ void link_steps(VpTrace& t) {
   for (size_t i = 0; i + 1 < e.size(); ++i) e[i].next_parent = e[i + 1].parent;
 }
 
+// "  rtl8139_poll+0x3c/0x160" -> "rtl8139_poll": the function of a code address.
+std::string site_function(const std::string& site) {
+  const auto w = words(site);
+  if (w.empty()) return "";
+  return w[0].substr(0, w[0].find('+'));
+}
+
 }  // namespace
 
 const TraceStep* VpTrace::longest_step() const {
@@ -125,6 +132,10 @@ VpTrace parse_vp_trace(const std::string& text, const std::string& name) {
       } else if (auto q = line.find("| task: "); q != std::string::npos) {
         const std::string rest = line.substr(q + 8);
         t.task = rest.substr(0, rest.find(','));
+      } else if (auto a = line.find("=> started at:"); a != std::string::npos) {
+        t.started_in = site_function(line.substr(a + 14));
+      } else if (auto b = line.find("=> ended at:"); b != std::string::npos) {
+        t.ended_in = site_function(line.substr(b + 12));
       }
       continue;
     }

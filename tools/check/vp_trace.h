@@ -36,6 +36,8 @@ struct VpTrace {
   std::string file;  // name for messages (the file name inside traces/)
   int64_t latency_us = 0;
   std::string task;  // "ksoftirqd/0/3"
+  // The functions the section started and ended in (" => started at: rtl8139_poll+0x3c/0x160").
+  std::string started_in, ended_in;
   std::vector<TraceStep> steps;
 
   // The entry with the longest step (the first of equal ones); nullptr when empty.
