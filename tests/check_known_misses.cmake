@@ -10,7 +10,7 @@ execute_process(COMMAND ${LATSIM} check -j 2 ${HYPOTHESIS} --out ${OUT} -q
 if(NOT _rc EQUAL 0 AND NOT _rc EQUAL 1)
   message(FATAL_ERROR "latsim check exited ${_rc}:\n${_out}${_err}")
 endif()
-get_filename_component(_name ${HYPOTHESIS} NAME_WE)
+get_filename_component(_name ${HYPOTHESIS} NAME_WLE)
 file(READ ${OUT}/${_name}/verdicts.json _json)
 string(JSON _n LENGTH "${_json}" rows)
 math(EXPR _last "${_n} - 1")
