@@ -394,13 +394,10 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
     }
     if (auto* a = k.snd_if_up()) {
       const auto& as = a->stats();
-      drivers["audiopci"] = {{"irqs", as.irqs},
-                             {"periods", as.periods},
-                             {"writes", as.writes},
-                             {"xruns", as.xruns},
-                             {"src_accesses", as.src_accesses},
-                             {"src_polls", as.src_polls},
-                             {"src_max_us", us(as.src_max)}};
+      drivers["audiopci"] = {{"irqs", as.irqs},           {"periods", as.periods},
+                             {"writes", as.writes},       {"xruns", as.xruns},
+                             {"prepares", as.prepares},   {"src_accesses", as.src_accesses},
+                             {"src_polls", as.src_polls}, {"src_max_us", us(as.src_max)}};
     }
     const auto& bs = k.block().stats();
     if (bs.pages_dirtied)

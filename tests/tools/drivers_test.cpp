@@ -79,6 +79,36 @@ TEST(Es1371, SrcReadLoopFollowsTheDeviceBusyTime) {
   fs::remove_all(off);
 }
 
+// An underrun stops the stream (snd_pcm_stop: DAC2 disabled, no more period interrupts)
+// and the next write recovers it: on 2.6, ALSA's OSS emulation prepares it again, and the
+// ES1371's prepare reprograms the SRC (one read and two writes); 2.4's OSS driver only
+// restarts DAC2.
+TEST(Es1371, UnderrunStopsTheStreamAndTheNextWritePreparesIt) {
+  const std::string scenario =
+      std::string(LATSIM_SOURCE_DIR) + "/tests/tools/data/audio-underrun.yaml";
+  const auto out = run("xrun26", "", scenario);
+  const auto a = metrics(out)["drivers"]["audiopci"];
+  const int xruns = a["xruns"].get<int>(), prepares = a["prepares"].get<int>();
+  EXPECT_GE(xruns, 2);
+  // The open's prepare, then one per underrun (the last one may still be waiting).
+  EXPECT_GE(prepares, xruns);
+  EXPECT_LE(prepares, xruns + 1);
+  EXPECT_EQ(a["src_accesses"].get<int>(), 3 * prepares);
+  // Stopped streams play nothing: far fewer periods than 1 s of 1.451 ms fragments.
+  EXPECT_LT(a["periods"].get<int>(), 600);
+  fs::remove_all(out);
+  const auto old = run("xrun24",
+                       "--set kernel.flavour=2.4.20-lowlatency --set kernel.voluntary_preemption=0 "
+                       "--set kernel.kernel_preemption=0 --set kernel.softirq_preemption=0 "
+                       "--set kernel.hardirq_preemption=0",
+                       scenario);
+  const auto b = metrics(old)["drivers"]["audiopci"];
+  EXPECT_GE(b["xruns"].get<int>(), 1);
+  EXPECT_EQ(b["prepares"].get<int>(), 1);
+  EXPECT_EQ(b["src_accesses"].get<int>(), 3);
+  fs::remove_all(old);
+}
+
 // latencytest.txt: the seed's BASIC RESULTS layout with this run's values. When a
 // change is intended, regenerate with LATSIM_UPDATE_GOLDEN=1.
 TEST(Latencytest, GoldenReport) {

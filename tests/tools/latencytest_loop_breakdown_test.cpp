@@ -33,11 +33,14 @@ TEST(LatencytestLoopBreakdown, LongestLoopIsItsUserTimePlusItsInterrupts) {
     // Nothing else ran there: the rest is interrupt time (and the kernel's entries).
     EXPECT_NEAR(v("user_ms") + v("kernel_ms") + v("irq_ms") + v("softirq_ms"), loop, 0.003) << name;
     EXPECT_EQ(v("context_switches"), 0.0) << name;
-    // Interrupt time by source adds up to the CPU's time in hardirq context.
+    // Interrupt time by source, entry to exit, adds up to all of the loop's time outside
+    // user mode: hardirq context, and the kernel-mode entry and exit around it (irq_exit's
+    // softirq work, which under DMA can stall too: ksoftirqd's wakeup on a held-off line).
     double by_source = v("local_timer_ms") + v("nmi_ms") + v("ipi_ms");
     for (int irq = 0; irq < 24; ++irq)
       by_source += v(("irq" + std::to_string(irq) + "_ms").c_str());
-    EXPECT_NEAR(by_source, v("irq_ms"), 0.005) << name;
+    EXPECT_NEAR(by_source, v("irq_ms") + v("kernel_ms") + v("softirq_ms"), 0.005) << name;
+    EXPECT_LE(v("irq_ms"), by_source + 0.001) << name;
     EXPECT_GE(v("interrupts"), 1.0) << name;             // a 1.16 ms loop always meets a tick
     EXPECT_GE(l["start_s"].get<double>(), 0.5) << name;  // after the warm-up
   }

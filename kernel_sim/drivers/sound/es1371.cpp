@@ -87,13 +87,19 @@ void Es1371Driver::dac2_rate(unsigned rate) {
 }
 
 void Es1371Driver::playback_open(unsigned rate, uint32_t period_bytes, uint32_t periods) {
-  CpuOps& cpu = k_.this_cpu();
   frame_bytes_ = 4;  // 16-bit stereo
   period_frames_ = period_bytes / frame_bytes_;
   buffer_frames_ = period_frames_ * periods;
-  appl_ptr_ = hw_ptr_ = 0;
-  running_ = false;
+  rate_ = rate;
   k_.fn("snd_pcm_oss_open", "chrdev_open", 2000, 20);
+  prepare();
+}
+
+void Es1371Driver::prepare() {
+  CpuOps& cpu = k_.this_cpu();
+  s_.prepares++;
+  appl_ptr_ = hw_ptr_ = 0;  // DAC2 restarts from the buffer start
+  running_ = xrun_ = false;
   k_.fn("snd_ensoniq_playback2_prepare", "snd_pcm_prepare", 80, 2);
   k_.spin_lock_irq(reg_lock_, "snd_ensoniq_playback2_prepare");
   ctrl_ &= ~ES_DAC2_EN;
@@ -106,7 +112,7 @@ void Es1371Driver::playback_open(unsigned rate, uint32_t period_bytes, uint32_t 
   cpu.outl(sctrl_, kIoBase + SERIAL);
   cpu.outl(period_frames_ - 1, kIoBase + DAC2_COUNT);
   k_.spin_unlock_irq(reg_lock_, {"snd_ensoniq_playback2_prepare", "unlock"});
-  dac2_rate(rate);
+  dac2_rate(rate_);
 }
 
 void Es1371Driver::trigger_start() {
@@ -116,6 +122,39 @@ void Es1371Driver::trigger_start() {
   k_.this_cpu().outl(ctrl_, kIoBase + CONTROL);
   k_.spin_unlock(reg_lock_, {"snd_ensoniq_trigger", "unlock"});
   running_ = true;
+}
+
+// snd_pcm_stop(substream, SNDRV_PCM_STATE_XRUN): the trigger stops DAC2, and the writer
+// is woken to find the stream stopped.
+void Es1371Driver::trigger_stop() {
+  k_.fn("snd_pcm_stop", "snd_pcm_update_hw_ptr_post", 40, 1);
+  k_.fn("snd_ensoniq_trigger", "snd_pcm_do_stop", 40);
+  k_.spin_lock(reg_lock_, "snd_ensoniq_trigger");
+  ctrl_ &= ~ES_DAC2_EN;
+  k_.this_cpu().outl(ctrl_, kIoBase + CONTROL);
+  k_.spin_unlock(reg_lock_, {"snd_ensoniq_trigger", "unlock"});
+  running_ = false;
+  xrun_ = true;
+  if (Task* t = sleeper_) {
+    sleeper_ = nullptr;
+    k_.fn("__wake_up", "snd_pcm_stop", 40, 1);
+    k_.try_to_wake_up(t, "__wake_up_common");
+  }
+}
+
+// Called without the stream lock. 2.6 (ALSA's OSS emulation, pcm_oss.c
+// snd_pcm_oss_write3): a stopped stream is prepared again, and playback2_prepare
+// reprograms the SRC rate. 2.4's OSS es1371.c only restarts DAC2 (start_dac2), after the
+// pointers start over.
+void Es1371Driver::recover_xrun() {
+  if (k_.params().flavour.rfind("2.4", 0) == 0) {  // a 2.4 kernel: the OSS driver
+    appl_ptr_ = hw_ptr_ = 0;
+    xrun_ = false;
+    return;
+  }
+  k_.fn("snd_pcm_oss_prepare", "snd_pcm_oss_write3", 60, 1);
+  k_.fn("snd_pcm_prepare", "snd_pcm_oss_prepare", 80, 1);
+  prepare();
 }
 
 uint32_t Es1371Driver::avail() const {
@@ -130,8 +169,9 @@ void Es1371Driver::write(uint32_t bytes) {
   uint32_t frames = bytes / frame_bytes_;
   s_.writes++;
   while (frames) {
+    if (xrun_) recover_xrun();
     k_.spin_lock_irq(stream_lock_, "snd_pcm_lib_write1");
-    while (avail() == 0) {  // wait for a period to be played
+    while (avail() == 0 && !xrun_) {  // wait for a period to be played
       s_.write_sleeps++;
       sleeper_ = &k_.current();
       k_.set_current_state(TASK_INTERRUPTIBLE);
@@ -142,6 +182,10 @@ void Es1371Driver::write(uint32_t bytes) {
         k_.schedule("schedule_timeout");
       k_.spin_lock_irq(stream_lock_, "snd_pcm_lib_write1");
     }
+    if (xrun_) {  // stopped while this write slept: -EPIPE, and the OSS layer recovers
+      k_.spin_unlock_irq(stream_lock_, {"snd_pcm_lib_write1", "unlock"});
+      continue;
+    }
     const uint32_t n = std::min(frames, avail());
     k_.spin_unlock_irq(stream_lock_, {"snd_pcm_lib_write1", "unlock"});
     // snd_pcm_lib_write_transfer: copy_from_user into the DMA area.
@@ -150,8 +194,9 @@ void Es1371Driver::write(uint32_t bytes) {
     k_.spin_lock_irq(stream_lock_, "snd_pcm_lib_write1");
     appl_ptr_ += n;
     frames -= n;
-    const bool start = !running_ && appl_ptr_ - hw_ptr_ >= buffer_frames_;  // buffer full
-    if (start) trigger_start();
+    // OSS emulation's start_threshold is 1 frame (snd_pcm_oss_change_params, trigger on);
+    // a stream stopped by an underrun meanwhile starts only once prepared again.
+    if (!running_ && !xrun_ && appl_ptr_ > hw_ptr_) trigger_start();
     k_.spin_unlock_irq(stream_lock_, {"snd_pcm_lib_write1", "unlock"});
   }
 }
@@ -187,9 +232,12 @@ void Es1371Driver::period_elapsed() {
   k_.fn("snd_pcm_update_hw_ptr_interrupt", "snd_pcm_period_elapsed", 120, 2);
   s_.periods++;
   hw_ptr_ += period_frames_;
-  if (hw_ptr_ > appl_ptr_) {  // played past what was written: an underrun
+  // snd_pcm_update_hw_ptr_post: avail >= stop_threshold, the buffer size under OSS
+  // emulation (pcm_oss.c), is an underrun: everything written has been played.
+  if (running_ && hw_ptr_ >= appl_ptr_) {
     s_.xruns++;
     hw_ptr_ = appl_ptr_;
+    trigger_stop();
   }
   if (sleeper_ && avail() >= period_frames_) {
     Task* t = sleeper_;

@@ -3,7 +3,8 @@
 // calls: playback prepare with the sample-rate converter programmed through
 // snd_es1371_src_read/_write (polling loops on the SRC busy bit), the period
 // interrupt (snd_audiopci_interrupt -> snd_pcm_period_elapsed), and
-// snd_pcm_lib_write, which sleeps until a period of the buffer is free.
+// snd_pcm_lib_write, which sleeps until a period of the buffer is free. An underrun
+// stops the stream; the next write recovers it (OSS emulation: prepare, with the SRC).
 #include <cstdint>
 #include <systemc>
 #include "kernel_sim/locks/spinlock.h"
@@ -18,7 +19,8 @@ struct Es1371DriverStats {
   uint64_t src_accesses = 0, src_polls = 0;  // SRC RAM accesses, inl()s in their wait loops
   sc_core::sc_time src_max;                  // longest snd_es1371_src_read/_write
   sc_core::sc_time src_last;
-  uint64_t xruns = 0;  // the DMA caught up with the application (buffer ran empty)
+  uint64_t xruns = 0;     // the DMA caught up with the application (buffer ran empty)
+  uint64_t prepares = 0;  // playback prepares: the open's and one per underrun recovered
 };
 
 class Es1371Driver {
@@ -43,7 +45,10 @@ class Es1371Driver {
   void dac2_rate(unsigned rate);
   void interrupt();
   void period_elapsed();
+  void prepare();  // snd_ensoniq_playback2_prepare: DAC2 registers, then the SRC rate
   void trigger_start();
+  void trigger_stop();
+  void recover_xrun();     // the write path's way out of an underrun
   uint32_t avail() const;  // frames the application may write
 
   Kernel& k_;
@@ -51,8 +56,10 @@ class Es1371Driver {
   Spinlock stream_lock_{"substream->lock"};
   uint32_t ctrl_ = 0, sctrl_ = 0;
   uint32_t period_frames_ = 64, buffer_frames_ = 192, frame_bytes_ = 4;
+  unsigned rate_ = 44100;
   uint64_t appl_ptr_ = 0, hw_ptr_ = 0;  // frames written by the app / played by the card
   bool running_ = false;
+  bool xrun_ = false;        // SNDRV_PCM_STATE_XRUN: stopped by an underrun until prepared again
   Task* sleeper_ = nullptr;  // runtime->sleep
   Es1371DriverStats s_;
 };
