@@ -126,6 +126,7 @@ class Kernel {
   const std::vector<std::unique_ptr<Workload>>& workloads() const { return workloads_; }
 
   const KernelParams& params() const { return p_; }
+  bool sched_24() const { return p_.flavour.rfind("2.4", 0) == 0; }  // a 2.4 flavour
   int ncpus() const { return int(cpus_.size()); }
   Task& current();
   int smp_processor_id() { return current().cpu; }
@@ -473,7 +474,6 @@ class Kernel {
     pstats_site_ = site;
     pstats_pending_ = true;
   }
-  bool sched_24() const { return p_.flavour.rfind("2.4", 0) == 0; }
   // A board without an IO-APIC (kernel_params io_apic = false): irq/i8259.cpp.
   bool pic_mode() const { return !p_.io_apic; }
   void init_8259A_irqs();

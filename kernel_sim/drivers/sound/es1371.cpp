@@ -147,7 +147,7 @@ void Es1371Driver::trigger_stop() {
 // reprograms the SRC rate. 2.4's OSS es1371.c only restarts DAC2 (start_dac2), after the
 // pointers start over.
 void Es1371Driver::recover_xrun() {
-  if (k_.params().flavour.rfind("2.4", 0) == 0) {  // a 2.4 kernel: the OSS driver
+  if (k_.sched_24()) {  // a 2.4 kernel: the OSS driver
     appl_ptr_ = hw_ptr_ = 0;
     xrun_ = false;
     return;
