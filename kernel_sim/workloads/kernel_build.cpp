@@ -5,6 +5,8 @@
 
 namespace latsim::kernel {
 namespace {
+constexpr uint64_t kUserPtrsPerPgd = 768;  // include/asm-i386/pgtable.h: TASK_SIZE / PGDIR_SIZE
+
 // A file size drawn from an exponential distribution of mean `kb` (assumption: many
 // small files, a few large), in whole pages.
 uint64_t draw_pages(Rng& rng, double kb) {
@@ -114,7 +116,14 @@ void KernelBuild::exit_mmap(Kernel& k) {
   }
   k.spin_lock(page_table_lock_, "exit_mmap");
   const uint64_t pt_pages = pages / 1024 + 4;
-  k.fn("clear_page_tables", "exit_mmap", 400 * pt_pages, 4, 4 * pt_pages);
+  // clear_page_tables(tlb, FIRST_USER_PGD_NR, USER_PTRS_PER_PGD): every one of the 768
+  // user pgd entries is read (3 KB, 96 lines); a present one is cleared and its PTE page
+  // gathered. The lines of the empty entries were last touched when the pgd was cleared
+  // for its previous owner (pgd_cache keeps them zero), so they come from DRAM; the lines
+  // of the present entries were read by the page walker while the task ran.
+  const uint64_t pgd_lines = kUserPtrsPerPgd * 4 / 32;
+  k.fn("clear_page_tables", "exit_mmap", kUserPtrsPerPgd * 4 + 40 * pt_pages, pt_pages,
+       pgd_lines - std::min(pgd_lines, pt_pages));
   k.flush_tlb_mm(mm, "exit_mmap");  // tlb_finish_mmu: IPIs to CPUs still holding the mm
   k.fn("free_pages_and_swap_cache", "exit_mmap", 100 * pt_pages, 4, pt_pages);
   k.spin_unlock(page_table_lock_, {"exit_mmap", "unlock"});

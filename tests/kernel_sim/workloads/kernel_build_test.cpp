@@ -90,5 +90,29 @@ TEST(KernelBuildTest, ObjectsReachTheDiskAtTheJournalCommit) {
   EXPECT_EQ(r.write_sectors * 512 + r.dirty_bytes, r.bytes_written);
 }
 
+// exit_mmap's clear_page_tables reads all 768 user pgd entries (96 lines); only the few
+// lines of the present entries are cached, the rest come from DRAM. On the fake CPU
+// (1 ns cycles, 100 ns fills, no timer) its traced step is exactly that work: rss 1 MB
+// has 4 PTE pages (pages / 1024 + 4), so 768 * 4 + 40 * 4 cycles, the mcount's own 60,
+// and 96 - 4 fills.
+TEST(KernelBuildTest, ClearPageTablesReadsEveryUserPgdEntry) {
+  kernel::KernelParams kp = disk_params(32, 32);
+  kp.tracing_enabled = true;
+  kp.trace_spans = "clear_page_tables";
+  DiskMachine m(kp);
+  m.cpu->timer_enabled = false;
+  auto* kb = new KernelBuild("kernel_build", small_tree());
+  m.k->add_workload(std::unique_ptr<Workload>(kb));
+  m.k->boot();
+  sc_core::sc_start(ms(200));
+  ASSERT_GE(kb->compiles(), 2u);
+  const auto st = m.k->tracer().spans().stats();
+  ASSERT_EQ(st.size(), 1u);
+  EXPECT_GE(st[0].count, 1u);
+  const double expect_us = ((768 * 4 + 40 * 4 + 60) + (96 - 4) * 100) / 1000.0;
+  EXPECT_DOUBLE_EQ(st[0].max_us, expect_us);
+  EXPECT_DOUBLE_EQ(st[0].median_us, expect_us);
+}
+
 }  // namespace
 }  // namespace latsim::kernel
