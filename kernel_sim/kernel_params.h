@@ -73,6 +73,9 @@ struct KernelParams {
   // task waits on the I/O (sync_page/sync_buffer -> generic_unplug_device), or from
   // kblockd/N when the unplug_timer fires unplug_delay ticks later (blk_unplug_timeout).
   std::string plugging = "inline";
+  // The page cache's reclaim order (kernel_sim/mm/page_lru.h): "active_inactive", 2.6.9's
+  // two lists (pages read twice are kept over pages read once), or "fifo", oldest first.
+  std::string page_lru = "active_inactive";
   int unplug_delay_ms = 3;  // blk_queue_make_request: q->unplug_delay = (3 * HZ) / 1000, min 1
   int unplug_thresh = 4;    // blk_queue_make_request: q->unplug_thresh = 4
   // 2.6.9-rc1..rc3 task_hot(): the unsigned timestamp_last_tick - p->timestamp underflows

@@ -64,6 +64,7 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   const bool v269 = k.flavour == "2.6.9-vp" || k.flavour == "2.6.9";
   p.elevator = k.elevator != "auto" ? k.elevator : v269 ? "anticipatory" : "noop";
   p.plugging = k.plugging != "auto" ? k.plugging : v269 ? "timer" : "inline";
+  p.page_lru = k.page_lru;
   p.unplug_delay_ms = k.unplug_delay_ms;
   p.unplug_thresh = k.unplug_thresh;
   p.task_hot_underflow_bug = k.task_hot_underflow_bug;

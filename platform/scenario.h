@@ -164,6 +164,7 @@ struct KernelConfig {
   // auto: timer (2.6.9's plug, unplug timer and kblockd) on the 2.6.9 flavours, inline
   // (the queue runs at once) on the others: 2.4 runs tq_disk, later kernels plug on-stack.
   std::string plugging = "auto";
+  std::string page_lru = "active_inactive";  // mm/vmscan.c active and inactive lists, or fifo
   int unplug_delay_ms = 3;             // ll_rw_blk.c blk_queue_make_request: (3 * HZ) / 1000
   int unplug_thresh = 4;               // ll_rw_blk.c blk_queue_make_request
   bool task_hot_underflow_bug = true;  // 2.6.9-rc1..rc3 task_hot(): hot tasks look cold

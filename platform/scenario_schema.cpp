@@ -413,6 +413,12 @@ std::vector<Key<Scenario>> make_scenario_keys() {
                      "waits on the I/O, or from kblockd/N when the unplug timer fires), inline "
                      "(the queue runs at once) or auto (timer on 2.6.9, inline elsewhere)"),
               LATSIM_AT(kernel.plugging)),
+      bind<S>(choice("kernel.page_lru", {"active_inactive", "fifo"},
+                     "page-cache reclaim: active_inactive (mm/swap.c mark_page_accessed moves a "
+                     "page read a second time to the active list; reclaim frees the inactive "
+                     "list's oldest and refills it from the active list in proportion) or fifo "
+                     "(the oldest page first, however often it was read)"),
+              LATSIM_AT(kernel.page_lru)),
       bind<S>(integer("kernel.unplug_delay_ms", 1, 1000, "ms",
                       "q->unplug_delay of the plug timer (ll_rw_blk.c: 3 ms)"),
               LATSIM_AT(kernel.unplug_delay_ms)),

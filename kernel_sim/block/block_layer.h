@@ -11,6 +11,7 @@
 #include <vector>
 #include "kernel_sim/lib/random.h"
 #include "kernel_sim/locks/spinlock.h"
+#include "kernel_sim/mm/page_lru.h"
 #include "kernel_sim/sched/workqueue.h"
 
 namespace latsim::kernel {
@@ -84,6 +85,7 @@ class BlockLayer {
   // data pages dirtied in the transaction (journal_submit_data_buffers) and waits.
   void start_kjournald(uint64_t interval_ticks);
   const BlockStats& stats() const { return stats_; }
+  const PageLru& lru() const { return lru_; }
   const Spinlock& ide_lock() const { return ide_lock_; }
 
  private:
@@ -113,6 +115,7 @@ class BlockLayer {
     bool in_transaction = false;    // has data pages in kjournald's running transaction
   };
   static uint64_t key(PageRef p) { return (uint64_t(p.file) << 40) | p.index; }
+  static PageRef page_of(uint64_t key) { return {FileId(key >> 40), key & ((1ull << 40) - 1)}; }
 
   // mm/readahead.c
   void page_cache_readahead(FileId f, uint64_t index);
@@ -168,7 +171,7 @@ class BlockLayer {
   Kernel& k_;
   Rng rng_;
   std::deque<File> files_;   // a deque: a sleeping writer's File& survives create_file
-  std::deque<PageRef> lru_;  // cached pages, oldest first
+  PageLru lru_;  // the cached pages of every file, in reclaim order
   std::map<uint64_t, std::vector<Task*>> waiters_;
   uint64_t capacity_pages_;
   uint32_t max_sectors_;  // queue limit from max_sectors_kb

@@ -10,6 +10,7 @@ BlockLayer::BlockLayer(Kernel& k)
     : k_(k),
       rng_(k.params().seed, "page_alloc"),
       files_(2),  // kReadFile and kWriteFile, empty until set up
+      lru_(k.params().page_lru == "fifo" ? PageLru::Policy::Fifo : PageLru::Policy::ActiveInactive),
       capacity_pages_(uint64_t(k.params().pagecache_mb) * 256),
       max_sectors_(uint32_t(k.params().max_sectors_kb) * 2),
       ra_pages_(uint64_t(k.params().read_ahead_kb) / 4) {}
@@ -39,7 +40,7 @@ void BlockLayer::prefill(FileId fid) {
     if (f.pages[i] != PageState::Absent) continue;
     f.pages[i] = PageState::Uptodate;
     f.frames[i] = (4096 + rng_.below(131072 - 4096)) * 4096;
-    lru_.push_back({fid, i});
+    lru_.add(key({fid, i}));
   }
 }
 
@@ -51,18 +52,15 @@ void BlockLayer::add_to_page_cache(PageRef p) {
   f.pages[p.index] = PageState::Locked;
   // __alloc_pages: any free frame above 16 MB (ZONE_NORMAL) of the 512 MB.
   f.frames[p.index] = (4096 + rng_.below(131072 - 4096)) * 4096;
-  lru_.push_back(p);
-  while (lru_.size() > capacity_pages_) {  // shrink_cache: drop the oldest clean page
-    const PageRef victim = lru_.front();
-    lru_.pop_front();
+  lru_.add(key(p));
+  lru_.shrink(capacity_pages_, [this](uint64_t k) {  // shrink_list: a page under I/O stays
+    const PageRef victim = page_of(k);
     PageState& st = files_[victim.file].pages[victim.index];
-    if (st == PageState::Locked) {
-      lru_.push_back(victim);
-      break;
-    }
+    if (st == PageState::Locked) return false;
     st = PageState::Absent;
     stats_.evictions++;
-  }
+    return true;
+  });
 }
 
 void BlockLayer::submit_pages(FileId f, uint64_t first, uint64_t count) {
@@ -166,6 +164,7 @@ void BlockLayer::read_page(FileId f, uint64_t index, const char* parent) {
   // 4 KiB copied with rep movsl; the source lines were just written by DMA.
   k_.fn("__copy_to_user_ll", "file_read_actor", 1100, 4, 128);
   k_.fn("mark_page_accessed", parent, 30, 1);
+  lru_.mark_accessed(key({f, index}));
   stats_.pages_read++;
 }
 

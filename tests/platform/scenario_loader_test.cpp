@@ -298,7 +298,7 @@ TEST(ScenarioErrors, KeyInTheWrongSection) {
       "kernel_preemption, softirq_preemption, hardirq_preemption, nmi_watchdog, periodic_balance, "
       "switch_pick_lines, switch_next_lines, switch_mm_lines, switch_resume_lines, "
       "slab_reap, slab_caches, slab_reap_lines, "
-      "vp_redirect_softirq_wakeup_bug, irq_delivery, wake_balance, elevator, plugging, "
+      "vp_redirect_softirq_wakeup_bug, irq_delivery, wake_balance, elevator, plugging, page_lru, "
       "unplug_delay_ms, unplug_thresh, "
       "task_hot_underflow_bug, pcm_write_timeout, pci_irq_trigger, timer_ack, code_path_scale, "
       "maxcpus, "
