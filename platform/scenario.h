@@ -165,11 +165,11 @@ struct KernelConfig {
   // (the queue runs at once) on the others: 2.4 runs tq_disk, later kernels plug on-stack.
   std::string plugging = "auto";
   std::string page_lru = "active_inactive";  // mm/vmscan.c active and inactive lists, or fifo
-  int unplug_delay_ms = 3;             // ll_rw_blk.c blk_queue_make_request: (3 * HZ) / 1000
-  int unplug_thresh = 4;               // ll_rw_blk.c blk_queue_make_request
-  bool task_hot_underflow_bug = true;  // 2.6.9-rc1..rc3 task_hot(): hot tasks look cold
-  bool pcm_write_timeout = true;       // ALSA's write sleep: schedule_timeout's timer (2.6 only)
-  bool timer_ack = true;               // 2.6.9 do_timer_interrupt: 8259A poll on each IO-APIC tick
+  int unplug_delay_ms = 3;                   // ll_rw_blk.c blk_queue_make_request: (3 * HZ) / 1000
+  int unplug_thresh = 4;                     // ll_rw_blk.c blk_queue_make_request
+  bool task_hot_underflow_bug = true;        // 2.6.9-rc1..rc3 task_hot(): hot tasks look cold
+  bool pcm_write_timeout = true;  // ALSA's write sleep: schedule_timeout's timer (2.6 only)
+  bool timer_ack = true;          // 2.6.9 do_timer_interrupt: 8259A poll on each IO-APIC tick
   // IO-APIC trigger of the PCI IRQs (10 audio, 11 eth0): edge (the model's earlier rule,
   // keeps the figures) or level (the MP table's PCI sources; ioapic_level_type)
   std::string pci_irq_trigger = "edge";

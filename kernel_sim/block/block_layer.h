@@ -170,8 +170,8 @@ class BlockLayer {
 
   Kernel& k_;
   Rng rng_;
-  std::deque<File> files_;   // a deque: a sleeping writer's File& survives create_file
-  PageLru lru_;  // the cached pages of every file, in reclaim order
+  std::deque<File> files_;  // a deque: a sleeping writer's File& survives create_file
+  PageLru lru_;             // the cached pages of every file, in reclaim order
   std::map<uint64_t, std::vector<Task*>> waiters_;
   uint64_t capacity_pages_;
   uint32_t max_sectors_;  // queue limit from max_sectors_kb
