@@ -61,9 +61,8 @@ struct KernelParams {
   int cache_nice_tries = 1;  // failed balances before hot tasks move; +2 more: active balance
   // try_to_wake_up's CPU for a sleeping task (2.6 flavours): "sd", 2.6.9's wake balancing
   // over SD_CPU_INIT (SD_WAKE_AFFINE | SD_WAKE_BALANCE); "nr_running", the model's earlier
-  // rule (wake on this CPU when it runs fewer tasks than the task's own). The default
-  // keeps the reference figures; 2.6.9 itself is "sd" (see the scenario key's doc).
-  std::string wake_balance = "nr_running";
+  // rule (wake on this CPU when it runs fewer tasks than the task's own).
+  std::string wake_balance = "sd";
   // The request queue's I/O scheduler: noop (FIFO with back-merging) or anticipatory
   // (drivers/block/as-iosched.c, 2.6.9's default elevator).
   std::string elevator = "noop";

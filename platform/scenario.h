@@ -157,7 +157,7 @@ struct KernelConfig {
   // (logical destination cpu_online_map, dest_LowestPrio, mach-default).
   std::string irq_delivery = "lowest_priority";
   // try_to_wake_up: sd (2.6.9 SD_WAKE_AFFINE/SD_WAKE_BALANCE) or nr_running (earlier model rule)
-  std::string wake_balance = "nr_running";  // default keeps the figures; 2.6.9 is sd
+  std::string wake_balance = "sd";  // 2.6.9 sched.c; nr_running: the simpler rule
   // auto: anticipatory on the 2.6.9 flavours (their default elevator), noop (FIFO with
   // back-merging, standing in for 2.4's elevator) on the others.
   std::string elevator = "auto";

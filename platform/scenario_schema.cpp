@@ -398,8 +398,8 @@ std::vector<Key<Scenario>> make_scenario_keys() {
       bind<S>(choice("kernel.wake_balance", {"sd", "nr_running"},
                      "try_to_wake_up's CPU for a sleeping task: sd (2.6.9 sched.c: not off an "
                      "idle CPU; here if cache-cold, SD_WAKE_AFFINE, or if its CPU is 137 % as "
-                     "loaded, SD_WAKE_BALANCE) or nr_running (here if this CPU runs fewer; the "
-                     "default: sd moves the reference figures)"),
+                     "loaded, SD_WAKE_BALANCE; the default) or nr_running (here if this CPU runs "
+                     "fewer: a simpler rule)"),
               LATSIM_AT(kernel.wake_balance)),
       bind<S>(choice("kernel.elevator", {"auto", "noop", "anticipatory"},
                      "the hda queue's I/O scheduler: anticipatory (as-iosched.c: read and "
