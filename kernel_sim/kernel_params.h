@@ -53,7 +53,7 @@ struct KernelParams {
   // polls the 8259A (OCW3 poll + read of port 0x20) before do_timer on every tick.
   bool timer_ack = true;
   // rebalance_tick: periodic load_balance of the one CPU domain (SD_CPU_INIT, 2.6.9).
-  bool periodic_balance = false;  // the scenario key's default (off keeps the reference figures)
+  bool periodic_balance = true;  // rebalance_tick -> load_balance (2.6 flavours; 2.4 has none)
   int balance_min_interval_ms = 1, balance_max_interval_ms = 4;  // idle; doubled while balanced
   int balance_busy_factor = 64;                                  // busy CPUs balance this much less
   int balance_imbalance_pct = 125;                               // busiest must exceed by 25 %

@@ -137,7 +137,7 @@ struct KernelConfig {
   int maxcpus = 0;                   // maxcpus= boot option: CPUs brought up (0: all)
   int eth0_threaded = 1;             // /proc/irq/11/eth0/threaded
   int audiopci_threaded = 1;         // /proc/irq/10/Ensoniq AudioPCI/threaded
-  bool periodic_balance = false;     // rebalance_tick -> load_balance; off keeps the figures
+  bool periodic_balance = true;      // rebalance_tick -> load_balance (2.6 flavours)
   int switch_pick_lines = 3;         // next's task_struct lines schedule() reads picking it
   int switch_next_lines = 3;         // next->mm, thread.esp/eip, the stack line switch_to pushes
   int switch_mm_lines = 2;           // next mm's pgd and cpu_vm_mask lines (switch_mm)
@@ -170,9 +170,9 @@ struct KernelConfig {
   bool task_hot_underflow_bug = true;        // 2.6.9-rc1..rc3 task_hot(): hot tasks look cold
   bool pcm_write_timeout = true;  // ALSA's write sleep: schedule_timeout's timer (2.6 only)
   bool timer_ack = true;          // 2.6.9 do_timer_interrupt: 8259A poll on each IO-APIC tick
-  // IO-APIC trigger of the PCI IRQs (10 audio, 11 eth0): edge (the model's earlier rule,
-  // keeps the figures) or level (the MP table's PCI sources; ioapic_level_type)
-  std::string pci_irq_trigger = "edge";
+  // IO-APIC trigger of the PCI IRQs (10 audio, 11 eth0): level (the MP table's PCI
+  // sources; ioapic_level_type) or edge (the model's earlier rule)
+  std::string pci_irq_trigger = "level";
 };
 
 // Named mechanism switches and parameters (counterfactuals live here).

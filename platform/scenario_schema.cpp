@@ -352,8 +352,8 @@ std::vector<Key<Scenario>> make_scenario_keys() {
               LATSIM_AT(kernel.nmi_watchdog)),
       bind<S>(of_type(T::Bool, "kernel.periodic_balance",
                       "rebalance_tick: load_balance every 1-4 ms idle, x64 busy (SD_CPU_INIT); "
-                      "active balance through migration/N; off by default: on changes the "
-                      "reference figures"),
+                      "active balance through migration/N (the 2.6 flavours; 2.4's one runqueue "
+                      "has none)"),
               LATSIM_AT(kernel.periodic_balance)),
       bind<S>(integer("kernel.switch_pick_lines", 0, 64, "lines",
                       "next task's task_struct lines schedule() reads picking it (2.6.9: "
@@ -437,9 +437,9 @@ std::vector<Key<Scenario>> make_scenario_keys() {
                       "OSS es1371_write sleeps in schedule())"),
               LATSIM_AT(kernel.pcm_write_timeout)),
       bind<S>(choice("kernel.pci_irq_trigger", {"edge", "level"},
-                     "IO-APIC trigger of the PCI IRQs 10 and 11: edge (the default, keeps the "
-                     "reference figures) or level (MP table PCI sources, ioapic_level_type; "
-                     "VP masks the pin in the ack and unmasks it in end, 2 IO-APIC writes)"),
+                     "IO-APIC trigger of the PCI IRQs 10 and 11: level (the default: MP table PCI "
+                     "sources, ioapic_level_type; VP masks the pin in the ack and unmasks it in "
+                     "end, 2 IO-APIC writes) or edge (the model's earlier rule)"),
               LATSIM_AT(kernel.pci_irq_trigger)),
       bind<S>(of_type(T::Bool, "kernel.timer_ack",
                       "2.6.9 do_timer_interrupt with the IO-APIC: poll the 8259A (outb 0x0c, "

@@ -19,14 +19,16 @@ list(APPEND LATSIM_CHECK_HYPOTHESES
   preempt-2.4-dbench.yaml      # O14: 2.4.10-preempt dbench 16 < 40 < 48, audio alone (4 x 20 s)
 )
 
-# O1-O6, O9: 7 of 10 hold (3 x 30 s runs); the longest step is short, at 32/32 the slow
-# motion comes in steps of one or two entries, and no exit meets a transfer on seed 1 (O9).
-set(LATSIM_CHECK_KNOWN_MISSES_disk-dma-kernel-build 35:9 54:9 66:9)
-# O11, O6, O8, O10: 18 of 31 hold (3 x 35.5 s runs); Q5's light phases (CPU and write, but
-# net out's CPU), disk copy's CPU and write (underruns the model has and the author had
-# not), the SRC read's double wait (O8) and the 730 us rtl8139_poll sections (O10) miss.
+# O1-O6, O9: 6 of 10 hold (3 x 30 s runs); the longest step is short and the longest trace
+# is make's fork (copy_page_range meeting a request) rather than schedule, at 32/32 the slow
+# motion comes in steps of one or two entries, and no exit meets a whole run of entries on
+# seed 1 (O9).
+set(LATSIM_CHECK_KNOWN_MISSES_disk-dma-kernel-build 35:9 37:9 54:9 66:9)
+# O11, O6, O8, O10: 17 of 31 hold (3 x 35.5 s runs); Q5's five light phases (CPU and write),
+# disk copy's CPU and write (underruns the model has and the author had not), the SRC
+# read's double wait (O8) and the 730 us rtl8139_poll sections (O10) miss.
 set(LATSIM_CHECK_KNOWN_MISSES_latencytest-stress
-    21:9 22:9 23:9 24:9 26:9 27:9 28:9 29:9 30:9 31:9 32:9 65:9 69:9)
+    21:9 22:9 23:9 24:9 25:9 26:9 27:9 28:9 29:9 30:9 31:9 32:9 65:9 69:9)
 
 set(_check_out ${PROJECT_BINARY_DIR}/check)
 set(_run_check "$<TARGET_FILE:latsim>" check -j 2)
