@@ -17,6 +17,7 @@ chipset::HostBridgeParams bridge_params(const Scenario& s) {
                                                          : chipset::CpuHoldoff::ReqAsserted;
   p.holdoff_grants = hb.holdoff_grants;
   p.io_waits_req = hb.io_waits_req;
+  p.io_holdoff = hb.io_holdoff;
   p.posted_write_entries = hb.posted_write_entries;
   return p;
 }

@@ -35,6 +35,7 @@ struct HostBridgeConfig {
   HoldoffPolicy cpu_holdoff = HoldoffPolicy::SgEntry;
   int holdoff_grants = 3;        // VIA 8363/8371/8361 + 686B: 3 bus-master requests
   int posted_write_entries = 4;  // CPU-to-PCI posted-write buffer, dwords (0: not posted)
+  bool io_holdoff = true;        // CPU cycles to PCI are held off as memory requests are
   bool io_waits_req = true;      // req_asserted: CPU cycles to PCI wait for REQ# too (assumption)
 };
 

@@ -211,6 +211,11 @@ std::vector<Key<Scenario>> make_scenario_keys() {
       bind<S>(integer("platform.host_bridge.holdoff_grants", 1, 64, "grants",
                       "bus-master requests served before the CPU gets the bridge (grants policy)"),
               LATSIM_AT(platform.host_bridge.holdoff_grants)),
+      bind<S>(of_type(T::Bool, "platform.host_bridge.io_holdoff",
+                      "the holdoff applies to CPU cycles to PCI (PIT, IO-APIC, device registers) "
+                      "as to memory requests; false: only memory requests wait, a PCI cycle "
+                      "waits for GNT# (the master's burst, bounded by its latency timer)"),
+              LATSIM_AT(platform.host_bridge.io_holdoff)),
       bind<S>(of_type(T::Bool, "platform.host_bridge.io_waits_req",
                       "req_asserted policy: a CPU cycle to PCI (PIT, IO-APIC) waits until the "
                       "master drops REQ# like a memory miss; false: to the end of the entry"),

@@ -40,7 +40,7 @@ sc_time HostBridge::hold_end(const pci::BurstTrain& tr, bool io) const {
 }
 
 sc_time HostBridge::ready_in(const pci::BurstTrain& tr, sc_time t, bool io) const {
-  if (!tr.to_memory || t < tr.start || t >= hold_end(tr, io)) return t;
+  if (!tr.to_memory || (io && !p_.io_holdoff) || t < tr.start || t >= hold_end(tr, io)) return t;
   switch (p_.holdoff) {
     case CpuHoldoff::None:
       return t;

@@ -33,6 +33,8 @@ struct HostBridgeParams {
   // ReqAsserted: a CPU cycle to PCI (I/O, MMIO) waits for REQ# to drop as a memory miss
   // does; false: only to the end of the current entry. Assumption (see cpu_pci_access).
   bool io_waits_req = true;
+  // false: only memory requests are held off; a CPU cycle to PCI waits for GNT# alone.
+  bool io_holdoff = true;
   // CPU-to-PCI posted-write buffer in dword entries; 0 = writes are not posted.
   // Assumption: VIA 694X-class north bridges post a few dwords (4-8); no datasheet at hand.
   int posted_write_entries = 4;

@@ -44,10 +44,11 @@ struct Rig {
   TinyTarget dev{"dev"};
   int ide = 0;
 
-  explicit Rig(CpuHoldoff policy, bool io_waits_req = true) {
+  explicit Rig(CpuHoldoff policy, bool io_waits_req = true, bool io_holdoff = true) {
     HostBridgeParams p;
     p.holdoff = policy;
     p.io_waits_req = io_waits_req;
+    p.io_holdoff = io_holdoff;
     hb = std::make_unique<HostBridge>("hb", p, pci, dram);
     ide = pci.add_master("ide");
     pci.target_socket.bind(dev.socket);
@@ -153,6 +154,17 @@ TEST(HostBridgeReqAsserted, IoCycleWaitsOneEntryWhenTheArbiterGrantsBetweenEntri
   const sc_time t0 = sc_time(130, SC_US);
   EXPECT_EQ(pit_read_at(r, t0).memory, end0() - t0);
   EXPECT_EQ(r.hb->cpu_ready(t0), end1());  // a memory miss still waits for REQ#
+}
+
+// platform.host_bridge.io_holdoff=false: the holdoff is the memory controller's; a PIT
+// read inside an entry goes out at once (the bus is idle between the master's bursts
+// here), while a memory miss issued then still waits for the entry's end.
+TEST(HostBridgeReqAsserted, WithoutIoHoldoffOnlyMemoryWaits) {
+  fresh_simulation();
+  Rig r(CpuHoldoff::SgEntry, /*io_waits_req=*/true, /*io_holdoff=*/false);
+  const sc_time t0 = sc_time(130, SC_US);
+  EXPECT_EQ(pit_read_at(r, t0).memory, SC_ZERO_TIME);
+  EXPECT_EQ(r.hb->cpu_ready(t0), end0());
 }
 
 }  // namespace
