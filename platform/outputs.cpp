@@ -314,6 +314,13 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
                {"unplugs_thresh", k.block().stats().unplugs_thresh},
                {"unplugs_wait", k.block().stats().unplugs_wait},
                {"unplugs_timer", k.block().stats().unplugs_timer}};
+  // The page cache's lists (kernel.page_lru) at the end of the run, and their traffic.
+  const auto& lru = k.block().lru();
+  disk["page_cache"] = {{"active_pages", lru.nr_active()},
+                        {"inactive_pages", lru.nr_inactive()},
+                        {"activations", lru.stats().activations},
+                        {"deactivations", lru.stats().deactivations},
+                        {"evictions", k.block().stats().evictions}};
   json workloads = json::object();
   for (const auto& w : k.workloads()) {
     if (auto* d = dynamic_cast<kernel::DiskRead*>(w.get())) {
