@@ -121,6 +121,8 @@ class BlockLayer {
   void page_cache_readahead(FileId f, uint64_t index);
   void submit_pages(FileId f, uint64_t first, uint64_t count);
   void add_to_page_cache(PageRef p);
+  void lru_cache_add(PageRef p);
+  static void init_file(File& f, uint64_t pages, uint64_t start_lba);
   void wait_on_page_locked(PageRef p);
   void unlock_page(PageRef p);
   // ll_rw_blk.c

@@ -15,22 +15,23 @@ BlockLayer::BlockLayer(Kernel& k)
       max_sectors_(uint32_t(k.params().max_sectors_kb) * 2),
       ra_pages_(uint64_t(k.params().read_ahead_kb) / 4) {}
 
-void BlockLayer::setup_file(uint64_t pages, uint64_t start_lba) {
-  File& f = files_[kReadFile];
+// A file's pages, empty of data: none cached, none dirty.
+void BlockLayer::init_file(File& f, uint64_t pages, uint64_t start_lba) {
+  f.start_lba = start_lba;
   f.pages.assign(pages, PageState::Absent);
   f.frames.assign(pages, 0);
-  f.start_lba = start_lba;
   f.ra = {};
+  f.w.assign(pages, WState::Clean);
+  f.wframes.assign(pages, 0);
+}
+
+void BlockLayer::setup_file(uint64_t pages, uint64_t start_lba) {
+  init_file(files_[kReadFile], pages, start_lba);
 }
 
 FileId BlockLayer::create_file(uint64_t pages, uint64_t start_lba) {
-  File f;
-  f.start_lba = start_lba;
-  f.pages.assign(pages, PageState::Absent);
-  f.frames.assign(pages, 0);
-  f.w.assign(pages, WState::Clean);
-  f.wframes.assign(pages, 0);
-  files_.push_back(std::move(f));
+  files_.emplace_back();
+  init_file(files_.back(), pages, start_lba);
   return FileId(files_.size() - 1);
 }
 
@@ -52,11 +53,18 @@ void BlockLayer::add_to_page_cache(PageRef p) {
   f.pages[p.index] = PageState::Locked;
   // __alloc_pages: any free frame above 16 MB (ZONE_NORMAL) of the 512 MB.
   f.frames[p.index] = (4096 + rng_.below(131072 - 4096)) * 4096;
+  lru_cache_add(p);
+}
+
+// lru_cache_add, and reclaim while the cache is over its size: shrink_list keeps a page
+// under read I/O, dirty or under writeback (it goes back on the list) and frees the rest.
+void BlockLayer::lru_cache_add(PageRef p) {
   lru_.add(key(p));
-  lru_.shrink(capacity_pages_, [this](uint64_t k) {  // shrink_list: a page under I/O stays
+  lru_.shrink(capacity_pages_, [this](uint64_t k) {
     const PageRef victim = page_of(k);
-    PageState& st = files_[victim.file].pages[victim.index];
-    if (st == PageState::Locked) return false;
+    File& f = files_[victim.file];
+    PageState& st = f.pages[victim.index];
+    if (st == PageState::Locked || f.w[victim.index] != WState::Clean) return false;
     st = PageState::Absent;
     stats_.evictions++;
     return true;

@@ -16,10 +16,7 @@ constexpr uint64_t kMaxWritebackPages = 1024;              // MAX_WRITEBACK_PAGE
 }  // namespace
 
 void BlockLayer::setup_write_file(uint64_t pages, uint64_t start_lba) {
-  File& f = files_[kWriteFile];
-  f.w.assign(pages, WState::Clean);
-  f.wframes.assign(pages, 0);
-  f.start_lba = start_lba;
+  init_file(files_[kWriteFile], pages, start_lba);
   start_pdflush();
 }
 
@@ -38,8 +35,14 @@ void BlockLayer::write_page(FileId fid, uint64_t index, const char* parent) {
     blk_congestion_wait();
   }
   k_.fn("__grab_cache_page", "generic_file_buffered_write", 250, 2);
-  if (f.w[index] == WState::Clean)
-    f.wframes[index] = (4096 + rng_.below(131072 - 4096)) * 4096;  // a fresh frame
+  // find_lock_page: a page still being read in is waited for; a cached page is written
+  // in place, a missing one is allocated (a fresh frame) and added to the cache.
+  wait_on_page_locked({fid, index});
+  const bool cached = f.pages[index] == PageState::Uptodate;
+  if (cached)
+    f.wframes[index] = f.frames[index];
+  else if (f.w[index] == WState::Clean)
+    f.wframes[index] = (4096 + rng_.below(131072 - 4096)) * 4096;
   k_.fn("ext3_prepare_write", "generic_file_buffered_write", 300, 3);
   k_.might_sleep("__copy_from_user_ll");
   // 4 KiB into a page that is not in the cache: every destination line misses.
@@ -61,6 +64,14 @@ void BlockLayer::write_page(FileId fid, uint64_t index, const char* parent) {
       transaction_.push_back(fid);
     }
   }
+  // The written page is a page-cache page: up to date for reads until it is reclaimed
+  // (clean again, after writeback), and marked accessed as generic_file_buffered_write does.
+  if (!cached) {
+    f.pages[index] = PageState::Uptodate;
+    f.frames[index] = f.wframes[index];
+    lru_cache_add({fid, index});
+  }
+  lru_.mark_accessed(key({fid, index}));
   balance_dirty_pages();
 }
 
@@ -198,7 +209,7 @@ void BlockLayer::write_sync(uint64_t first_page, uint32_t npages, const char* pa
 
 void BlockLayer::end_page_writeback(PageRef p) {
   k_.fn("end_page_writeback", "mpage_end_io_write", 40, 1);
-  files_[p.file].w[p.index] = WState::Clean;  // written: clean, and reclaimable at once
+  files_[p.file].w[p.index] = WState::Clean;  // written: clean, reclaimable from the cache
   nr_writeback_--;
   stats_.pages_written++;
 }

@@ -45,7 +45,8 @@ bool PageLru::pop_cold(std::deque<Entry>& list, bool active, uint64_t& key) {
 }
 
 void PageLru::shrink(uint64_t capacity, const std::function<bool(uint64_t)>& evict) {
-  while (size() > capacity) {
+  uint64_t kept = 0;  // pages put back in this call
+  while (size() > capacity && kept < kSwapClusterMax) {
     // refill_inactive_zone: active pages scanned in proportion to the inactive ones freed.
     if (policy_ == Policy::ActiveInactive) {
       scan_active_ += nr_inactive_ ? double(nr_active_) / double(nr_inactive_) : 1.0;
@@ -61,9 +62,10 @@ void PageLru::shrink(uint64_t capacity, const std::function<bool(uint64_t)>& evi
     uint64_t key = 0;
     if (!pop_cold(inactive_, false, key)) return;
     nr_inactive_--;
-    if (!evict(key)) {  // under I/O: back on the list, reclaim gives up for now
+    if (!evict(key)) {  // under I/O or dirty: back on the list (shrink_list's keep)
       push(key, pages_[key], false);
-      return;
+      kept++;
+      continue;
     }
     pages_.erase(key);
   }

@@ -29,7 +29,8 @@ class PageLru {
   void add(uint64_t key);            // lru_cache_add: the inactive list's hot end
   void mark_accessed(uint64_t key);  // mark_page_accessed
   // Reclaim until at most `capacity` pages remain. `evict(key)` frees a page, or
-  // returns false for one that cannot go yet (under I/O): it is rotated and reclaim stops.
+  // returns false for one that cannot go yet (under I/O, dirty): it goes back on the list,
+  // and after SWAP_CLUSTER_MAX such pages this call gives up (the cache stays over size).
   void shrink(uint64_t capacity, const std::function<bool(uint64_t)>& evict);
 
   uint64_t size() const { return nr_active_ + nr_inactive_; }
@@ -38,6 +39,7 @@ class PageLru {
   const PageLruStats& stats() const { return stats_; }
 
  private:
+  static constexpr uint64_t kSwapClusterMax = 32;  // include/linux/swap.h
   struct Page {
     uint64_t gen = 0;  // matches the one live list entry; older entries are stale
     bool active = false, referenced = false;

@@ -72,14 +72,14 @@ void disk_write(Kernel& k, const Window& w, int block_kb) {
   BlockLayer& b = k.block();
   const uint64_t per_block = uint64_t(block_kb) / 4;
   while (k.now() < w.stop) {
-    for (uint64_t p = 0; p < b.write_file_pages() && k.now() < w.stop; ++p) {
+    for (uint64_t p = 0; p < b.file_pages() && k.now() < w.stop; ++p) {
       if (p % per_block == 0) {
         k.user_exec(3000, 4);  // head's loop around read(/dev/zero) and write()
         k.fn("sys_read", "syscall_call", 200, 2);
         k.fn("__clear_user", "read_zero", 1100, 2, 0);
         k.fn("sys_write", "syscall_call", 200, 2);
       }
-      b.write_page(p, "generic_file_write");
+      b.write_page(kReadFile, p, "generic_file_write");  // tmpfile, which cp and cat read
       k.cond_resched("generic_file_buffered_write");
     }
   }
@@ -148,7 +148,8 @@ void start_stress(Kernel& k, const std::string& kind, const StressLoad::Params& 
                   }),
                   Policy::Normal, p.nice);
   } else if (kind == "disk_write") {
-    if (!k.block().write_file_pages()) k.block().setup_write_file(pages, kWriteFileLba);
+    if (!k.block().file_pages()) k.block().setup_file(pages, kReadFileLba);
+    k.block().start_pdflush();
     k.create_task("head", body([&k, w, bkb] { disk_write(k, w, bkb); }), Policy::Normal, p.nice);
   } else if (kind == "disk_copy") {
     if (!k.block().file_pages()) k.block().setup_file(pages, kReadFileLba);
