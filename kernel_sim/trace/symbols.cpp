@@ -44,6 +44,8 @@ const std::unordered_map<std::string_view, Entry>& table() {
       {"cond_resched_lock", {0x110, {{"lock", 0x6b}}}},
       {"exit_mmap", {0x1f0, {{"lock", 0x2a}, {"unlock", 0x155}}}},
       {"copy_page_range", {0x380, {{"lock", 0x33}, {"unlock", 0x2c1}}}},
+      {"dup_mmap", {0x3b0, {{"lock", 0x1a4}, {"unlock", 0x23c}}}},
+      {"pte_alloc_map", {0xc0, {{"lock", 0x8d}, {"unlock", 0x2f}}}},
       {"try_to_wake_up", {0x2a0, {{"lock", 0x2e}, {"unlock", 0x1f7}}}},
       {"scheduler_tick", {0x3b0, {{"lock", 0x91}, {"unlock", 0x2d4}}}},
       {"run_timer_softirq", {0x1b0, {{"lock", 0x2d}, {"unlock", 0x186}}}},

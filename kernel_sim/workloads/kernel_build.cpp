@@ -7,6 +7,17 @@ namespace latsim::kernel {
 namespace {
 constexpr uint64_t kUserPtrsPerPgd = 768;  // include/asm-i386/pgtable.h: TASK_SIZE / PGDIR_SIZE
 
+// make's address space, 600 mapped pages (assumption: GNU make 3.80 on glibc 2.3, a
+// sub-make's dependency data in its brk heap): the VMAs in address order and which
+// 4 MiB PTE page each lies in (0x08048000: text, data, heap; 0x40000000: ld.so's text
+// and data, libc's text, data and bss; under 0xc0000000: the stack).
+struct MakeVma {
+  int pte_page;
+  uint64_t pages;
+};
+constexpr MakeVma kMakeVmas[] = {{0, 36},  {0, 2}, {0, 406}, {1, 21}, {1, 1},
+                                 {1, 120}, {1, 4}, {1, 2},   {2, 8}};
+
 // A file size drawn from an exponential distribution of mean `kb` (assumption: many
 // small files, a few large), in whole pages.
 uint64_t draw_pages(Rng& rng, double kb) {
@@ -78,13 +89,39 @@ void KernelBuild::make(Kernel& k) {
 }
 
 void KernelBuild::fork_child(Kernel& k) {
-  // do_fork -> copy_process -> dup_mmap -> copy_page_range under page_table_lock.
   k.fn("sys_fork", "syscall_call", 200, 2);
   k.fn("do_fork", "sys_fork", 4000, 20);
-  k.spin_lock(page_table_lock_, "copy_page_range");
-  const uint64_t ptes = 600;  // make's mapped pages
-  k.fn("copy_page_range", "dup_mmap", 20 * ptes, 8, ptes / 8);
-  k.spin_unlock(page_table_lock_, {"copy_page_range", "unlock"});
+  // kernel/fork.c dup_mmap: per VMA, the child's vm_area_struct, then its PTEs copied
+  // under the child's page_table_lock (copy_page_range takes make's per PTE page).
+  int pte_page = -1;
+  for (const MakeVma& v : kMakeVmas) {
+    k.fn("kmem_cache_alloc", "dup_mmap", 100, 2);
+    k.spin_lock(child_page_table_lock_, "dup_mmap");
+    k.fn("copy_page_range", "dup_mmap", 100, 4);
+    if (v.pte_page != pte_page) {
+      // pte_alloc_map: the child's PTE page is allocated (and zeroed) with its lock
+      // dropped (mm/memory.c); the VMAs after it in the same 4 MiB share it.
+      pte_page = v.pte_page;
+      k.spin_unlock(child_page_table_lock_, {"pte_alloc_map", "unlock"});
+      k.fn("pte_alloc_one", "pte_alloc_map", 1100, 2, 128);
+      k.spin_lock(child_page_table_lock_, "pte_alloc_map");
+    }
+    k.spin_lock(page_table_lock_, "copy_page_range");
+    for (uint64_t done = 0; done < v.pages; done += 8) {
+      const uint64_t n = std::min<uint64_t>(8, v.pages - done);
+      k.exec(20 * n, 1);  // a line of make's PTEs (8 to a line), copied and write-protected
+      // VP (-P4 on): if (voluntary_need_resched()) drop make's lock, cond_resched_lock
+      // the child's, retake, remap: a waiting task ends the section between PTEs.
+      if (k.params().voluntary_preemption && k.current().need_resched && done + n < v.pages) {
+        k.spin_unlock(page_table_lock_, {"copy_page_range", "unlock"});
+        k.cond_resched_lock(child_page_table_lock_, "copy_page_range");
+        k.spin_lock(page_table_lock_, "copy_page_range");
+      }
+    }
+    k.spin_unlock(page_table_lock_, {"copy_page_range", "unlock"});
+    k.cond_resched_lock(child_page_table_lock_, "copy_page_range");  // after each PTE page
+    k.spin_unlock(child_page_table_lock_, {"dup_mmap", "unlock"});
+  }
   // dup_mmap: make's PTEs are now copy-on-write; CPUs that still hold its mm flush.
   k.flush_tlb_mm(k.current().mm, "dup_mmap");
   running_++;

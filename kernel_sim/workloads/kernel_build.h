@@ -63,6 +63,7 @@ class KernelBuild : public Workload {
   int running_ = 0;
   uint64_t done_ = 0, spawned_ = 0;
   Spinlock page_table_lock_{"mm->page_table_lock"};
+  Spinlock child_page_table_lock_{"mm->page_table_lock"};  // the forked child's (dup_mmap)
   KernelBuildStats s_;
   std::vector<Unit> units_;
   std::vector<FileId> headers_;       // the block layer's file of each header

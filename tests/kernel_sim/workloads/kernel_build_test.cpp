@@ -114,5 +114,27 @@ TEST(KernelBuildTest, ClearPageTablesReadsEveryUserPgdEntry) {
   EXPECT_DOUBLE_EQ(st[0].median_us, expect_us);
 }
 
+// dup_mmap copies make's nine VMAs one at a time, each under the child's page_table_lock
+// (a section of its own); the child's three PTE pages are allocated with the lock dropped.
+TEST(KernelBuildTest, ForkCopiesEachVmaInItsOwnSection) {
+  kernel::KernelParams kp = disk_params(32, 32);
+  kp.tracing_enabled = true;
+  kp.trace_spans = "copy_page_range,pte_alloc_one,kmem_cache_alloc";
+  DiskMachine m(kp);
+  m.cpu->timer_enabled = false;
+  auto* kb = new KernelBuild("kernel_build", small_tree());
+  m.k->add_workload(std::unique_ptr<Workload>(kb));
+  m.k->boot();
+  sc_core::sc_start(ms(200));
+  ASSERT_GE(kb->compiles(), 2u);
+  const auto st = m.k->tracer().spans().stats();
+  ASSERT_EQ(st.size(), 3u);
+  const uint64_t forks = kb->compiles() + 1;  // make forks the next as one exits (-j1)
+  EXPECT_EQ(st[0].name, "copy_page_range");
+  EXPECT_EQ(st[0].count, 9 * forks);  // traced inside each VMA's section
+  EXPECT_EQ(st[1].count, 0u);         // pte_alloc_one: preemptible, in no section
+  EXPECT_EQ(st[2].count, 0u);         // kmem_cache_alloc: before the lock is taken
+}
+
 }  // namespace
 }  // namespace latsim::kernel
