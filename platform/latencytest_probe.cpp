@@ -28,6 +28,8 @@ kernel::Latencytest::Counters cpu_loop_counters(const Machine& m, kernel::Kernel
   c.emplace_back("stall_isa_ms", ms(st.stall.isa));
   c.emplace_back("stall_spin_ms", ms(st.stall.spin));
   c.emplace_back("stall_video_fifo_ms", ms(st.stall.video_fifo));
+  c.emplace_back("stall_smm_ms", ms(st.stall.smm));  // the BIOS's SMI handler
+  c.emplace_back("smis", double(st.smis));
   c.emplace_back("interrupts", double(st.interrupts));
   c.emplace_back("nmis", double(st.nmis));
   c.emplace_back("io_accesses", double(st.io_accesses));

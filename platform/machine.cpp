@@ -22,6 +22,15 @@ chipset::HostBridgeParams bridge_params(const Scenario& s) {
   return p;
 }
 
+chipset::SmiParams smi_params(const SmiConfig& c, uint64_t seed) {
+  chipset::SmiParams p;
+  p.period = sc_time(c.period_us, SC_US);
+  p.duration = sc_time(c.duration_us, SC_US);
+  // The PM timer runs from its own crystal: the first SMI's phase is the seed's.
+  p.first = p.period * Rng(seed, "smi/phase").uniform();
+  return p;
+}
+
 ide::IdeDiskParams disk_params(const DiskConfig& d, uint64_t seed) {
   ide::IdeDiskParams p;
   p.spindle_phase = Rng(seed, "hda/spindle").uniform();
@@ -107,6 +116,7 @@ Machine::Machine(const Scenario& s)
       apic_bus(s.platform.apic_lowest_priority == "lowest_id"
                    ? irq::ApicBusHub::LowestPriorityPolicy::LowestId
                    : irq::ApicBusHub::LowestPriorityPolicy::RoundRobin),
+      smi("smi", smi_params(s.platform.smi, s.seed)),
       disk(disk_params(s.platform.disk, s.seed)),
       ide("ide", ide_params(s.platform.ide), disk, dram, pci),
       nic("nic", nic_params(s.platform.nic, s), dram, pci),
@@ -169,6 +179,7 @@ Machine::Machine(const Scenario& s)
     if (s.platform.cpu.l2_survival == "sampled") cpus.back()->sample_l2(s.seed);
     cpus.back()->set_extint_source([this] { return pic_master.inta(); });
     if (s.mechanisms.cache_coherence) cpus.back()->set_mesi(&mesi);
+    smi.connect([c = cpus.back().get()](sc_time handler) { c->smi(handler); });
     ports.push_back(std::make_unique<CpuPort>(*cpus.back(), mhz, apic_bus));
   }
   pic_master.intr.connect(*lapics[0], 0);  // virtual wire: 8259A INTR to CPU0 LINT0

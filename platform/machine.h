@@ -9,6 +9,7 @@
 //   IDE (686B fn1)    PCI-ISA (686B fn0)   IO-APIC   RTL8139    ES1371
 //     |  disk hda        |  8254 PIT, 8259A x2,       IRQ11      IRQ10
 //     INTRQ -> IRQ14     |  port 0x80; OUT0 -> IRQ0
+//                        |  PM (686B fn4): SMI# -> every CPU (platform.smi)
 //
 // Boards with a graphics card (platform.video.card) add a Permedia 2-class target
 // at kVideoControlBase on the same bus (the PII-333 video-FIFO machine).
@@ -17,6 +18,7 @@
 #include <vector>
 #include "models/chipset/dram.h"
 #include "models/chipset/host_bridge.h"
+#include "models/chipset/smi_source.h"
 #include "models/cpu/local_apic.h"
 #include "models/cpu/pentium3.h"
 #include "models/ide/ide_controller.h"
@@ -48,6 +50,7 @@ class Machine {
   irq::I8259A pic_master, pic_slave;
   irq::IoApic ioapic;
   irq::ApicBusHub apic_bus;
+  chipset::SmiSource smi;   // the 686B's power management: SMI# to every CPU
   cpu::MesiDirectory mesi;  // the CPUs' caches snoop each other on the FSB
   ide::IdeDisk disk;
   ide::IdeController ide;

@@ -427,14 +427,14 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
                     {"halted_us", us(st.halted)},
                     {"interrupts", st.interrupts},
                     {"nmis", st.nmis},
+                    {"smis", st.smis},
                     {"io_accesses", st.io_accesses},
                     {"coherence_misses", st.coherence}});
     auto causes = [](const cpu::StallCauses& c) {
-      return json{{"memory", us(c.memory)},
-                  {"pci", us(c.pci)},
-                  {"isa", us(c.isa)},
-                  {"video_fifo", us(c.video_fifo)},
-                  {"spin", us(c.spin)}};
+      return json{
+          {"memory", us(c.memory)},         {"pci", us(c.pci)},   {"isa", us(c.isa)},
+          {"video_fifo", us(c.video_fifo)}, {"spin", us(c.spin)}, {"smm", us(c.smm)},
+      };
     };
     cpus.back()["stall_us"] = causes(st.stall);          // totals by cause
     cpus.back()["stall_max_us"] = causes(st.stall_max);  // longest single stall by cause

@@ -39,6 +39,14 @@ struct HostBridgeConfig {
   bool io_waits_req = true;      // req_asserted: CPU cycles to PCI wait for REQ# too (assumption)
 };
 
+// SMI# from the south bridge's power management: every CPU spends `duration_us` in the
+// BIOS's SMM handler every `period_us` (0: none, the default: no board here is known
+// to take SMIs). The phase of the first is drawn from the seed.
+struct SmiConfig {
+  double period_us = 0;
+  double duration_us = 0;
+};
+
 struct IsaConfig {
   double io_cycle_ns = 1700;  // one ISA I/O cycle through the bridges; fitted to O5 (VIA preset)
   bool delayed_transactions = false;  // BIOS "PCI Delay Transaction" (PCI 2.1 3.3.3.3)
@@ -100,6 +108,7 @@ struct PlatformConfig {
   PciConfig pci;
   HostBridgeConfig host_bridge;
   IsaConfig isa;
+  SmiConfig smi;
   IdeConfig ide;
   DiskConfig disk;
   NicConfig nic;

@@ -230,6 +230,13 @@ std::vector<Key<Scenario>> make_scenario_keys() {
                       "BIOS \"PCI Delay Transaction\": slow ISA cycles are answered with Retry and "
                       "completed in the background (PCI 2.1 delayed transactions)"),
               LATSIM_AT(platform.isa.delayed_transactions)),
+      bind<S>(number("platform.smi.period_us", 0, 10000000, "us",
+                     "SMI# from the south bridge's power management every this long (0: never); "
+                     "every CPU waits in SMM while the BIOS handler runs, unseen by the OS"),
+              LATSIM_AT(platform.smi.period_us)),
+      bind<S>(number("platform.smi.duration_us", 0, 100000, "us",
+                     "the BIOS's SMI handler: time every CPU spends in SMM per SMI"),
+              LATSIM_AT(platform.smi.duration_us)),
       bind<S>(integer("platform.ide.udma_mode", 0, 5, "UDMA mode", "Ultra DMA mode (2 = 33 MB/s)"),
               LATSIM_AT(platform.ide.udma_mode)),
       bind<S>(multiple_of(integer("platform.ide.burst_bytes", 4, 65536, "bytes",

@@ -11,7 +11,21 @@ Pentium3::Pentium3(sc_core::sc_module_name name, int id, double mhz, chipset::Ho
       fsb_(fsb),
       apic_(apic),
       l2_(l2_bytes / 32) {
-  wake_ = apic_.interrupt_event() | fsb_.traffic_changed();
+  wake_ = apic_.interrupt_event() | fsb_.traffic_changed() | smi_event_;
+}
+
+void Pentium3::smi(sc_time handler) {
+  smm_pending_ += handler;
+  stats_.smis++;
+  smi_event_.notify(SC_ZERO_TIME);
+}
+
+void Pentium3::enter_smm() {
+  if (smm_pending_ == SC_ZERO_TIME) return;
+  const sc_time t = smm_pending_;
+  smm_pending_ = SC_ZERO_TIME;
+  sc_core::wait(t);  // the handler; interrupts arriving meanwhile stay pending until RSM
+  add_stall(&StallCauses::smm, t);
 }
 
 bool Pentium3::interrupt_deliverable() const {
@@ -46,6 +60,7 @@ void Pentium3::iret(const Interrupt& i, bool prev_if) {
 bool Pentium3::run(Work& w) {
   const sc_time lat = fsb_.params().dram_latency;
   for (;;) {
+    enter_smm();
     if (interrupt_deliverable()) return false;
     if (w.cycles == 0 && w.misses == 0) return true;
     const sc_time now = sc_core::sc_time_stamp();
@@ -110,16 +125,25 @@ bool Pentium3::run(Work& w) {
 
 void Pentium3::halt() {
   const sc_time t0 = sc_core::sc_time_stamp();
-  while (!interrupt_deliverable()) sc_core::wait(apic_.interrupt_event());
-  stats_.halted += sc_core::sc_time_stamp() - t0;
+  sc_time smm = SC_ZERO_TIME;
+  for (;;) {
+    const sc_time s0 = sc_core::sc_time_stamp();
+    enter_smm();  // SMI# wakes the core from HLT; RSM returns to the HLT
+    smm += sc_core::sc_time_stamp() - s0;
+    if (interrupt_deliverable()) break;
+    sc_core::wait(apic_.interrupt_event() | smi_event_);
+  }
+  stats_.halted += sc_core::sc_time_stamp() - t0 - smm;
 }
 
 bool Pentium3::spin_until(sc_core::sc_event& ev) {
+  enter_smm();
   if (interrupt_deliverable()) return false;
   const sc_time t0 = sc_core::sc_time_stamp();
-  sc_core::wait(ev | apic_.interrupt_event());
+  sc_core::wait(ev | apic_.interrupt_event() | smi_event_);
   stats_.spin += sc_core::sc_time_stamp() - t0;
   add_stall(&StallCauses::spin, sc_core::sc_time_stamp() - t0);
+  enter_smm();  // the caller re-checks what it spins on: a release during SMM is not lost
   return !interrupt_deliverable();
 }
 
@@ -134,6 +158,7 @@ void Pentium3::pci_access(tlm::tlm_generic_payload& p) {
   add_stall(&StallCauses::video_fifo, st.video_fifo);
   const sc_time other = st.memory + st.isa + st.video_fifo;
   add_stall(&StallCauses::pci, total > other ? total - other : SC_ZERO_TIME);
+  enter_smm();  // an SMI asserted during the access is taken after the instruction
 }
 
 void Pentium3::add_stall(sc_time StallCauses::*cause, sc_time t) {

@@ -28,6 +28,7 @@ struct StallCauses {
   sc_time isa;         // ISA cycles through the PCI-ISA bridge
   sc_time video_fifo;  // PCI accesses stalled by a full video FIFO (held bus or Retry)
   sc_time spin;        // spin_until: a lock held by the other CPU
+  sc_time smm;         // System Management Mode: the BIOS's SMI handler
 };
 
 struct CpuStats {
@@ -36,7 +37,7 @@ struct CpuStats {
   sc_time io_cycle;   // the accesses themselves (PCI/ISA cycle time)
   sc_time spin;       // spinning on a lock held by the other CPU
   sc_time halted;     // hlt
-  uint64_t misses = 0, io_accesses = 0, interrupts = 0, nmis = 0;
+  uint64_t misses = 0, io_accesses = 0, interrupts = 0, nmis = 0, smis = 0;
   uint64_t coherence = 0;  // FSB transactions for lines another CPU wrote (mesi_directory.h)
   StallCauses stall;       // totals by cause
   StallCauses stall_max;   // longest single stall by cause
@@ -82,6 +83,9 @@ class Pentium3 : public sc_core::sc_module {
   bool spin_until(sc_core::sc_event& ev);
   // An uncached access through the host bridge (I/O port or MMIO), timed.
   void pci_access(tlm::tlm_generic_payload& p);
+  // SMI# asserted: at the next instruction boundary the core enters SMM for `handler`
+  // (IF and NMI blocking do not hold it off), then resumes where it was (RSM).
+  void smi(sc_time handler);
 
   // Misses when code or data of `footprint` lines, keyed by `key`, runs now.
   uint64_t l2_misses(const void* key, uint64_t footprint) {
@@ -115,6 +119,9 @@ class Pentium3 : public sc_core::sc_module {
   bool if_ = false;
   SignalProbe* probe_ = nullptr;  // waveform/timeline observer, if any
   bool in_nmi_ = false;
+  sc_time smm_pending_;          // handler time of SMIs asserted and not yet taken
+  sc_core::sc_event smi_event_;  // SMI# asserted
+  void enter_smm();              // at an instruction boundary: run the pending handler
   std::function<unsigned()> extint_;
   sc_core::sc_event_or_list wake_;  // an interrupt, or new bus-master traffic to plan around
   L2Residency l2_;                  // 256 KiB L2 on Coppermine; 32-byte lines
