@@ -112,7 +112,7 @@ TEST_F(CheckEvaluate, MetricsAndComparisonsOneSeed) {
   EXPECT_EQ(rows[0].hypothesis, "h");
   EXPECT_EQ(rows[3].detail, "defaults (seed 1): disk has no key `nope` (has: max_request_kb)");
   EXPECT_EQ(rows[10].detail, "ratio undefined: tiny's disk.max_request_kb is 0");
-  EXPECT_FALSE((HypothesisResult{&h, rows}.passed()));
+  EXPECT_FALSE((HypothesisResult{&h, rows, {}}.passed()));
 }
 
 // {case:, metrics:, monotonic:}: the order of several metrics within one case's run.
