@@ -90,23 +90,36 @@ TEST(KernelBuildTest, ObjectsReachTheDiskAtTheJournalCommit) {
   EXPECT_EQ(r.write_sectors * 512 + r.dirty_bytes, r.bytes_written);
 }
 
+// The small tree built for 200 ms on the fake drive without timer ticks, the tracer
+// measuring `spans` (its steps are then exactly the modelled work).
+struct TracedBuild {
+  explicit TracedBuild(const char* spans) : m(traced(spans)) {
+    m.cpu->timer_enabled = false;
+    kb = new KernelBuild("kernel_build", small_tree());
+    m.k->add_workload(std::unique_ptr<Workload>(kb));
+    m.k->boot();
+    sc_core::sc_start(ms(200));
+  }
+  static kernel::KernelParams traced(const char* spans) {
+    kernel::KernelParams kp = disk_params(32, 32);
+    kp.tracing_enabled = true;
+    kp.trace_spans = spans;
+    return kp;
+  }
+  std::vector<SpanStats> spans() const { return m.k->tracer().spans().stats(); }
+  DiskMachine m;
+  KernelBuild* kb = nullptr;  // owned by the kernel
+};
+
 // exit_mmap's clear_page_tables reads all 768 user pgd entries (96 lines); only the few
 // lines of the present entries are cached, the rest come from DRAM. On the fake CPU
 // (1 ns cycles, 100 ns fills, no timer) its traced step is exactly that work: rss 1 MB
 // has 4 PTE pages (pages / 1024 + 4), so 768 * 4 + 40 * 4 cycles, the mcount's own 60,
 // and 96 - 4 fills.
 TEST(KernelBuildTest, ClearPageTablesReadsEveryUserPgdEntry) {
-  kernel::KernelParams kp = disk_params(32, 32);
-  kp.tracing_enabled = true;
-  kp.trace_spans = "clear_page_tables";
-  DiskMachine m(kp);
-  m.cpu->timer_enabled = false;
-  auto* kb = new KernelBuild("kernel_build", small_tree());
-  m.k->add_workload(std::unique_ptr<Workload>(kb));
-  m.k->boot();
-  sc_core::sc_start(ms(200));
-  ASSERT_GE(kb->compiles(), 2u);
-  const auto st = m.k->tracer().spans().stats();
+  TracedBuild b("clear_page_tables");
+  ASSERT_GE(b.kb->compiles(), 2u);
+  const auto st = b.spans();
   ASSERT_EQ(st.size(), 1u);
   EXPECT_GE(st[0].count, 1u);
   const double expect_us = ((768 * 4 + 40 * 4 + 60) + (96 - 4) * 100) / 1000.0;
@@ -117,19 +130,11 @@ TEST(KernelBuildTest, ClearPageTablesReadsEveryUserPgdEntry) {
 // dup_mmap copies make's nine VMAs one at a time, each under the child's page_table_lock
 // (a section of its own); the child's three PTE pages are allocated with the lock dropped.
 TEST(KernelBuildTest, ForkCopiesEachVmaInItsOwnSection) {
-  kernel::KernelParams kp = disk_params(32, 32);
-  kp.tracing_enabled = true;
-  kp.trace_spans = "copy_page_range,pte_alloc_one,kmem_cache_alloc";
-  DiskMachine m(kp);
-  m.cpu->timer_enabled = false;
-  auto* kb = new KernelBuild("kernel_build", small_tree());
-  m.k->add_workload(std::unique_ptr<Workload>(kb));
-  m.k->boot();
-  sc_core::sc_start(ms(200));
-  ASSERT_GE(kb->compiles(), 2u);
-  const auto st = m.k->tracer().spans().stats();
+  TracedBuild b("copy_page_range,pte_alloc_one,kmem_cache_alloc");
+  ASSERT_GE(b.kb->compiles(), 2u);
+  const auto st = b.spans();
   ASSERT_EQ(st.size(), 3u);
-  const uint64_t forks = kb->compiles() + 1;  // make forks the next as one exits (-j1)
+  const uint64_t forks = b.kb->compiles() + 1;  // make forks the next as one exits (-j1)
   EXPECT_EQ(st[0].name, "copy_page_range");
   EXPECT_EQ(st[0].count, 9 * forks);  // traced inside each VMA's section
   EXPECT_EQ(st[1].count, 0u);         // pte_alloc_one: preemptible, in no section
