@@ -24,11 +24,11 @@ list(APPEND LATSIM_CHECK_HYPOTHESES
 # entries, and no exit meets a whole run of entries on seed 1 (O9).
 set(LATSIM_CHECK_KNOWN_MISSES_disk-dma-kernel-build 35:9 54:9 66:9)
 # O11, O6, O8, O10: 16 of 31 hold (3 x 35.5 s runs); Q5's five light phases (CPU and write),
-# disk copy's CPU and write (underruns the model has and the author had not), 2.4.20 above
-# Q5 in disk copy, the SRC read's double wait (O8) and the 730 us rtl8139_poll sections
-# (O10) miss.
+# disk copy's CPU and write (underruns the model has and the author had not), disk read's
+# write on seed 1 (one underrun there; seeds 2-5 hold), the SRC read's double wait (O8) and
+# the 730 us rtl8139_poll sections (O10) miss.
 set(LATSIM_CHECK_KNOWN_MISSES_latencytest-stress
-    21:9 22:9 23:9 24:9 25:9 26:9 27:9 28:9 29:9 30:9 31:9 32:9 65:9 69:9 84:5)
+    21:9 22:9 23:9 24:9 25:9 26:9 27:9 28:9 29:9 30:9 31:9 32:9 34:9 65:9 69:9)
 
 set(_check_out ${PROJECT_BINARY_DIR}/check)
 set(_run_check "$<TARGET_FILE:latsim>" check -j 2)

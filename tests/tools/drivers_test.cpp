@@ -79,10 +79,10 @@ TEST(Es1371, SrcReadLoopFollowsTheDeviceBusyTime) {
   fs::remove_all(off);
 }
 
-// An underrun stops the stream (snd_pcm_stop: DAC2 disabled, no more period interrupts)
+// An underrun stops the stream (snd_pcm_stop: DAC1 disabled, no more period interrupts)
 // and the next write recovers it: on 2.6, ALSA's OSS emulation prepares it again, and the
 // ES1371's prepare reprograms the SRC (one read and two writes); 2.4's OSS driver only
-// restarts DAC2.
+// restarts DAC2 (its /dev/dsp channel).
 TEST(Es1371, UnderrunStopsTheStreamAndTheNextWritePreparesIt) {
   const std::string scenario =
       std::string(LATSIM_SOURCE_DIR) + "/tests/tools/data/audio-underrun.yaml";

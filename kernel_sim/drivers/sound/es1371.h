@@ -41,23 +41,37 @@ class Es1371Driver {
   const Es1371DriverStats& stats() const { return s_; }
 
  private:
+  // A playback channel's registers and bits (ens1370.c) and its functions' names.
+  struct Dac {
+    const char *prepare_fn, *pointer_fn, *rate_fn;
+    uint16_t count, frame, size;                       // DACn_COUNT, DACn_FRAME, DACn_SIZE
+    uint32_t enable, int_en, pause, loop_sel, status;  // CONTROL, SERIAL and STATUS bits
+    unsigned mode_shift;                               // SERIAL's PnMODE field
+    uint32_t src_dis;                                  // the SRC's DIS_Pn bit
+    uint16_t smpreg;                                   // its SRC RAM registers
+  };
+  static const Dac kDac1, kDac2;
+
   uint32_t wait_src_ready();
-  void dac2_rate(unsigned rate);
+  void dac_rate(unsigned rate);
   void interrupt();
   void period_elapsed();
-  void prepare();  // snd_ensoniq_playback2_prepare: DAC2 registers, then the SRC rate
+  void playback_silence();  // fill a short queue ahead of the card with silence
+  void prepare();           // snd_ensoniq_playbackN_prepare: registers, then the SRC rate
   void trigger_start();
   void trigger_stop();
   void recover_xrun();     // the write path's way out of an underrun
   uint32_t avail() const;  // frames the application may write
 
   Kernel& k_;
+  const Dac* dac_ = &kDac1;  // the channel /dev/dsp plays on (playback_open)
   Spinlock reg_lock_{"ensoniq->reg_lock"};
   Spinlock stream_lock_{"substream->lock"};
   uint32_t ctrl_ = 0, sctrl_ = 0;
   uint32_t period_frames_ = 64, buffer_frames_ = 192, frame_bytes_ = 4;
   unsigned rate_ = 44100;
   uint64_t appl_ptr_ = 0, hw_ptr_ = 0;  // frames written by the app / played by the card
+  uint64_t silence_filled_ = 0;         // frames of silence ahead of appl_ptr_
   bool running_ = false;
   bool xrun_ = false;        // SNDRV_PCM_STATE_XRUN: stopped by an underrun until prepared again
   Task* sleeper_ = nullptr;  // runtime->sleep
