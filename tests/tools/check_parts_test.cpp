@@ -337,6 +337,17 @@ TEST(CheckTraceSignature, SlowMotion) {
   EXPECT_EQ(r.measured, "1 step (max.txt:20, from spin_lock)");
   EXPECT_EQ(slow(100, 2, 200).expected(), "≥ 2 steps in a row of 100..200 us");
   EXPECT_EQ(slow(50, 4).expected(), "≥ 4 steps in a row > 50 us");
+  // Only traces the author's threshold would have kept: the 868 us one drops out at 900.
+  TraceSignature kept = slow(100, 4);
+  kept.in_traces_over_us = 900;
+  r = evaluate(kept, traces);
+  EXPECT_FALSE(r.holds);
+  EXPECT_EQ(r.measured, "3 steps (max.txt:23, from mark_offset_tsc)");
+  EXPECT_EQ(kept.expected(), "≥ 4 steps in a row > 100 us in traces ≥ 900 us");
+  kept.in_traces_over_us = 868;  // at least that long: it counts
+  EXPECT_TRUE(evaluate(kept, traces).holds);
+  kept.in_traces_over_us = 5000;
+  EXPECT_EQ(evaluate(kept, traces).measured, "no trace of 5000 us or more");
 }
 
 TEST(CheckTraceSignature, LongestTraceHas) {

@@ -51,7 +51,8 @@ trace, which prints the time since the previous entry, is recognised from its ti
                                   at an entry of F or ends at a call F makes (its time went
                                   in F's code)
   consecutive_steps_over_us: X    "slow motion": some trace has N steps in a row, each
-    count_at_least: N             longer than X us (and shorter than steps_under_us: Y)
+    count_at_least: N             longer than X us (and shorter than steps_under_us: Y;
+                                  in_traces_over_us: Z counts only traces of Z us or more)
   longest_trace_has: F | [F, G]   each function has an entry in the longest trace
   longest_section_in: F | [F, G]  of the traces whose section started or ended in F ("=>
     min_us: N, max_us: M          started at: F+0x.."), the longest lasts N..M us

@@ -47,9 +47,9 @@ const std::vector<std::string> kBoundKeys{"min", "max", "approx", "tolerance"};
 const std::vector<std::string> kExpectKeys{"metric",    "min",   "max",       "approx",
                                            "tolerance", "trace", "over_seeds"};
 const std::vector<std::string> kTraceKeys{
-    "longest_step_in",    "min_step_us",    "consecutive_steps_over_us",
-    "count_at_least",     "steps_under_us", "longest_trace_has",
-    "longest_section_in", "min_us",         "max_us"};
+    "longest_step_in", "min_step_us",       "consecutive_steps_over_us", "count_at_least",
+    "steps_under_us",  "longest_trace_has", "longest_section_in",        "min_us",
+    "max_us",          "in_traces_over_us"};
 const std::vector<std::string> kCompareKeys{
     "metric", "metrics", "case", "ratio",  "greater",   "monotonic", "cases",
     "strict", "min",     "max",  "approx", "tolerance", "over_seeds"};
@@ -477,6 +477,7 @@ class Reader {
         if (auto x = integer(v, join(path, "min_step_us"), 0, 100'000'000)) s.min_step_us = *x;
       only_with("count_at_least", "consecutive_steps_over_us");
       only_with("steps_under_us", "consecutive_steps_over_us");
+      only_with("in_traces_over_us", "consecutive_steps_over_us");
       only_with("min_us", "longest_section_in");
       only_with("max_us", "longest_section_in");
     } else if (over.IsDefined()) {
@@ -496,6 +497,9 @@ class Reader {
                   fmt::format("{} leaves no step length above {} us", *x, s.step_over_us));
         }
       }
+      if (const YAML::Node v = get(n, "in_traces_over_us"); v.IsDefined())
+        if (auto x = integer(v, join(path, "in_traces_over_us"), 0, 100'000'000))
+          s.in_traces_over_us = *x;
       only_with("min_step_us", "longest_step_in");
       only_with("min_us", "longest_section_in");
       only_with("max_us", "longest_section_in");
@@ -512,12 +516,14 @@ class Reader {
       only_with("min_step_us", "longest_step_in");
       only_with("count_at_least", "consecutive_steps_over_us");
       only_with("steps_under_us", "consecutive_steps_over_us");
+      only_with("in_traces_over_us", "consecutive_steps_over_us");
     } else {
       s.kind = TraceSignature::Kind::LongestTraceHas;
       s.functions = functions(has, join(path, "longest_trace_has"));
       only_with("min_step_us", "longest_step_in");
       only_with("count_at_least", "consecutive_steps_over_us");
       only_with("steps_under_us", "consecutive_steps_over_us");
+      only_with("in_traces_over_us", "consecutive_steps_over_us");
       only_with("min_us", "longest_section_in");
       only_with("max_us", "longest_section_in");
     }

@@ -26,12 +26,15 @@ std::string TraceSignature::expected() const {
     case Kind::LongestStepIn:
       if (min_step_us == 0) return fmt::format("in {}", fmt::join(functions, "/"));
       return fmt::format("in {}, ≥ {} us", fmt::join(functions, "/"), min_step_us);
-    case Kind::SlowMotion:
+    case Kind::SlowMotion: {
+      const std::string in =
+          in_traces_over_us ? fmt::format(" in traces ≥ {} us", in_traces_over_us) : "";
       if (step_under_us)
-        return fmt::format("≥ {} step{} in a row of {}..{} us", count_at_least,
-                           count_at_least == 1 ? "" : "s", step_over_us, *step_under_us);
-      return fmt::format("≥ {} step{} in a row > {} us", count_at_least,
-                         count_at_least == 1 ? "" : "s", step_over_us);
+        return fmt::format("≥ {} step{} in a row of {}..{} us{}", count_at_least,
+                           count_at_least == 1 ? "" : "s", step_over_us, *step_under_us, in);
+      return fmt::format("≥ {} step{} in a row > {} us{}", count_at_least,
+                         count_at_least == 1 ? "" : "s", step_over_us, in);
+    }
     case Kind::LongestTraceHas:
       return fmt::format("{}", fmt::join(functions, ", "));
     case Kind::LongestSectionIn: {
@@ -87,8 +90,15 @@ Run longest_run(const std::vector<VpTrace>& traces, Pred slow) {
   return best;
 }
 
-SignatureResult slow_motion(const TraceSignature& sig, const std::vector<VpTrace>& traces) {
-  if (traces.empty()) return {false, "no traces", 0};
+SignatureResult slow_motion(const TraceSignature& sig, const std::vector<VpTrace>& all) {
+  std::vector<VpTrace> traces;  // the ones long enough to have been kept (in_traces_over_us)
+  for (const auto& t : all)
+    if (t.latency_us >= sig.in_traces_over_us) traces.push_back(t);
+  if (traces.empty())
+    return {
+        false,
+        all.empty() ? "no traces" : fmt::format("no trace of {} us or more", sig.in_traces_over_us),
+        0};
   const Run best = longest_run(traces, [&](const TraceStep& s) {
     return s.step_us > sig.step_over_us && (!sig.step_under_us || s.step_us < *sig.step_under_us);
   });

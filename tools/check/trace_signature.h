@@ -4,7 +4,8 @@
 //                                   them), and it is at least min_step_us long
 //   consecutive_steps_over_us: X    "slow motion": some trace has count_at_least consecutive
 //     count_at_least: N             steps each longer than X us (and shorter than
-//                                   steps_under_us, when given)
+//                                   steps_under_us, when given); with in_traces_over_us
+//                                   only traces at least that long count
 //   longest_trace_has: F (or list)  every one of these functions has an entry in the
 //                                   longest trace
 //   longest_section_in: F (or list) of the traces whose section started or ended in F (the
@@ -27,6 +28,7 @@ struct TraceSignature {
   int64_t step_over_us = 0;               // SlowMotion: every step > this
   std::optional<int64_t> step_under_us;   // SlowMotion: and < this
   size_t count_at_least = 0;              // SlowMotion
+  int64_t in_traces_over_us = 0;          // SlowMotion: only traces this long or longer
   std::optional<int64_t> min_us, max_us;  // LongestSectionIn: the section's latency bounds
 
   std::string what() const;      // the table's metric column: "trace: longest step"
