@@ -551,6 +551,12 @@ class Loader {
       error(location_of("platform.disk.track_to_track_ms"), "platform.disk.track_to_track_ms",
             fmt::format("{} exceeds avg_seek_ms {}", disk.track_to_track_ms, disk.avg_seek_ms));
     }
+    const auto& smi = s_.platform.smi;
+    if (smi.period_us > 0 && smi.duration_us >= smi.period_us) {
+      error(location_of("platform.smi.duration_us"), "platform.smi.duration_us",
+            fmt::format("{} is not under period_us {}: the CPUs would never leave SMM",
+                        smi.duration_us, smi.period_us));
+    }
     if (s_.kernel.flavour == "2.6.9") {
       // Vanilla 2.6.9 has no voluntary-preempt switches: softirqs run on irq_exit
       // (ksoftirqd only under load), handlers run in hardirq context, might_sleep()

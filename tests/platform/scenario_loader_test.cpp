@@ -290,6 +290,14 @@ TEST(ScenarioErrors, MalformedTraceSpanIsReportedAtItsLine) {
             "FUNCTION-FUNCTION, e.g. mark_offset_tsc-do_timer");
 }
 
+// A handler as long as the SMI period would keep every CPU in SMM: named at its line.
+TEST(ScenarioErrors, SmiHandlerMustBeShorterThanItsPeriod) {
+  EXPECT_EQ(errors_of(kHead + "platform:\n  smi: {period_us: 100, duration_us: 100}\n"),
+            "bad.yaml:4:38: error: platform.smi.duration_us: 100 is not under period_us 100: "
+            "the CPUs would never leave SMM");
+  EXPECT_EQ(errors_of(kHead + "platform:\n  smi: {period_us: 100, duration_us: 99}\n"), "(loaded)");
+}
+
 TEST(ScenarioErrors, KeyInTheWrongSection) {
   EXPECT_EQ(
       errors_of(kHead + "kernel:\n  latency_timer: 32\n"),

@@ -64,7 +64,8 @@ SignatureResult longest_step_in(const TraceSignature& sig, const std::vector<VpT
           double(s->step_us)};
 }
 
-// The longest run of consecutive steps that `slow` accepts, over all traces.
+// The longest run of consecutive steps that `slow` accepts, over the traces of at least
+// `min_latency_us`.
 struct Run {
   size_t length = 0;
   const VpTrace* trace = nullptr;
@@ -73,9 +74,10 @@ struct Run {
 };
 
 template <typename Pred>
-Run longest_run(const std::vector<VpTrace>& traces, Pred slow) {
+Run longest_run(const std::vector<VpTrace>& traces, int64_t min_latency_us, Pred slow) {
   Run best;
   for (const auto& t : traces) {
+    if (t.latency_us < min_latency_us) continue;
     size_t run = 0;
     for (size_t i = 0; i < t.steps.size(); ++i) {
       run = slow(t.steps[i]) ? run + 1 : 0;
@@ -90,16 +92,14 @@ Run longest_run(const std::vector<VpTrace>& traces, Pred slow) {
   return best;
 }
 
-SignatureResult slow_motion(const TraceSignature& sig, const std::vector<VpTrace>& all) {
-  std::vector<VpTrace> traces;  // the ones long enough to have been kept (in_traces_over_us)
-  for (const auto& t : all)
-    if (t.latency_us >= sig.in_traces_over_us) traces.push_back(t);
-  if (traces.empty())
-    return {
-        false,
-        all.empty() ? "no traces" : fmt::format("no trace of {} us or more", sig.in_traces_over_us),
-        0};
-  const Run best = longest_run(traces, [&](const TraceStep& s) {
+SignatureResult slow_motion(const TraceSignature& sig, const std::vector<VpTrace>& traces) {
+  if (traces.empty()) return {false, "no traces", 0};
+  // Only traces as long as a tracer threshold of in_traces_over_us would have kept.
+  const int64_t kept = sig.in_traces_over_us;
+  if (std::none_of(traces.begin(), traces.end(),
+                   [&](const VpTrace& t) { return t.latency_us >= kept; }))
+    return {false, fmt::format("no trace of {} us or more", kept), 0};
+  const Run best = longest_run(traces, kept, [&](const TraceStep& s) {
     return s.step_us > sig.step_over_us && (!sig.step_under_us || s.step_us < *sig.step_under_us);
   });
   std::string measured =
@@ -111,7 +111,7 @@ SignatureResult slow_motion(const TraceSignature& sig, const std::vector<VpTrace
   if (!holds && sig.step_under_us) {
     // What the traces show instead: the longest run without the upper bound.
     const Run over =
-        longest_run(traces, [&](const TraceStep& s) { return s.step_us > sig.step_over_us; });
+        longest_run(traces, kept, [&](const TraceStep& s) { return s.step_us > sig.step_over_us; });
     if (over.length > best.length)
       measured += fmt::format("; {} in a row of {}..{} us at {}:{}", over.length, over.shortest,
                               over.longest, over.trace->file, over.first->line);
