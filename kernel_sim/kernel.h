@@ -243,6 +243,11 @@ class Kernel {
 
   // --- TLB shootdown (arch/smp.cpp) ---
   int mm_alloc() { return next_mm_++; }
+  // exec_mmap: the current task takes address space `mm` and this CPU loads it (activate_mm).
+  void activate_mm(int mm) {
+    current().mm = mm;
+    switch_mm(smp_processor_id(), current());
+  }
   // flush_tlb_mm for an mm the current task has let go of (exit_mm: tsk->mm = NULL).
   void flush_tlb_mm(int mm, const char* parent);
   // Send INVALIDATE_TLB_VECTOR to `cpumask` and spin until each target acknowledged.

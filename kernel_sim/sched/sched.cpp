@@ -247,8 +247,10 @@ void Kernel::goodness_walk(Runqueue& rq, bool recalculate) {
   if (!recalculate) return;
   fn("recalculate", "schedule", 40);
   misses = 0;
-  for (const auto& t : tasks_) misses += this_cpu().cache_misses(t.get(), 1);
-  exec(12 * tasks_.size(), misses);  // p->counter = (p->counter >> 1) + NICE_TO_TICKS
+  uint64_t live = 0;  // for_each_task: the task list holds no dead tasks
+  for (const auto& t : tasks_)
+    if (t->state != TASK_DEAD) misses += this_cpu().cache_misses(t.get(), 1), ++live;
+  exec(12 * live, misses);  // p->counter = (p->counter >> 1) + NICE_TO_TICKS
 }
 
 void Kernel::context_switch(Runqueue& rq, Task* prev, Task* next) {

@@ -1,7 +1,12 @@
 #pragma once
-// `make -jN` of a kernel tree: make forks compiler processes that read their .c
-// file and the headers it includes (cold on first touch, page-cache hits after),
-// compute in user mode, fault pages in, write their .o, and exit.
+// `make -jN` of a kernel tree: per object, kbuild's command under /bin/sh -c (gcc, which
+// runs cc1 and as; fixdep, rm, mv). cc1 reads its .c file and the headers it includes
+// (cold on first touch, page-cache hits after), computes in user mode and faults pages
+// in; as writes the .o. Every process execs and exits (kbuild_command.cpp).
+#include <deque>
+#include <functional>
+#include <memory>
+#include <unordered_map>
 #include "kernel_sim/block/block_layer.h"
 #include "kernel_sim/kernel.h"
 
@@ -34,6 +39,16 @@ struct KernelBuildStats {
   uint64_t files_read = 0;                     // .c and header opens
   uint64_t cold_files = 0;                     // of those, files touched for the first time
   uint64_t cold_bytes = 0;                     // the size of those
+  uint64_t pgds = 0;                           // pgd_cache objects made (its slab's growth)
+};
+
+// A program of kbuild's command: what it maps (torn down at exit) and how long it runs in
+// user mode after exec (ld.so's relocations and its own start).
+struct BuildProgram {
+  const char* comm;
+  uint64_t pages;      // mapped
+  uint64_t pte_pages;  // the 4 MiB regions they lie in
+  double user_ms;
 };
 
 class KernelBuild : public Workload {
@@ -49,10 +64,34 @@ class KernelBuild : public Workload {
   struct Unit {
     uint64_t lba = 0, pages = 0;  // the .c file on disk
   };
+  struct Job {                     // one object's command
+    uint64_t unit;                 // the .c file
+    Rng rng;                       // its draws: #includes, cc1's time, the .o's size
+    std::vector<size_t> includes;  // its #include closure (cc1 reads it, fixdep greps it)
+    double cc1_ms = 0;
+  };
   void make(Kernel& k);
-  void cc1(Kernel& k, Rng& rng, uint64_t unit);
-  void fork_child(Kernel& k);
-  void exit_mmap(Kernel& k);
+  void start_job(Kernel& k);
+  void shell(Kernel& k, const std::shared_ptr<Job>& job, Spinlock& lock);
+  void gcc(Kernel& k, const std::shared_ptr<Job>& job, Spinlock& copy);
+  void cc1(Kernel& k, Job& job);
+  void as(Kernel& k, Job& job);
+  void fixdep(Kernel& k, Job& job, Spinlock& copy);
+  // kbuild_command.cpp: the processes' lives (kernel/fork.c, fs/exec.c, kernel/exit.c).
+  // fork (`fork_from`: the parent's page_table_lock; dup_mmap copies the shell's VMAs into
+  // the child's, `copy`) or vfork (null: the child borrows the parent's mm), then wait4.
+  void fork_and_wait(Kernel& k, Spinlock* fork_from,
+                     const std::function<void(Spinlock* copy)>& child);
+  void dup_mmap(Kernel& k, Spinlock& parent, Spinlock& child);
+  // sys_execve: returns the new mm's page_table_lock; `copy` is the forked mm it drops.
+  Spinlock& exec(Kernel& k, const BuildProgram& prog, Spinlock* copy);
+  void exit_group(Kernel& k, const BuildProgram& prog, Spinlock& lock);
+  void user_ms(Kernel& k, double ms);  // user mode at the build's miss rate
+  // mmput -> exit_mmap of address space `mm` (`pages` mapped in `pt_pages` PTE pages).
+  void exit_mmap(Kernel& k, int mm, Spinlock& lock, uint64_t pages, uint64_t pt_pages);
+  // mm_init: a new mm's page_table_lock (which names the mm here) and its pgd (pgd_alloc).
+  Spinlock& new_mm(Kernel& k);
+  void wait_for(Kernel& k, const bool& done, const char* where);  // sleep until `done`
   void layout_tree(Kernel& k);
   std::vector<size_t> includes_of(Rng& rng) const;  // a unit's #include closure
   void read_file(Kernel& k, FileId f, bool& touched);
@@ -62,8 +101,12 @@ class KernelBuild : public Workload {
   Task* make_ = nullptr;
   int running_ = 0;
   uint64_t done_ = 0, spawned_ = 0;
-  Spinlock page_table_lock_{"mm->page_table_lock"};
-  Spinlock child_page_table_lock_{"mm->page_table_lock"};  // the forked child's (dup_mmap)
+  std::deque<Spinlock> mm_locks_;  // each process's page_table_lock, for the whole run
+  // pgd_cache: a freed pgd goes back to its CPU's slab array, and the next pgd_alloc there
+  // takes it (LIFO), its lines as warm as its last walk left them.
+  std::deque<char> pgds_;                                    // one key per pgd object
+  std::vector<std::vector<const void*>> free_pgds_;          // per CPU
+  std::unordered_map<const Spinlock*, const void*> pgd_of_;  // by the mm's page_table_lock
   KernelBuildStats s_;
   std::vector<Unit> units_;
   std::vector<FileId> headers_;       // the block layer's file of each header

@@ -7,8 +7,10 @@ namespace {
 
 double median_us(const std::vector<std::string>& sets, const std::string& span,
                  const std::string& tag) {
+  // The bus-master holdoff off: these count the ISA cycles of a tick the DMA leaves alone.
   std::vector<std::string> all{"duration=300ms",
-                               "tracing.spans=mark_offset_tsc-do_timer,__modify_IO_APIC_irq"};
+                               "tracing.spans=mark_offset_tsc-do_timer,__modify_IO_APIC_irq",
+                               "mechanisms.bus_master_holdoff=false"};
   all.insert(all.end(), sets.begin(), sets.end());
   const auto m = run_metrics("disk-dma-kernel-build.yaml", all, tag);
   return m["latency_tracer"]["spans"][span]["median_us"].get<double>();
@@ -28,19 +30,21 @@ TEST(IoApicXbus, PciWindowUnmaskTakesUnderAMicrosecond) {
   EXPECT_LT(us, 1.0);
 }
 
+// The tick's ISA cycles, each stretched to 10 us (the most the key takes): the rest of the tick
+// (its code and misses, a few us) stays under one cycle, so the median counts them.
 TEST(TimerAck, TickPaysSevenIsaCycles) {
   // outb_p + inb_p + inb in mark_offset_tsc (5) and the 8259A poll's outb + inb (2).
-  const double us = median_us({"kernel.timer_ack=true", "platform.isa.io_cycle_ns=3000"},
+  const double us = median_us({"kernel.timer_ack=true", "platform.isa.io_cycle_ns=10000"},
                               "mark_offset_tsc-do_timer", "ack");
-  EXPECT_GE(us, 7 * 3.0);
-  EXPECT_LT(us, 7 * 3.0 + 3.0);
+  EXPECT_GE(us, 7 * 10.0);
+  EXPECT_LT(us, 8 * 10.0);
 }
 
 TEST(TimerAck, OffLeavesMarkOffsetTscsFive) {
-  const double us = median_us({"kernel.timer_ack=false", "platform.isa.io_cycle_ns=3000"},
+  const double us = median_us({"kernel.timer_ack=false", "platform.isa.io_cycle_ns=10000"},
                               "mark_offset_tsc-do_timer", "noack");
-  EXPECT_GE(us, 5 * 3.0);
-  EXPECT_LT(us, 5 * 3.0 + 3.0);
+  EXPECT_GE(us, 5 * 10.0);
+  EXPECT_LT(us, 6 * 10.0);
 }
 
 }  // namespace
