@@ -338,11 +338,14 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
                               {"xruns", k.snd_if_up() ? k.snd_if_up()->stats().xruns : 0}};
     } else if (auto* b = dynamic_cast<kernel::KernelBuild*>(w.get())) {
       const auto& bs = b->stats();
-      workloads[w->name()] = {{"compiles", b->compiles()},
-                              {"bytes_read", bs.bytes_read},
-                              {"bytes_written", bs.bytes_written},
-                              {"files_read", bs.files_read},
-                              {"cold_files", bs.cold_files}};
+      workloads[w->name()] = {
+          {"compiles", b->compiles()},
+          {"bytes_read", bs.bytes_read},
+          {"bytes_written", bs.bytes_written},
+          {"files_read", bs.files_read},
+          {"cold_files", bs.cold_files},
+          {"processes",
+           {{"forks", bs.forks}, {"vforks", bs.vforks}, {"execs", bs.execs}, {"exits", bs.exits}}}};
     } else if (auto* x = dynamic_cast<kernel::X11*>(w.get())) {
       const auto& f = x->fifo_stats();
       workloads[w->name()] = {

@@ -44,6 +44,7 @@ static_assert(kShVmas[std::size(kShVmas) - 1].pte_page + 1 == int(kSh.pte_pages)
 void KernelBuild::start_job(Kernel& k) {
   k.fn("sys_vfork", "syscall_call", 200, 2);
   k.fn("do_fork", "sys_vfork", 4000, 20);
+  s_.vforks++;
   running_++;
   const uint64_t unit = units_.empty() ? 0 : spawned_ % units_.size();
   auto job = std::make_shared<Job>(
@@ -127,6 +128,7 @@ void KernelBuild::fork_and_wait(Kernel& k, Spinlock* fork_from,
   const char* call = fork_from ? "sys_fork" : "sys_vfork";
   k.fn(call, "syscall_call", 200, 2);
   k.fn("do_fork", call, 4000, 20);
+  (fork_from ? s_.forks : s_.vforks)++;
   Spinlock* copy = nullptr;
   if (fork_from) {
     copy = &new_mm(k);  // copy_mm -> mm_init
@@ -188,6 +190,7 @@ void KernelBuild::dup_mmap(Kernel& k, Spinlock& parent, Spinlock& child) {
 Spinlock& KernelBuild::exec(Kernel& k, const BuildProgram& prog, Spinlock* copy) {
   k.fn("sys_execve", "syscall_call", 300, 4);
   k.fn("do_execve", "sys_execve", 60000, 40, 300);  // load the binary, set up the mm (~1 ms class)
+  s_.execs++;
   // flush_old_exec -> exec_mmap: the new mm goes in, then the old one is let go: a fork's
   // copy is torn down (mmput -> exit_mmap: its PTEs zapped, its pgd walked), a vfork's
   // borrowed mm stays its parent's.
@@ -203,6 +206,7 @@ Spinlock& KernelBuild::exec(Kernel& k, const BuildProgram& prog, Spinlock* copy)
 void KernelBuild::exit_group(Kernel& k, const BuildProgram& prog, Spinlock& lock) {
   k.fn("sys_exit_group", "syscall_call", 200, 2);
   k.fn("do_exit", "do_group_exit", 2000, 20);
+  s_.exits++;
   // exit_mm: tsk->mm = NULL, the CPU keeps the page tables lazily until the flush.
   const int mm = k.current().mm;
   k.current().mm = 0;

@@ -40,6 +40,7 @@ struct KernelBuildStats {
   uint64_t cold_files = 0;                     // of those, files touched for the first time
   uint64_t cold_bytes = 0;                     // the size of those
   uint64_t pgds = 0;                           // pgd_cache objects made (its slab's growth)
+  uint64_t forks = 0, vforks = 0, execs = 0, exits = 0;  // the command's processes
 };
 
 // A program of kbuild's command: what it maps (torn down at exit) and how long it runs in

@@ -135,7 +135,17 @@ TEST(KernelBuildTest, EveryExitAndExecOfAForkWalksTheWholePgd) {
   EXPECT_DOUBLE_EQ(st[0].max_us, ((768 * 4 + 40 * 3 + 60) + 96 * 100) / 1000.0);
   EXPECT_DOUBLE_EQ(st[0].median_us, (768 * 4 + 40 * 3 + 60) / 1000.0);
   // A handful of pgds serve every process: make, sh, gcc, cc1 or as, a fork's copy.
-  EXPECT_LE(b.kb->stats().pgds, 8u);
+  const KernelBuildStats& s = b.kb->stats();
+  EXPECT_LE(s.pgds, 8u);
+  // Per object: sh, gcc, cc1, as, fixdep, rm, mv each exec and exit; four forks (the
+  // shell's), three vforks (make's, and gcc's two).
+  EXPECT_GE(s.exits, 7 * c);
+  EXPECT_LT(s.exits, 7 * (c + 1));
+  EXPECT_GE(s.forks, 4 * c);  // and the command under way's, partway
+  EXPECT_LE(s.forks, 4 * (c + 1));
+  EXPECT_GE(s.vforks, 3 * c);
+  EXPECT_LE(s.vforks, 3 * (c + 1));
+  EXPECT_GE(s.execs, s.exits);
 }
 
 // Only the shell forks (make and gcc vfork): dup_mmap copies its nine VMAs one at a time,
