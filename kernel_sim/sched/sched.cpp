@@ -128,6 +128,7 @@ void Kernel::resched_task(Task* p) {
 
 bool Kernel::try_to_wake_up(Task* p, const char* parent) {
   fn("try_to_wake_up", parent, 40);
+  if (p->state == TASK_DEAD) return false;  // not in the state mask a wake-up matches
   int cpu = p->cpu;
   fn("task_rq_lock", "try_to_wake_up", 20);
   bool flags = spin_lock_irqsave(rq_[size_t(cpu)].lock, "task_rq_lock");

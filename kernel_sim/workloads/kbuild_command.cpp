@@ -28,7 +28,7 @@ constexpr uint64_t sh_pages() {
 }
 
 // The command's programs (assumptions, i386 glibc 2.3 dynamic executables: pages mapped,
-// user time after exec). as's own time is a share of cc1's (kAsShare).
+// user time after exec). as's own time is a share of cc1's (kAsShare), page by page.
 constexpr BuildProgram kSh{"sh", sh_pages(), 3, 1.0};
 constexpr BuildProgram kGcc{"gcc", 150, 3, 2.0};
 constexpr BuildProgram kAs{"as", 512, 3, 1.0};
@@ -40,35 +40,18 @@ static_assert(kShVmas[std::size(kShVmas) - 1].pte_page + 1 == int(kSh.pte_pages)
 }  // namespace
 
 // make starts each command with vfork(): the child borrows make's mm and make sleeps
-// until it has exec'd /bin/sh (mm_release completes vfork_done), then goes on.
+// until it has exec'd /bin/sh, then goes on; it reaps the shell in wait4 (make()).
 void KernelBuild::start_job(Kernel& k) {
-  k.fn("sys_vfork", "syscall_call", 200, 2);
-  k.fn("do_fork", "sys_vfork", 4000, 20);
-  s_.vforks++;
   running_++;
   const uint64_t unit = units_.empty() ? 0 : spawned_ % units_.size();
   auto job = std::make_shared<Job>(
-      Job{unit, Rng(k.params().seed, name_ + "/cc1/" + std::to_string(spawned_++)), {}, 0});
+      Job{unit, Rng(k.params().seed, name_ + "/cc1/" + std::to_string(spawned_++)), {}, {}});
   job->includes = includes_of(job->rng);
-  auto execd = std::make_shared<bool>(false);
-  Task* make = &k.current();
-  const int mm = make->mm;
-  k.create_task(
-      "make",
-      [this, &k, job, execd, make, mm] {
-        k.current().mm = mm;  // CLONE_VM
-        Spinlock& lock = exec(k, kSh, nullptr);
-        *execd = true;
-        if (make->state != TASK_RUNNING) k.try_to_wake_up(make, "complete");
-        shell(k, job, lock);
-        done_++;
-        running_--;
-        k.current().on_exit = [&k, make] {
-          if (make->state != TASK_RUNNING) k.try_to_wake_up(make, "do_notify_parent");
-        };
-      },
-      Policy::Normal, 0);
-  wait_for(k, *execd, "wait_for_completion");
+  spawn(k, nullptr, [this, &k, job](Spinlock*) {
+    shell(k, job, exec(k, kSh, nullptr));
+    done_++;
+    running_--;
+  });
 }
 
 // gcc ...; fixdep ... > .o.tmp; rm -f .d; mv -f .o.tmp .o.cmd: each forked and waited for.
@@ -88,20 +71,52 @@ void KernelBuild::shell(Kernel& k, const std::shared_ptr<Job>& job, Spinlock& lo
   exit_group(k, kSh, lock);
 }
 
-// The driver vforks cc1, then as. (kbuild's -pipe runs the two side by side, as reading
-// cc1's output; as's share is small, and here it runs once cc1 is done.)
+// The driver vforks cc1 and as (-pipe, the kernel's i386 CFLAGS: cc1's output goes to as
+// through a pipe), then waits for both.
 void KernelBuild::gcc(Kernel& k, const std::shared_ptr<Job>& job, Spinlock& copy) {
   Spinlock& lock = exec(k, kGcc, &copy);
-  fork_and_wait(k, nullptr, [this, &k, job](Spinlock*) { cc1(k, *job); });
-  fork_and_wait(k, nullptr, [this, &k, job](Spinlock*) { as(k, *job); });
+  const auto cc1_done = spawn(k, nullptr, [this, &k, job](Spinlock*) { cc1(k, *job); });
+  const auto as_done = spawn(k, nullptr, [this, &k, job](Spinlock*) { as(k, *job); });
+  wait_until(
+      k, [cc1_done, as_done] { return *cc1_done && *as_done; }, "sys_wait4");
   exit_group(k, kGcc, lock);
 }
 
+// as assembles each page of cc1's output as it comes (kAsShare of the cc1 time that made
+// it), then writes the .o.
 void KernelBuild::as(Kernel& k, Job& job) {
   Spinlock& lock = exec(k, kAs, nullptr);
-  user_ms(k, job.cc1_ms * kAsShare);
+  job.pipe.reader = &k.current();
+  while (pipe_read(k, job.pipe)) user_ms(k, kAsmPageMs * kAsShare);
   write_object(k, job.rng);
   exit_group(k, kAs, lock);
+}
+
+// pipe_writev (fs/pipe.c): wait while the page is full, copy, wake the reader
+// (wake_up_interruptible_sync).
+void KernelBuild::pipe_write(Kernel& k, Pipe& pipe) {
+  k.fn("sys_write", "syscall_call", 200, 2);
+  pipe.writer = &k.current();
+  wait_until(
+      k, [&pipe] { return pipe.written == pipe.read; }, "pipe_writev");
+  k.fn("pipe_writev", "vfs_write", 300, 3);
+  k.fn("__copy_from_user_ll", "pipe_writev", 40 + 4096 / 4, 2);  // a page cc1 just wrote
+  pipe.written++;
+  if (pipe.reader) wake(k, pipe.reader, "pipe_writev");
+}
+
+bool KernelBuild::pipe_read(Kernel& k, Pipe& pipe) {
+  k.fn("sys_read", "syscall_call", 200, 2);
+  wait_until(
+      k, [&pipe] { return pipe.read < pipe.written || pipe.closed; }, "pipe_readv");
+  k.fn("pipe_readv", "vfs_read", 300, 3);
+  if (pipe.read == pipe.written) return false;  // EOF: the writer is gone
+  // The page was written on the writer's CPU: its lines come over from that cache.
+  k.fn("__copy_to_user_ll", "pipe_readv", 40 + 4096 / 4, 2, k.line_fills(&pipe, 4096 / 32, false));
+  pipe.read++;
+  s_.pipe_pages++;
+  if (pipe.writer) wake(k, pipe.writer, "pipe_readv");
+  return true;
 }
 
 // scripts/basic/fixdep: maps every header the .d lists and greps it for CONFIG_ (a byte
@@ -123,8 +138,8 @@ void KernelBuild::fixdep(Kernel& k, Job& job, Spinlock& copy) {
   exit_group(k, kFixdep, lock);
 }
 
-void KernelBuild::fork_and_wait(Kernel& k, Spinlock* fork_from,
-                                const std::function<void(Spinlock* copy)>& child) {
+std::shared_ptr<bool> KernelBuild::spawn(Kernel& k, Spinlock* fork_from,
+                                         const std::function<void(Spinlock* copy)>& child) {
   const char* call = fork_from ? "sys_fork" : "sys_vfork";
   k.fn(call, "syscall_call", 200, 2);
   k.fn("do_fork", call, 4000, 20);
@@ -135,20 +150,34 @@ void KernelBuild::fork_and_wait(Kernel& k, Spinlock* fork_from,
     dup_mmap(k, *fork_from, *copy);
   }
   auto exited = std::make_shared<bool>(false);
+  auto execd = fork_from ? nullptr : std::make_shared<bool>(false);
   Task* parent = &k.current();
   const int mm = parent->mm;
   k.create_task(
       parent->comm,
-      [&k, child, copy, exited, parent, mm] {
-        if (!copy) k.current().mm = mm;  // CLONE_VM
+      [this, &k, child, copy, exited, execd, parent, mm] {
+        if (execd) {  // CLONE_VM | CLONE_VFORK
+          k.current().mm = mm;
+          vfork_done_[&k.current()] = {execd, parent};
+        }
         child(copy);
-        k.current().on_exit = [&k, exited, parent] {
+        k.current().on_exit = [this, &k, exited, parent] {
           *exited = true;
-          if (parent->state != TASK_RUNNING) k.try_to_wake_up(parent, "do_notify_parent");
+          wake(k, parent, "do_notify_parent");
         };
       },
       Policy::Normal, 0);
-  wait_for(k, *exited, "sys_wait4");
+  if (execd)
+    wait_until(
+        k, [execd] { return *execd; }, "wait_for_completion");
+  return exited;
+}
+
+void KernelBuild::fork_and_wait(Kernel& k, Spinlock* fork_from,
+                                const std::function<void(Spinlock* copy)>& child) {
+  const auto exited = spawn(k, fork_from, child);
+  wait_until(
+      k, [exited] { return *exited; }, "sys_wait4");
 }
 
 // kernel/fork.c dup_mmap: per VMA, the child's vm_area_struct, then its PTEs copied under
@@ -198,6 +227,11 @@ Spinlock& KernelBuild::exec(Kernel& k, const BuildProgram& prog, Spinlock* copy)
   const int old = k.current().mm;
   k.activate_mm(k.mm_alloc());
   k.current().comm = prog.comm;
+  if (auto v = vfork_done_.find(&k.current()); v != vfork_done_.end()) {
+    *v->second.first = true;  // mm_release: complete(vfork_done), the parent goes on
+    wake(k, v->second.second, "complete");
+    vfork_done_.erase(v);
+  }
   if (copy) exit_mmap(k, old, *copy, kSh.pages, kSh.pte_pages);
   user_ms(k, prog.user_ms);
   return lock;
@@ -266,12 +300,19 @@ Spinlock& KernelBuild::new_mm(Kernel& k) {
   return lock;
 }
 
-void KernelBuild::wait_for(Kernel& k, const bool& done, const char* where) {
-  while (!done) {
+void KernelBuild::wait_until(Kernel& k, const std::function<bool()>& ready, const char* where) {
+  while (!ready()) {
     k.set_current_state(TASK_INTERRUPTIBLE);
-    if (!done) k.schedule(where);
+    if (!ready()) k.schedule(where);
     k.set_current_state(TASK_RUNNING);
   }
+}
+
+// Wakes `t` if it sleeps (a wait queue holds only sleepers; a task that has run on, or
+// exited, is not on it).
+void KernelBuild::wake(Kernel& k, Task* t, const char* where) {
+  if (t->state == TASK_INTERRUPTIBLE || t->state == TASK_UNINTERRUPTIBLE)
+    k.try_to_wake_up(t, where);
 }
 
 }  // namespace latsim::kernel

@@ -112,7 +112,8 @@ void KernelBuild::write_object(Kernel& k, Rng& rng) {
 
 // cc1 (-O2, its preprocessor built in): reads its .c file, then the headers as the
 // parser reaches each #include, computing in user mode with a page fault on fresh heap
-// every few ms; its resident set is torn down at exit.
+// every few ms and a page of assembly to as every kAsmPageMs; its resident set is torn
+// down at exit.
 void KernelBuild::cc1(Kernel& k, Job& job) {
   const uint64_t pages = uint64_t(p_.rss_mb) * 256;
   const BuildProgram prog{"cc1", pages, pages / 1024 + 4, 0};
@@ -125,7 +126,6 @@ void KernelBuild::cc1(Kernel& k, Job& job) {
     read_file(k, sources_[job.unit], touched);
   }
   const int ms = int(job.rng.uniform(p_.compile_s_min, p_.compile_s_max) * 1000);
-  job.cc1_ms = ms;
   const int parse_ms = std::max(1, int(ms * p_.parse_fraction));
   const std::vector<size_t>& includes = job.includes;
   size_t next = 0;
@@ -145,8 +145,13 @@ void KernelBuild::cc1(Kernel& k, Job& job) {
       read_file(k, headers_[h], touched);
       header_touched_[h] = touched;
     }
+    if ((i + 1) % kAsmPageMs == 0) pipe_write(k, job.pipe);  // to as (-pipe)
   }
   exit_group(k, prog, lock);
+  // exit_files: the pipe's write end closes, and as reads EOF.
+  job.pipe.closed = true;
+  job.pipe.writer = nullptr;
+  if (job.pipe.reader) wake(k, job.pipe.reader, "pipe_release");
 }
 
 }  // namespace latsim::kernel

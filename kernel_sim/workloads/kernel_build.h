@@ -41,6 +41,7 @@ struct KernelBuildStats {
   uint64_t cold_bytes = 0;                     // the size of those
   uint64_t pgds = 0;                           // pgd_cache objects made (its slab's growth)
   uint64_t forks = 0, vforks = 0, execs = 0, exits = 0;  // the command's processes
+  uint64_t pipe_pages = 0;                               // cc1's assembly, as read it
 };
 
 // A program of kbuild's command: what it maps (torn down at exit) and how long it runs in
@@ -65,11 +66,20 @@ class KernelBuild : public Workload {
   struct Unit {
     uint64_t lba = 0, pages = 0;  // the .c file on disk
   };
+  static constexpr int kAsmPageMs = 10;  // assumption: cc1 emits a page of assembly per 10 ms
+  // gcc -pipe: cc1 writes its assembly into a pipe (one page, PIPE_SIZE in 2.6.9), as
+  // reads it.
+  struct Pipe {
+    uint64_t written = 0, read = 0;  // pages
+    bool closed = false;             // cc1 has exited
+    Task* reader = nullptr;          // as
+    Task* writer = nullptr;          // cc1
+  };
   struct Job {                     // one object's command
     uint64_t unit;                 // the .c file
     Rng rng;                       // its draws: #includes, cc1's time, the .o's size
     std::vector<size_t> includes;  // its #include closure (cc1 reads it, fixdep greps it)
-    double cc1_ms = 0;
+    Pipe pipe;
   };
   void make(Kernel& k);
   void start_job(Kernel& k);
@@ -81,8 +91,12 @@ class KernelBuild : public Workload {
   // kbuild_command.cpp: the processes' lives (kernel/fork.c, fs/exec.c, kernel/exit.c).
   // fork (`fork_from`: the parent's page_table_lock; dup_mmap copies the shell's VMAs into
   // the child's, `copy`) or vfork (null: the child borrows the parent's mm), then wait4.
+  std::shared_ptr<bool> spawn(Kernel& k, Spinlock* fork_from,
+                              const std::function<void(Spinlock* copy)>& child);
   void fork_and_wait(Kernel& k, Spinlock* fork_from,
                      const std::function<void(Spinlock* copy)>& child);
+  void pipe_write(Kernel& k, Pipe& pipe);  // one page of cc1's assembly
+  bool pipe_read(Kernel& k, Pipe& pipe);   // one page for as; false at EOF
   void dup_mmap(Kernel& k, Spinlock& parent, Spinlock& child);
   // sys_execve: returns the new mm's page_table_lock; `copy` is the forked mm it drops.
   Spinlock& exec(Kernel& k, const BuildProgram& prog, Spinlock* copy);
@@ -92,7 +106,11 @@ class KernelBuild : public Workload {
   void exit_mmap(Kernel& k, int mm, Spinlock& lock, uint64_t pages, uint64_t pt_pages);
   // mm_init: a new mm's page_table_lock (which names the mm here) and its pgd (pgd_alloc).
   Spinlock& new_mm(Kernel& k);
-  void wait_for(Kernel& k, const bool& done, const char* where);  // sleep until `done`
+  // Sleep (TASK_INTERRUPTIBLE) in `where` until `ready`; the waker calls wake().
+  void wait_until(Kernel& k, const std::function<bool()>& ready, const char* where);
+  void wake(Kernel& k, Task* t, const char* where);
+  // A vfork child's parent and the flag exec sets (mm_release: complete(vfork_done)).
+  std::unordered_map<const Task*, std::pair<std::shared_ptr<bool>, Task*>> vfork_done_;
   void layout_tree(Kernel& k);
   std::vector<size_t> includes_of(Rng& rng) const;  // a unit's #include closure
   void read_file(Kernel& k, FileId f, bool& touched);

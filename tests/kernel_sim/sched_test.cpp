@@ -42,6 +42,31 @@ TEST(SchedTest, FifoBeatsOther) {
   EXPECT_GE(fifo_chunks, 450u);  // 100 µs chunks for ~all of 50 ms
 }
 
+// A wake-up of a task that has exited finds it in no state it matches (try_to_wake_up's
+// state mask): it stays off the run queue, and the waker's CPU goes idle.
+TEST(SchedTest, AnExitedTaskIsNotWokenAgain) {
+  FakeMachine m(1, flavour_params("2.6.9-vp"));
+  Task* dead = nullptr;
+  bool woke = true;
+  uint64_t ran = 0;
+  boot(m, [&](Kernel& k) {
+    dead = k.create_task(
+        "short", [&] { ++ran; }, Policy::Normal, 0);
+    k.create_task(
+        "waker",
+        [&] {
+          k.user_exec(1000000, 0);  // 1 ms: "short" has run and exited
+          woke = k.try_to_wake_up(dead, "test");
+        },
+        Policy::Normal, 0);
+  });
+  sc_core::sc_start(ms(5));
+  EXPECT_EQ(ran, 1u);
+  EXPECT_FALSE(woke);
+  EXPECT_EQ(dead->state, TASK_DEAD);
+  EXPECT_EQ(dead->array, nullptr);
+}
+
 TEST(SchedTest, RrRotatesAtItsTimeslice) {
   FakeMachine m(1, flavour_params("2.6.9-vp"));
   std::vector<std::pair<sc_time, int>> runs;  // (time a task started running, which)

@@ -146,6 +146,9 @@ TEST(KernelBuildTest, EveryExitAndExecOfAForkWalksTheWholePgd) {
   EXPECT_GE(s.vforks, 3 * c);
   EXPECT_LE(s.vforks, 3 * (c + 1));
   EXPECT_GE(s.execs, s.exits);
+  // -pipe: as reads a page of cc1's assembly per 10 ms of cc1's 20, beside it.
+  EXPECT_GE(s.pipe_pages, 2 * c);
+  EXPECT_LE(s.pipe_pages, 2 * (c + 1));
 }
 
 // Only the shell forks (make and gcc vfork): dup_mmap copies its nine VMAs one at a time,
