@@ -16,7 +16,7 @@ uint64_t draw_pages(Rng& rng, double kb) {
 
 void KernelBuild::start(Kernel& k) {
   layout_tree(k);
-  make_ = k.create_task(
+  k.create_task(
       "make", [this, &k] { make(k); }, Policy::Normal, 0);
   k.block().start_pdflush();
   k.block().start_kjournald(uint64_t(p_.commit_interval_s) * uint64_t(k.params().hz));

@@ -89,10 +89,12 @@ class KernelBuild : public Workload {
   void as(Kernel& k, Job& job);
   void fixdep(Kernel& k, Job& job, Spinlock& copy);
   // kbuild_command.cpp: the processes' lives (kernel/fork.c, fs/exec.c, kernel/exit.c).
-  // fork (`fork_from`: the parent's page_table_lock; dup_mmap copies the shell's VMAs into
-  // the child's, `copy`) or vfork (null: the child borrows the parent's mm), then wait4.
+  // spawn: fork (`fork_from`: the parent's page_table_lock; dup_mmap copies the shell's
+  // VMAs into the child's, `copy`) or vfork (null: the child borrows the parent's mm and
+  // the parent sleeps until it has exec'd); returns the flag the child's exit sets.
   std::shared_ptr<bool> spawn(Kernel& k, Spinlock* fork_from,
                               const std::function<void(Spinlock* copy)>& child);
+  // spawn, then wait4 for the child.
   void fork_and_wait(Kernel& k, Spinlock* fork_from,
                      const std::function<void(Spinlock* copy)>& child);
   void pipe_write(Kernel& k, Pipe& pipe);  // one page of cc1's assembly
@@ -117,7 +119,6 @@ class KernelBuild : public Workload {
   void write_object(Kernel& k, Rng& rng);
   std::string name_;
   KernelBuildParams p_;
-  Task* make_ = nullptr;
   int running_ = 0;
   uint64_t done_ = 0, spawned_ = 0;
   std::deque<Spinlock> mm_locks_;  // each process's page_table_lock, for the whole run
