@@ -107,6 +107,7 @@ std::unique_ptr<kernel::Workload> make_workload(const WorkloadConfig& w) {
     p.commit_interval_s = w.commit_interval_s;
     p.first_unit = w.first_unit;
     p.user_misses_per_ms = w.l2_misses_per_ms;
+    p.kbuild_command = w.command == "kbuild";
     return std::make_unique<kernel::KernelBuild>(name, p);
   }
   if (w.kind == "disk_read") return std::make_unique<kernel::DiskRead>(name, w.file_mb, w.block_kb);

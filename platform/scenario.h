@@ -211,6 +211,7 @@ struct WorkloadConfig {
   int commit_interval_s = 5;
   int first_unit = 0;
   int l2_misses_per_ms = 1500;
+  std::string command = "kbuild";  // kbuild (sh -c: gcc -pipe, fixdep, rm, mv) | cc1
   // disk_read
   int file_mb = 350;
   int block_kb = 64;

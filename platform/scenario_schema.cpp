@@ -608,7 +608,13 @@ std::vector<WorkloadKind> make_workload_kinds() {
         bind<W>(integer("l2_misses_per_ms", 0, 100000, "1/ms",
                         "cc1's L2 misses per ms of user time: its evictions of kernel lines "
                         "(assumption: gcc-class, ~2 per 1000 instructions)"),
-                LATSIM_W(l2_misses_per_ms))}},
+                LATSIM_W(l2_misses_per_ms)),
+        bind<W>(choice("command", {"kbuild", "cc1"},
+                       "what make runs per object: kbuild (vfork sh -c; the shell forks gcc, "
+                       "which vforks cc1 and as over a pipe, then fixdep, rm and mv: eleven "
+                       "address spaces torn down per object) or cc1 (make vforks cc1 alone, "
+                       "which also writes the .o: one exit per object)"),
+                LATSIM_W(command))}},
       {"disk_read",
        "sequential read of a file to /dev/null (cat tmpfile > /dev/null)",
        {workload_name(),

@@ -48,7 +48,10 @@ void KernelBuild::start_job(Kernel& k) {
       Job{unit, Rng(k.params().seed, name_ + "/cc1/" + std::to_string(spawned_++)), {}, {}});
   job->includes = includes_of(job->rng);
   spawn(k, nullptr, [this, &k, job](Spinlock*) {
-    shell(k, job, exec(k, kSh, nullptr));
+    if (p_.kbuild_command)
+      shell(k, job, exec(k, kSh, nullptr));
+    else
+      cc1(k, *job);
     done_++;
     running_--;
   });
@@ -92,6 +95,12 @@ void KernelBuild::as(Kernel& k, Job& job) {
   exit_group(k, kAs, lock);
 }
 
+// Without as (command: cc1): cc1 assembles its own output and writes the .o.
+void KernelBuild::finish_object(Kernel& k, Job& job, int cc1_ms) {
+  user_ms(k, cc1_ms * kAsShare);
+  write_object(k, job.rng);
+}
+
 // pipe_writev (fs/pipe.c): wait while the page is full, copy, wake the reader
 // (wake_up_interruptible_sync).
 void KernelBuild::pipe_write(Kernel& k, Pipe& pipe) {
@@ -100,7 +109,10 @@ void KernelBuild::pipe_write(Kernel& k, Pipe& pipe) {
   wait_until(
       k, [&pipe] { return pipe.written == pipe.read; }, "pipe_writev");
   k.fn("pipe_writev", "vfs_write", 300, 3);
-  k.fn("__copy_from_user_ll", "pipe_writev", 40 + 4096 / 4, 2);  // a page cc1 just wrote
+  // cc1's page (just written, cached) into the pipe's page: its lines are written here, so
+  // a reader on the other CPU fetches them from this one's cache.
+  k.fn("__copy_from_user_ll", "pipe_writev", 40 + 4096 / 4, 2,
+       k.line_fills(&pipe, 4096 / 32, true));
   pipe.written++;
   if (pipe.reader) wake(k, pipe.reader, "pipe_writev");
 }
@@ -111,7 +123,7 @@ bool KernelBuild::pipe_read(Kernel& k, Pipe& pipe) {
       k, [&pipe] { return pipe.read < pipe.written || pipe.closed; }, "pipe_readv");
   k.fn("pipe_readv", "vfs_read", 300, 3);
   if (pipe.read == pipe.written) return false;  // EOF: the writer is gone
-  // The page was written on the writer's CPU: its lines come over from that cache.
+  // The page was written on the writer's CPU: its lines come over from that cache (MESI).
   k.fn("__copy_to_user_ll", "pipe_readv", 40 + 4096 / 4, 2, k.line_fills(&pipe, 4096 / 32, false));
   pipe.read++;
   s_.pipe_pages++;

@@ -145,8 +145,9 @@ void KernelBuild::cc1(Kernel& k, Job& job) {
       read_file(k, headers_[h], touched);
       header_touched_[h] = touched;
     }
-    if ((i + 1) % kAsmPageMs == 0) pipe_write(k, job.pipe);  // to as (-pipe)
+    if (p_.kbuild_command && (i + 1) % kAsmPageMs == 0) pipe_write(k, job.pipe);  // to as
   }
+  if (!p_.kbuild_command) finish_object(k, job, ms);  // no as: cc1 writes the .o itself
   exit_group(k, prog, lock);
   // exit_files: the pipe's write end closes, and as reads EOF.
   job.pipe.closed = true;

@@ -32,6 +32,9 @@ struct KernelBuildParams {
   // The run starts this many files into the build: the page cache already holds the
   // headers those units read (0: a cold tree, the build's first seconds).
   int first_unit = 0;
+  // make's command per object: kbuild's (sh -c: gcc -pipe -> cc1, as; fixdep; rm; mv), or
+  // cc1 alone (vforked by make, writing the .o itself), a counterfactual.
+  bool kbuild_command = true;
 };
 
 struct KernelBuildStats {
@@ -87,6 +90,7 @@ class KernelBuild : public Workload {
   void gcc(Kernel& k, const std::shared_ptr<Job>& job, Spinlock& copy);
   void cc1(Kernel& k, Job& job);
   void as(Kernel& k, Job& job);
+  void finish_object(Kernel& k, Job& job, int cc1_ms);  // command: cc1
   void fixdep(Kernel& k, Job& job, Spinlock& copy);
   // kbuild_command.cpp: the processes' lives (kernel/fork.c, fs/exec.c, kernel/exit.c).
   // spawn: fork (`fork_from`: the parent's page_table_lock; dup_mmap copies the shell's

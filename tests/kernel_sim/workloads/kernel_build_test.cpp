@@ -151,6 +151,27 @@ TEST(KernelBuildTest, EveryExitAndExecOfAForkWalksTheWholePgd) {
   EXPECT_LE(s.pipe_pages, 2 * (c + 1));
 }
 
+// The counterfactual command: make vforks cc1 alone, which writes the .o itself; one exec
+// and one exit per object, nothing forked, no pipe.
+TEST(KernelBuildTest, Cc1AloneIsOneProcessPerObject) {
+  DiskMachine m(disk_params(32, 128));
+  KernelBuildParams p = small_tree();
+  p.kbuild_command = false;
+  auto* kb = new KernelBuild("kernel_build", p);
+  m.k->add_workload(std::unique_ptr<Workload>(kb));
+  m.k->boot();
+  sc_core::sc_start(ms(200));
+  const uint64_t c = kb->compiles();
+  ASSERT_GE(c, 3u);
+  const KernelBuildStats& s = kb->stats();
+  EXPECT_EQ(s.forks, 0u);
+  EXPECT_EQ(s.pipe_pages, 0u);
+  EXPECT_EQ(s.exits, c);
+  EXPECT_GE(s.vforks, c);
+  EXPECT_LE(s.vforks, c + 1);
+  EXPECT_GT(s.bytes_written, 0u);  // the .o, from cc1
+}
+
 // Only the shell forks (make and gcc vfork): dup_mmap copies its nine VMAs one at a time,
 // each under the child's page_table_lock (a section of its own); the child's three PTE
 // pages are allocated with the lock dropped. Four forks per object: gcc, fixdep, rm, mv.
