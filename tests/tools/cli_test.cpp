@@ -557,6 +557,28 @@ TEST_F(Cli, OutputCyclictestLineFormat) {
   EXPECT_EQ(std::stol(f[3]), ct["max_us"].get<long>());
 }
 
+// `latsim traces DIR`: a run's output directory (or its traces/) sorted into kinds.
+TEST_F(Cli, TracesCensusOfARunsOutput) {
+  Result r = latsim({"traces", data_file("check")});  // holds traces/ with max.txt
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_TRUE(starts_with(r.out, "2 traces in " + data_file("check") + "/traces (868..992 us;"))
+      << r;
+  EXPECT_TRUE(contains(r.out, "      2   992 us  do_IRQ .. do_IRQ  001 003\n")) << r;
+  r = latsim({"traces", data_file("check/traces"), "--min-us", "900"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_TRUE(starts_with(r.out, "1 trace in ")) << r;
+
+  r = latsim({"traces", data_file("check/no-such-run")});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_TRUE(contains(r.err, "no-such-run: no such directory")) << r;
+  const fs::path bad = fresh("bad");
+  std::ofstream(bad / "trace-001-600us.txt") << "cyclictest output\n";
+  r = latsim({"traces", bad.string()});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_TRUE(contains(r.err, "trace-001-600us.txt:1: not a latency trace")) << r;
+  EXPECT_EQ(r.out, "") << r;
+}
+
 TEST_F(Cli, OutputTraces) {
   const fs::path out = run_ok("out", {"--duration", "2s"});
   const std::string max = slurp(out / "traces" / "max.txt");

@@ -8,6 +8,7 @@
 #include "platform/run.h"
 #include "platform/scenario_loader.h"
 #include "platform/scenario_schema.h"
+#include "tools/check/census_cli.h"
 #include "tools/check/cli.h"
 #include "tools/cli/plots.h"
 #include "tools/sweep/cli.h"
@@ -137,8 +138,9 @@ int sc_main(int argc, char* argv[]) {
   list->add_option("what", list_what, "params: every parameter with default, unit and doc")
       ->required()
       ->check(CLI::IsMember({"params"}));
-  const latsim::sweep::Commands sweeps(app);  // sweep, sweep-merge
-  const latsim::check::Command check(app);    // check
+  const latsim::sweep::Commands sweeps(app);       // sweep, sweep-merge
+  const latsim::check::Command check(app);         // check
+  const latsim::check::CensusCommand traces(app);  // traces
 
   try {
     app.parse(argc, argv);
@@ -157,6 +159,7 @@ int sc_main(int argc, char* argv[]) {
     }
     if (sweeps.selected()) return sweeps.run();
     if (check.selected()) return check.run();
+    if (traces.selected()) return traces.run();
     if (*run) return cmd_run(a);
     return cmd_validate(a);
   } catch (const latsim::platform::ScenarioError& e) {
