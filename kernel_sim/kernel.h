@@ -152,6 +152,8 @@ class Kernel {
   // ago: the L2 misses (evicted since) or the MESI transactions (another CPU wrote them
   // since), whichever is more: a line that is both is still one transaction.
   uint64_t line_fills(const void* key, uint64_t lines, bool write);
+  // A lock acquisition's locked read-modify-write of the lock word (locks/spinlock.cpp).
+  void lock_line(const void* lock);
   // Note the running function without an mcount entry (inline code, section starts).
   void enter(const char* name, const char* parent);
   void exec(uint64_t cycles, uint64_t misses = 0);   // interrupts are taken inside

@@ -29,6 +29,7 @@ struct KernelParams {
   std::string trace_spans;       // tracing.spans: SpanProbe spec
   int mcount_cycles = 60;        // 0 when the tracer's cost is switched off
   bool io_delay = true;          // outb_p/inb_p add a port 0x80 write
+  bool cache_locking = true;     // a lock word's locked op stays in cache when its line is there
   bool ide_dma = true;           // hdparm -d
   bool ide_unmaskirq = false;    // hdparm -u
   bool ide_io_32bit = false;     // hdparm -c
@@ -101,9 +102,10 @@ struct KernelParams {
   // from kswapd under memory pressure only): it walks every cache on cache_chain.
   bool slab_reap = false;
   int slab_caches = 100;    // estimate: rows of a stock 2.6.9 system's /proc/slabinfo
-  int slab_reap_lines = 5;  // estimate from the 2.6.9 i386 kmem_cache_s layout (32-byte
-                            // lines): array[cpu], next_reap/free_touched/shared, spinlock,
-                            // the cache_chain link, and the array_cache's avail/touched
+  int slab_reap_lines = 4;  // estimate from the 2.6.9 i386 kmem_cache_s layout (32-byte
+                            // lines): array[cpu], next_reap/free_touched/shared, the
+                            // cache_chain link, and the array_cache's avail/touched; the
+                            // spinlock's line is spin_lock_irq's (Kernel::lock_line)
 
   // kernel.rootfs: none | reiserfs (seed 001's machine), mounted with kupdated.
   std::string rootfs = "none";

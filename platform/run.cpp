@@ -46,6 +46,7 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.trace_task_at_end = s.tracing.task_at == "end";
   p.mcount_cycles = s.mechanisms.mcount_overhead ? s.mechanisms.mcount_cycles : 0;
   p.io_delay = s.mechanisms.isa_io_delay;
+  p.cache_locking = s.mechanisms.cache_locking;
   p.ide_dma = k.hdparm.dma;
   p.ide_unmaskirq = k.hdparm.unmaskirq;
   p.ide_io_32bit = k.hdparm.io_32bit;

@@ -154,7 +154,7 @@ struct KernelConfig {
   int switch_resume_lines = 5;       // next's lines touched after __switch_to (thread, stack)
   bool slab_reap = true;             // slab.c cache_reap on events/N every 2 s (2.6 only)
   int slab_caches = 100;             // caches on cache_chain (estimate: stock 2.6.9 slabinfo)
-  int slab_reap_lines = 5;           // lines cache_reap touches per cache (estimate: layout)
+  int slab_reap_lines = 4;           // lines cache_reap touches per cache besides the lock's
   double code_path_scale = 1.0;      // kernel code path cycles relative to the 2.6.9 model
   std::string rootfs = "none";       // none | reiserfs: mounted at boot, with kupdated
   double latencytimes_read_s = 0;    // first read of /proc/latencytimes (restarts logging)
@@ -192,6 +192,7 @@ struct MechanismConfig {
   bool isa_io_delay = true;        // outb_p/inb_p write port 0x80 as a delay
   bool mcount_overhead = true;     // the tracer's own cost per mcount entry
   bool cache_coherence = true;     // MESI: shared kernel data another CPU wrote moves over the FSB
+  bool cache_locking = true;       // P6: a locked op on a cached line stays in the cache
   int mcount_cycles = 60;          // assumption: cost of one mcount entry on a PIII
 };
 

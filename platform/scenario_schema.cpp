@@ -394,9 +394,9 @@ std::vector<Key<Scenario>> make_scenario_keys() {
                       "2.6.9 /proc/slabinfo)"),
               LATSIM_AT(kernel.slab_caches)),
       bind<S>(integer("kernel.slab_reap_lines", 0, 64, "lines",
-                      "lines cache_reap touches per cache, cold after 2 s (estimate from the "
-                      "i386 kmem_cache_s layout: array[cpu], next_reap, spinlock, next, the "
-                      "array_cache: 5)"),
+                      "lines cache_reap touches per cache besides its lock word's, cold after "
+                      "2 s (estimate from the i386 kmem_cache_s layout: array[cpu], next_reap, "
+                      "next, the array_cache: 4)"),
               LATSIM_AT(kernel.slab_reap_lines)),
       bind<S>(of_type(T::Bool, "kernel.vp_redirect_softirq_wakeup_bug",
                       "VP up to -Q7 (fixed in -Q8, seed 000): a handler run in its IRQ thread "
@@ -527,6 +527,12 @@ std::vector<Key<Scenario>> make_scenario_keys() {
                       "MESI snooping: kernel data (jiffies, xtime, irq_desc, runqueues, woken "
                       "tasks) last written by the other CPU costs an FSB transaction per line"),
               LATSIM_AT(mechanisms.cache_coherence)),
+      bind<S>(
+          of_type(T::Bool, "mechanisms.cache_locking",
+                  "P6 cache locking (Intel SDM 8.1.4): a lock acquisition's locked "
+                  "read-modify-write goes over the FSB only when the lock's line is not "
+                  "in this CPU's cache; false: LOCK# on the bus, a transaction per acquisition"),
+          LATSIM_AT(mechanisms.cache_locking)),
       bind<S>(integer("mechanisms.mcount_cycles", 0, 10000, "cycles", "cost of one mcount entry"),
               LATSIM_AT(mechanisms.mcount_cycles)),
 

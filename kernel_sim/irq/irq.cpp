@@ -49,8 +49,10 @@ void Kernel::do_IRQ(unsigned irq) {
   fn("do_IRQ", interrupted, 60, 1);
   IrqDesc& d = irq_desc_[irq];
   d.count++;
+  // irq_desc_t is one ____cacheline_aligned line up to its lock (2.6.9 include/linux/irq.h:
+  // handler, handler_data, action, status, depth, irq_count, irqs_unhandled, lock): the
+  // lock's fill brings status, depth and action with it.
   spin_lock(d.lock, "do_IRQ");
-  shared(&d, 2, true);  // desc->status (IRQ_INPROGRESS, IRQ_PENDING), depth, action
   if (pic_mode()) return do_IRQ_8259A(irq, d, t_in);
   if (d.level)
     mask_and_ack_level_ioapic_irq(irq, d);
@@ -129,7 +131,7 @@ void Kernel::irq_thread(unsigned irq) {
     // Handlers are entered as from a hardirq: interrupts off until the driver unmasks.
     local_irq_disable({"irq_thread", "lock"});
     fn("generic_handle_IRQ_event", "do_hardirq", 40);
-    shared(&d, 2, true);  // desc->status and action, last written by do_IRQ
+    shared(d.lock.line(), 1, false);  // desc->status and action, in the line do_IRQ locked
     run_irq_handler(d);
     if (d.level) {  // do_hardirq: desc->handler->end under desc->lock
       spin_lock(d.lock, "do_hardirq");

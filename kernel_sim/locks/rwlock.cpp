@@ -17,7 +17,7 @@ void Kernel::read_lock(RwLock& l, const char* parent) {
     l.spin_total += now() - t0;
   }
   l.readers++;
-  exec(10, 1);
+  lock_line(l.line());
 }
 
 void Kernel::read_unlock(RwLock& l, const CodeSite& site) {
@@ -39,7 +39,7 @@ void Kernel::write_lock(RwLock& l, const char* parent) {
     l.spin_total += now() - t0;
   }
   l.writer = c;
-  exec(10, 1);
+  lock_line(l.line());
 }
 
 void Kernel::write_unlock(RwLock& l, const CodeSite& site) {

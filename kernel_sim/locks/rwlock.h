@@ -9,7 +9,8 @@ struct RwLock {
   explicit RwLock(const char* n = "rwlock") : name(n) {}
   const char* name;
   int readers = 0;
-  int writer = -1;  // CPU holding it for write
+  int writer = -1;                              // CPU holding it for write
+  const void* line() const { return &writer; }  // the lock word's cache line (Spinlock::line)
   sc_core::sc_event released;
   uint64_t acquisitions = 0, contended = 0;
   sc_core::sc_time spin_total;

@@ -27,6 +27,15 @@ std::vector<LockStats> Kernel::lock_stats() const {
   return out;
 }
 
+// `lock; decb` (spin_lock) or `lock; subl` (read_lock, write_lock) on the lock word. A P6
+// does a locked op on a write-back line it holds inside its cache, without LOCK# (Intel
+// SDM vol. 3, 8.1.4 "cache locking"): the line comes over the FSB only when another CPU
+// wrote it since this one did (an RFO) or it was evicted. Without cache locking (a
+// Pentium's LOCK# cycle) every acquisition is a bus transaction.
+void Kernel::lock_line(const void* lock) {
+  exec(10, p_.cache_locking ? line_fills(lock, 1, true) : 1);
+}
+
 void Kernel::spin_lock(Spinlock& l, const char* parent) {
   if (sleeping_lock(l)) return rt_spin_lock(l, parent);
   fn("spin_lock", parent, 20);
@@ -50,7 +59,7 @@ void Kernel::spin_lock(Spinlock& l, const char* parent) {
   }
   l.acquired_at(c, now());
   lock_acquired(l);
-  exec(10, 1);  // the lock's cache line, usually last touched by the other CPU
+  lock_line(l.line());
 }
 
 void Kernel::spin_unlock(Spinlock& l, const CodeSite& site) {
@@ -103,7 +112,7 @@ bool Kernel::spin_lock_irqsave(Spinlock& l, const char* parent) {
   preempt_disable(site);
   l.acquired_at(c, now());
   lock_acquired(l);
-  exec(10, 1);
+  lock_line(l.line());
   return flags;
 }
 

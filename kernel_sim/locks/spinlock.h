@@ -16,6 +16,9 @@ struct Spinlock {
   const char* name;
   bool sleeping = false;  // spinlock_t that PREEMPT_RT turns into an rt_mutex (not raw_spinlock_t)
   int owner = -1;         // CPU holding it, -1 = free
+  // The lock word's cache line, as the cache models key it: not the Spinlock's own address,
+  // which is also that of a structure the lock starts (rq, kmem_cache) keyed for its lines.
+  const void* line() const { return &owner; }
   Task* owner_task = nullptr;  // rt_mutex owner (rt flavour, sleeping locks)
   std::deque<Task*> waiters;   // rt_mutex waiters
   sc_core::sc_event released;

@@ -3,9 +3,10 @@
 // (2 * HZ) + cpu ticks. It walks cache_chain under cache_chain_sem and, for each cache,
 // takes its spinlock with interrupts off and drains this CPU's array_cache
 // (drain_array_locked). The caches' descriptors are cold after 2 s, so the walk is
-// kernel.slab_caches * kernel.slab_reap_lines L2 fills, and those fills displace other
-// tasks' lines from this CPU's L2. Objects are not modelled: free_block/slab_destroy
-// (what the drain and slabs_free reaping free) cost nothing here.
+// kernel.slab_caches * (1 + kernel.slab_reap_lines) L2 fills (the lock word's line and
+// the rest), and those fills displace other tasks' lines from this CPU's L2. Objects are
+// not modelled: free_block/slab_destroy (what the drain and slabs_free reaping free) cost
+// nothing here.
 #include <cstdint>
 #include <deque>
 #include "kernel_sim/locks/semaphore.h"

@@ -143,8 +143,8 @@ struct PointRun {
   uint64_t switch_in_active = 0;  // __switch_to entries showing PREEMPT_ACTIVE + 2
 };
 
-PointRun run_point_test(const KernelParams& p) {
-  FakeMachine m(2, p);
+PointRun run_point_test(const KernelParams& p, test::FakeCosts c = {}) {
+  FakeMachine m(2, p, c);
   for (auto* c : m.cpus) c->timer_enabled = false;  // no ticks: only the wakeup matters
   PointRun r;
   int chunk = -1;
@@ -249,7 +249,11 @@ TEST(SchedTest, PreemptedTaskSwitchesBackInWithPreemptActive) {
   p.tracing_enabled = true;
   p.preempt_max_latency_us = 0;
   p.max_traces = 100000;
-  const PointRun r = run_point_test(p);
+  // Every line cold, so the switch's sections last long enough (whole microseconds) for
+  // the tracer to keep them.
+  test::FakeCosts c;
+  c.refill_lines = 1000;
+  const PointRun r = run_point_test(p, c);
   // "low" was preempted from the IPI's return (preempt_schedule_irq): when it is
   // switched back in, __switch_to runs on its stack with PREEMPT_ACTIVE + 2
   // (schedule's preempt_disable + rq->lock), printed 04000002.

@@ -333,7 +333,7 @@ TEST(ScenarioErrors, WrongType) {
       errors_of(kHead + "mechanisms: [bus_master_holdoff]\n"),
       "bad.yaml:3:13: error: mechanisms: expected a mapping of keys, got a list (accepted: "
       "bus_master_holdoff, pci_latency_timer, isa_io_delay, mcount_overhead, cache_coherence, "
-      "mcount_cycles)");
+      "cache_locking, mcount_cycles)");
 }
 
 TEST(ScenarioErrors, OutOfRange) {

@@ -53,9 +53,14 @@ TEST(LatencytestLoopBreakdown, LongestLoopIsItsUserTimePlusItsInterrupts) {
     EXPECT_GE(at, 0.5 + 0.2 * i) << order[i];
     EXPECT_LT(at, 0.5 + 0.2 * (i + 1)) << order[i];
   }
-  // Under the background read the disk read phase's stretch is bus-master DMA: misses
-  // held off the FSB.
-  EXPECT_GT(lt["phases"]["disk_read"]["max_cpu_loop"]["stall_memory_ms"].get<double>(), 0.05);
+  // The background read runs through every phase: the run's longest loop is stretched by
+  // bus-master DMA, misses held off the FSB.
+  std::string worst;
+  for (const auto& [name, ph] : lt["phases"].items())
+    if (worst.empty() || ph["max_cpu_delta_ms"].get<double>() >
+                             lt["phases"][worst]["max_cpu_delta_ms"].get<double>())
+      worst = name;
+  EXPECT_GT(lt["phases"][worst]["max_cpu_loop"].value("stall_memory_ms", 0.0), 0.05) << worst;
   fs::remove_all(out);
 }
 

@@ -53,7 +53,7 @@ KernelParams reaping(bool on, int caches = 100) {
   KernelParams p = flavour_params("2.6.9-vp");
   p.slab_reap = on;
   p.slab_caches = caches;
-  p.slab_reap_lines = 5;
+  p.slab_reap_lines = 4;
   return p;
 }
 
@@ -143,12 +143,18 @@ SwitchIns switch_ins(bool on) {
 
 TEST(CacheReap, ATaskThatSleptAcrossItSwitchesInColder) {
   const SwitchIns s = switch_ins(true);
-  EXPECT_EQ(s.reap_fills, 500u);  // 100 caches x 5 lines, all cold at the first walk
-  // 500 more fills in the window: of the >= 11 lines of s a switch-in touches, those the
-  // ticks left (11 - at_0_9) are gone with 1 - exp(-500 / 1024) more (random replacement).
+  // 100 caches x 4 lines, all cold at the first walk, besides each lock word's line
+  // (spin_lock_irq's fill).
+  EXPECT_EQ(s.reap_fills, 400u);
+  // Nothing else fetches lines on this CPU (the ticks' locks are only ever taken here, so
+  // they stay in its cache): at 0.9 s s switches in hot.
+  EXPECT_EQ(s.at_0_9, 0u);
+  // 500 fills in the window: of the >= 11 lines of s a switch-in touches, 1 - exp(-500 /
+  // 1024) are gone (random replacement), 4.2; the mean model rounds each group of lines
+  // (pick, next, mm, resume) down and carries the fraction, so at least 3 miss.
   const double gone = 1 - std::exp(-500.0 / double(kL2Lines));
-  EXPECT_GT(s.at_1_1, s.at_0_9);
-  EXPECT_GE(s.at_1_1, s.at_0_9 + uint64_t(std::floor(double(11 - s.at_0_9) * gone)));
+  EXPECT_GE(s.at_1_1, 3u);
+  EXPECT_LE(double(s.at_1_1), std::ceil(13 * gone));
 }
 
 TEST(CacheReap, WithoutItBothSwitchInsMissAlike) {
