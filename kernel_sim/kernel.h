@@ -208,6 +208,9 @@ class Kernel {
   }
   void scheduler_tick(bool user);
   void resched_task(Task* p);
+  // --- mm/highmem.cpp: kmap_atomic()/kunmap_atomic() around a page's copy or clear ---
+  void kmap_atomic(const char* parent);
+  void kunmap_atomic(const char* parent);
   // Sleep on `cpu`'s timer base until its local tick `tick` (nanosleep), then run.
   void sleep_until_tick(int cpu, uint64_t tick, const char* parent);
   // kernel/timer.c schedule_timeout: sleep with a process_timeout timer `timeout` ticks out.

@@ -48,6 +48,9 @@ class BlockLayer {
   // do_generic_mapping_read for one page: read-ahead, wait for I/O, copy to user.
   void read_page(uint64_t index, const char* parent) { read_page(kReadFile, index, parent); }
   void read_page(FileId f, uint64_t index, const char* parent);
+  // filemap_nopage: the page is found (or read) and mapped, not copied; the caller's
+  // user code then touches it.
+  void fault_page(FileId f, uint64_t index);
   // Another file: `pages` pages at `start_lba`, with its own page-cache state and
   // read-ahead window (its struct file's file_ra_state).
   FileId create_file(uint64_t pages, uint64_t start_lba);
@@ -89,6 +92,8 @@ class BlockLayer {
   const Spinlock& ide_lock() const { return ide_lock_; }
 
  private:
+  // find_get_page, read-ahead and the wait for the page to come in.
+  void find_page(FileId f, uint64_t index, const char* parent);
   enum class PageState : uint8_t { Absent, Locked, Uptodate };
   enum class WState : uint8_t { Clean, Dirty, Writeback };
   struct PageRef {

@@ -159,7 +159,7 @@ void BlockLayer::unlock_page(PageRef p) {
   for (Task* t : waiters) k_.try_to_wake_up(t, "__wake_up_common");
 }
 
-void BlockLayer::read_page(FileId f, uint64_t index, const char* parent) {
+void BlockLayer::find_page(FileId f, uint64_t index, const char* parent) {
   k_.fn("find_get_page", parent, 60, 1);
   page_cache_readahead(f, index);
   if (files_[f].pages[index] == PageState::Absent) {  // no read-ahead: read this page alone
@@ -167,10 +167,24 @@ void BlockLayer::read_page(FileId f, uint64_t index, const char* parent) {
     unplug_after_submit();
   }
   wait_on_page_locked({f, index});
+}
+
+void BlockLayer::fault_page(FileId f, uint64_t index) {
+  find_page(f, index, "filemap_nopage");
+  k_.fn("mark_page_accessed", "filemap_nopage", 30, 1);
+  lru_.mark_accessed(key({f, index}));
+  stats_.pages_read++;
+}
+
+void BlockLayer::read_page(FileId f, uint64_t index, const char* parent) {
+  find_page(f, index, parent);
   k_.fn("file_read_actor", parent, 40);
-  k_.might_sleep("__copy_to_user_ll");
-  // 4 KiB copied with rep movsl; the source lines were just written by DMA.
+  k_.might_sleep("__copy_to_user_ll");  // fault_in_pages_writeable
+  // The fast path: 4 KiB copied with rep movsl under kmap_atomic; the source lines were
+  // just written by DMA.
+  k_.kmap_atomic("file_read_actor");
   k_.fn("__copy_to_user_ll", "file_read_actor", 1100, 4, 128);
+  k_.kunmap_atomic("file_read_actor");
   k_.fn("mark_page_accessed", parent, 30, 1);
   lru_.mark_accessed(key({f, index}));
   stats_.pages_read++;

@@ -45,8 +45,11 @@ void BlockLayer::write_page(FileId fid, uint64_t index, const char* parent) {
     f.wframes[index] = (4096 + rng_.below(131072 - 4096)) * 4096;
   k_.fn("ext3_prepare_write", "generic_file_buffered_write", 300, 3);
   k_.might_sleep("__copy_from_user_ll");
-  // 4 KiB into a page that is not in the cache: every destination line misses.
+  // filemap_copy_from_user's fast path, under kmap_atomic: 4 KiB into a page that is not
+  // in the cache, every destination line misses.
+  k_.kmap_atomic("filemap_copy_from_user");
   k_.fn("__copy_from_user_ll", "filemap_copy_from_user", 1100, 4, 128);
+  k_.kunmap_atomic("filemap_copy_from_user");
   k_.fn("ext3_commit_write", "generic_file_buffered_write", 300, 3);
   if (f.w[index] == WState::Clean) {
     k_.fn("__set_page_dirty_nobuffers", "set_page_dirty", 80, 1);

@@ -142,7 +142,7 @@ void KernelBuild::fixdep(Kernel& k, Job& job, Spinlock& copy) {
     const uint64_t pages = k.block().file_pages(headers_[h]);
     for (uint64_t p = 0; p < pages; ++p) {
       k.fn("do_page_fault", "error_code", 300, 3);
-      k.block().read_page(headers_[h], p, "filemap_nopage");
+      k.block().fault_page(headers_[h], p);
       k.user_exec(4096, 4096 / 32);
     }
     k.fn("sys_munmap", "syscall_call", 600, 6);
