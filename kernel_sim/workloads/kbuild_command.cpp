@@ -205,7 +205,10 @@ void KernelBuild::dup_mmap(Kernel& k, Spinlock& parent, Spinlock& child) {
       // dropped (mm/memory.c); the VMAs after it in the same 4 MiB share it.
       pte_page = v.pte_page;
       k.spin_unlock(child, {"pte_alloc_map", "unlock"});
-      k.fn("pte_alloc_one", "pte_alloc_map", 1100, 2, 128);
+      k.fn("pte_alloc_one", "pte_alloc_map", 100, 2);
+      k.kmap_atomic("clear_highpage");  // the new PTE page is zeroed under kmap_atomic
+      k.fn("clear_page", "clear_highpage", 1000, 0, 128);
+      k.kunmap_atomic("clear_highpage");
       k.spin_lock(child, "pte_alloc_map");
     }
     k.spin_lock(parent, "copy_page_range");
