@@ -211,6 +211,7 @@ class Kernel {
   // --- mm/highmem.cpp: kmap_atomic()/kunmap_atomic() around a page's copy or clear ---
   void kmap_atomic(const char* parent);
   void kunmap_atomic(const char* parent);
+  bool kmap_atomic_is_function() const;
   // Sleep on `cpu`'s timer base until its local tick `tick` (nanosleep), then run.
   void sleep_until_tick(int cpu, uint64_t tick, const char* parent);
   // kernel/timer.c schedule_timeout: sleep with a process_timeout timer `timeout` ticks out.

@@ -16,6 +16,7 @@ struct KernelParams {
   bool softirq_preemption = true;
   bool hardirq_preemption = true;
   bool nmi_watchdog = true;               // nmi_watchdog=1
+  bool highmem = true;                    // CONFIG_HIGHMEM: kmap_atomic is a function (2.6)
   std::map<unsigned, bool> irq_threaded;  // /proc/irq/N/<name>/threaded (default 1)
   // IO-APIC trigger mode per IRQ (MP table: PCI INTx lines level, ISA lines edge); absent: edge.
   std::map<unsigned, bool> irq_level;

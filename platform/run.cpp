@@ -36,6 +36,7 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.softirq_preemption = k.softirq_preemption;
   p.hardirq_preemption = k.hardirq_preemption;
   p.nmi_watchdog = k.nmi_watchdog;
+  p.highmem = k.highmem;
   p.max_sectors_kb = k.max_sectors_kb;
   p.read_ahead_kb = k.read_ahead_kb;
   p.preempt_max_latency_us = uint64_t(k.preempt_max_latency_us);

@@ -138,6 +138,7 @@ struct KernelConfig {
   int softirq_preemption = 1;
   int hardirq_preemption = 1;
   bool nmi_watchdog = true;
+  bool highmem = true;  // CONFIG_HIGHMEM: kmap_atomic() raises the preempt count (2.6)
   // Tunables by their real paths.
   int max_sectors_kb = 128;          // /sys/block/hda/queue/max_sectors_kb
   int read_ahead_kb = 128;           // /sys/block/hda/queue/read_ahead_kb

@@ -362,6 +362,12 @@ std::vector<Key<Scenario>> make_scenario_keys() {
               LATSIM_AT(kernel.hardirq_preemption)),
       bind<S>(of_type(T::Bool, "kernel.nmi_watchdog", "nmi_watchdog=1: IO-APIC NMI at HZ"),
               LATSIM_AT(kernel.nmi_watchdog)),
+      bind<S>(of_type(T::Bool, "kernel.highmem",
+                      "CONFIG_HIGHMEM (the seed's kernel: kmap_atomic+0x23/0xe0 in its traces): on "
+                      "2.6 kmap_atomic() raises the preempt count, so a page's copy to or from "
+                      "user space and a fresh page's clear are non-preemptible; false: the "
+                      "page_address() macro, preemptible"),
+              LATSIM_AT(kernel.highmem)),
       bind<S>(of_type(T::Bool, "kernel.periodic_balance",
                       "rebalance_tick: load_balance every 1-4 ms idle, x64 busy (SD_CPU_INIT); "
                       "active balance through migration/N (the 2.6 flavours; 2.4's one runqueue "

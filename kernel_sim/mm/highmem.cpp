@@ -10,15 +10,18 @@
 
 namespace latsim::kernel {
 
+// kernel.highmem (CONFIG_HIGHMEM) false: both are macros, no entry, no section.
+bool Kernel::kmap_atomic_is_function() const { return !sched_24() && p_.highmem; }
+
 void Kernel::kmap_atomic(const char* parent) {
-  if (sched_24()) return;  // 2.4's is inline: page_address() of a lowmem page
+  if (!kmap_atomic_is_function()) return;  // 2.4's is inline: page_address() of a lowmem page
   fn("kmap_atomic", parent, 20);
   preempt_disable({"kmap_atomic", "lock"});  // inc_preempt_count()
   fn("page_address", parent, 10);
 }
 
 void Kernel::kunmap_atomic(const char* parent) {
-  if (sched_24()) return;
+  if (!kmap_atomic_is_function()) return;
   mcount("kunmap_atomic", parent);
   preempt_enable({"kunmap_atomic", "unlock"});  // dec_preempt_count(); preempt_check_resched()
 }

@@ -303,7 +303,8 @@ TEST(ScenarioErrors, KeyInTheWrongSection) {
       errors_of(kHead + "kernel:\n  latency_timer: 32\n"),
       "bad.yaml:4:3: error: kernel.latency_timer: unknown key; did you mean "
       "`platform.pci.latency_timer`? (accepted: flavour, version, hz, voluntary_preemption, "
-      "kernel_preemption, softirq_preemption, hardirq_preemption, nmi_watchdog, periodic_balance, "
+      "kernel_preemption, softirq_preemption, hardirq_preemption, nmi_watchdog, highmem, "
+      "periodic_balance, "
       "switch_pick_lines, switch_next_lines, switch_mm_lines, switch_resume_lines, "
       "slab_reap, slab_caches, slab_reap_lines, "
       "vp_redirect_softirq_wakeup_bug, irq_delivery, wake_balance, elevator, plugging, page_lru, "

@@ -22,8 +22,9 @@ struct CopyRun {
 };
 
 // A task reads (or maps) 4 pages of a file already in the page cache.
-CopyRun read_four_pages(const char* flavour, bool mapped) {
+CopyRun read_four_pages(const char* flavour, bool mapped, bool highmem = true) {
   KernelParams p = test::flavour_params(flavour);
+  p.highmem = highmem;
   p.tracing_enabled = true;
   p.preempt_max_latency_us = 0;
   p.max_traces = 100000;
@@ -70,6 +71,11 @@ TEST(Highmem, A26PageCopyIsAKmapAtomicSection) {
 
 TEST(Highmem, A24PageCopyLeavesPreemptionOn) {
   const CopyRun r = read_four_pages("2.4.10-preempt", false);
+  EXPECT_EQ(r.kmap_sections, 0u);
+}
+
+TEST(Highmem, WithoutHighmemThePageCopyIsPreemptible) {
+  const CopyRun r = read_four_pages("2.6.9-vp", false, false);
   EXPECT_EQ(r.kmap_sections, 0u);
 }
 
