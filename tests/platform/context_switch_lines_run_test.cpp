@@ -27,11 +27,11 @@ TEST(ContextSwitchLinesRun, WithoutTheLinesTheStepNeverWaits) {
   // The two lines of next's a waker on the other CPU wrote are the step's only other FSB
   // traffic, and an NMI the only thing that can break into it (interrupts are off): without
   // MESI and the watchdog either, nothing in it waits for an entry.
-  const double us = switch_span_max_us(
-      {"kernel.switch_pick_lines=0", "kernel.switch_next_lines=0", "kernel.switch_mm_lines=0",
-       "kernel.switch_resume_lines=0", "mechanisms.cache_coherence=false",
-       "kernel.nmi_watchdog=false"},
-      "switch-off");
+  const double us =
+      switch_span_max_us({"kernel.switch_pick_lines=0", "kernel.switch_next_lines=0",
+                          "kernel.switch_mm_lines=0", "kernel.switch_resume_lines=0",
+                          "mechanisms.cache_coherence=false", "kernel.nmi_watchdog=false"},
+                         "switch-off");
   EXPECT_LT(us, 55.0);
 }
 
