@@ -211,7 +211,6 @@ class Kernel {
   // --- mm/highmem.cpp: kmap_atomic()/kunmap_atomic() around a page's copy or clear ---
   void kmap_atomic(const char* parent);
   void kunmap_atomic(const char* parent);
-  bool kmap_atomic_is_function() const;
   // Sleep on `cpu`'s timer base until its local tick `tick` (nanosleep), then run.
   void sleep_until_tick(int cpu, uint64_t tick, const char* parent);
   // kernel/timer.c schedule_timeout: sleep with a process_timeout timer `timeout` ticks out.
@@ -323,6 +322,7 @@ class Kernel {
   void set_cpus_allowed(Task* p, uint32_t mask);
 
  private:
+  bool kmap_atomic_is_function() const;  // 2.6 with CONFIG_HIGHMEM (mm/highmem.cpp)
   // arch/i386/kernel: boot and interrupt entry
   void cpu_idle(int cpu);
   void start_kernel();

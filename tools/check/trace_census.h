@@ -15,7 +15,7 @@ struct CensusRow {
   std::string key;                 // "schedule .. schedule", "spin_lock (do_IRQ) -> ack_..."
   size_t traces = 0;               // how many traces fall in it
   int64_t longest_us = 0;          // the longest trace's latency (sections) or step (steps)
-  std::vector<std::string> files;  // every member's file name, in file-name order
+  std::vector<std::string> files;  // every member's file name, in the tracer's rank order
 };
 
 struct TraceCensus {
