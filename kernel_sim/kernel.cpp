@@ -3,6 +3,7 @@
 #include "kernel_sim/block/block_layer.h"
 #include "kernel_sim/drivers/net/rtl8139.h"
 #include "kernel_sim/drivers/sound/es1371.h"
+#include "kernel_sim/drivers/usb/uhci_hcd.h"
 #include "kernel_sim/fs/reiserfs.h"
 #include "kernel_sim/mm/slab.h"
 #include "kernel_sim/net/dev.h"
@@ -199,6 +200,10 @@ void Kernel::start_kernel() {
     slab_ = std::make_unique<Slab>(*this, *events_);
   }
   block_->init_ide();  // ide-probe: hda on the primary channel, IRQ 14
+  for (const uint16_t io : p_.uhci_io) {  // uhci_hcd_init: one HCD per controller found
+    uhci_.push_back(std::make_unique<UhciHcd>(*this, io, p_.usb_irq));
+    uhci_.back()->probe();
+  }
   if (p_.rootfs == "reiserfs") reiserfs();
   next_pid_ = 300;
   for (auto& w : workloads_) w->start(*this);

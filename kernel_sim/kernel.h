@@ -34,6 +34,7 @@ class Slab;
 class NetStack;
 class Rtl8139Driver;
 class Es1371Driver;
+class UhciHcd;
 class ReiserFs;
 
 // A load or measurement program (kernel build, cat, cyclictest).
@@ -272,7 +273,8 @@ class Kernel {
   const ReiserFs* reiserfs_if_mounted() const { return fs_.get(); }
   Rtl8139Driver* nic_if_up() { return nic_.get(); }
   Es1371Driver* snd_if_up() { return snd_.get(); }
-  bool has_drivers() const { return nic_ || snd_ || net_; }
+  const std::vector<std::unique_ptr<UhciHcd>>& uhci() const { return uhci_; }
+  bool has_drivers() const { return nic_ || snd_ || net_ || !uhci_.empty(); }
   LatencyTracer& tracer() { return tracer_; }
   // The 2001 preempt-stats table (kernel.flavour 2.4.10-preempt only; else null).
   const PreemptStats* preempt_stats() const { return pstats_.get(); }
@@ -408,6 +410,7 @@ class Kernel {
   std::unique_ptr<NetStack> net_;
   std::unique_ptr<Rtl8139Driver> nic_;
   std::unique_ptr<Es1371Driver> snd_;
+  std::vector<std::unique_ptr<UhciHcd>> uhci_;
   std::unique_ptr<ReiserFs> fs_;
   uint32_t io_apic_routed_ = (1u << 0) | (1u << 14);  // set up by setup_io_apic
   IrqDesc irq_desc_[NR_IRQS];

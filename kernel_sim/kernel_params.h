@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace latsim::kernel {
 
@@ -40,6 +41,8 @@ struct KernelParams {
   int maxcpus = 0;               // maxcpus= boot option: smp_boot_cpus brings up this many (0: all)
   int netdev_max_backlog = 300;  // /proc/sys/net/core/netdev_max_backlog: net_rx_action budget
   int nic_weight = 64;           // dev->weight of 8139too: packets per poll before requeueing
+  std::vector<uint16_t> uhci_io;  // UHCI controllers' I/O BARs, as PCI probing finds them
+  unsigned usb_irq = 10;          // their (shared) interrupt line
   // kernel.flavour: 2.6.9-vp, 2.6.9, 2.4.20-lowlatency, 2.4.10-preempt, rt.
   std::string flavour = "2.6.9-vp";
   bool high_res_timers = false;  // hrtimers on a one-shot local APIC timer (rt)

@@ -131,6 +131,7 @@ Machine::Machine(const Scenario& s)
   pci.target_socket.bind(ioapic.socket);          // 2
   pci.target_socket.bind(nic.socket);             // 3
   pci.target_socket.bind(sound.socket);           // 4
+  int next_target = 5;
   pci.map(io_addr(0x1f0), 8, 0, "ide-taskfile", 2, ide::IdeController::kTaskFile);
   pci.map(io_addr(0x3f6), 1, 0, "ide-control", 2, ide::IdeController::kControl);
   pci.map(io_addr(kBusMasterIdeBase), 8, 0, "ide-busmaster", 2, ide::IdeController::kBusMaster);
@@ -139,6 +140,12 @@ Machine::Machine(const Scenario& s)
   if (s.platform.ioapic_bus == "xbus") ioapic.xbus_cycle = isa_bridge.io_cycle();
   pci.map(io_addr(kNicIoBase), 0x100, 3, "rtl8139", 2);
   pci.map(io_addr(kSoundIoBase), 0x40, 4, "es1371", 2);
+  for (int i = 0; i < s.platform.usb.uhci; ++i) {
+    const std::string n = "uhci" + std::to_string(i);
+    usb.push_back(std::make_unique<usb::Uhci>(n.c_str()));
+    pci.target_socket.bind(usb.back()->socket);
+    pci.map(io_addr(kUhciIoBase[i]), usb::Uhci::kIoSize, next_target++, n, 2);
+  }
   // BIOS "PCI Delay Transaction": the 686B answers slow ISA cycles with Retry.
   pci.set_delayed_transactions("isa", s.platform.isa.delayed_transactions);
 
@@ -188,8 +195,8 @@ Machine::Machine(const Scenario& s)
   // PCI-compatible for these cycles), no interrupt used by the X server.
   if (s.platform.video.card == "permedia2") {
     video = std::make_unique<video::Permedia2>("video", video_params(s.platform.video));
-    pci.target_socket.bind(video->socket);  // 5
-    pci.map(kVideoControlBase, 0x10000, 5, "permedia2", 2);
+    pci.target_socket.bind(video->socket);
+    pci.map(kVideoControlBase, 0x10000, next_target++, "permedia2", 2);
   }
 }
 

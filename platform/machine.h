@@ -6,9 +6,9 @@
 //                         |
 //   ========================== PCI 33 MHz ==========================
 //        |                 |                  |         |          |
-//   IDE (686B fn1)    PCI-ISA (686B fn0)   IO-APIC   RTL8139    ES1371
-//     |  disk hda        |  8254 PIT, 8259A x2,       IRQ11      IRQ10
-//     INTRQ -> IRQ14     |  port 0x80; OUT0 -> IRQ0
+//   IDE (686B fn1)    PCI-ISA (686B fn0)   IO-APIC   RTL8139    ES1371   UHCI x2
+//     |  disk hda        |  8254 PIT, 8259A x2,       IRQ11      IRQ10   (686B fn2, fn3)
+//     INTRQ -> IRQ14     |  port 0x80; OUT0 -> IRQ0                      IRQ10, no device
 //                        |  PM (686B fn4): SMI# -> every CPU (platform.smi)
 //
 // Boards with a graphics card (platform.video.card) add a Permedia 2-class target
@@ -31,6 +31,7 @@
 #include "models/pci/pci_bus.h"
 #include "models/sound/es1371.h"
 #include "models/timer/i8254.h"
+#include "models/usb/uhci.h"
 #include "models/video/permedia2.h"
 #include "platform/cpu_port.h"
 #include "platform/scenario.h"
@@ -56,6 +57,7 @@ class Machine {
   ide::IdeController ide;
   net::Rtl8139 nic;     // idle until a network workload drives it
   sound::Es1371 sound;  // idle until an audio workload programs it
+  std::vector<std::unique_ptr<usb::Uhci>> usb;  // platform.usb.uhci controllers (686B fn2, fn3)
   std::vector<std::unique_ptr<cpu::LocalApic>> lapics;
   std::vector<std::unique_ptr<cpu::Pentium3>> cpus;
   std::vector<std::unique_ptr<CpuPort>> ports;
@@ -67,6 +69,7 @@ constexpr uint64_t kIoApicBase = 0xfec00000;
 constexpr uint16_t kBusMasterIdeBase = 0xd000;
 constexpr uint16_t kNicIoBase = 0xe000;             // RTL8139 I/O BAR (256 bytes)
 constexpr uint16_t kSoundIoBase = 0xe400;           // ES1371 I/O BAR (64 bytes)
+constexpr uint16_t kUhciIoBase[] = {0xd400, 0xd800};  // UHCI I/O BARs (32 bytes; assumption)
 constexpr uint64_t kVideoControlBase = 0xe0000000;  // Permedia 2 control aperture (64 KiB)
 
 }  // namespace latsim::platform

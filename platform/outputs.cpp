@@ -10,6 +10,7 @@
 #include "kernel_sim/block/block_layer.h"
 #include "kernel_sim/drivers/net/rtl8139.h"
 #include "kernel_sim/drivers/sound/es1371.h"
+#include "kernel_sim/drivers/usb/uhci_hcd.h"
 #include "kernel_sim/fs/reiserfs.h"
 #include "kernel_sim/net/dev.h"
 #include "kernel_sim/workloads/audio_player.h"
@@ -192,7 +193,7 @@ void add_kernel_metrics(nlohmann::json& j, kernel::Kernel& k) {
   json irqs = json::object();
   for (unsigned irq = 0; irq < kernel::NR_IRQS; ++irq) {
     const auto& d = k.irq_desc(irq);
-    if (!d.name) continue;
+    if (d.actions.empty()) continue;
     irqs[std::to_string(irq)] = {{"name", d.name},
                                  {"count", d.count},
                                  {"threaded", d.threaded},
@@ -409,6 +410,16 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
                              {"prepares", as.prepares},   {"src_accesses", as.src_accesses},
                              {"src_polls", as.src_polls}, {"src_max_us", us(as.src_max)}};
     }
+    if (!k.uhci().empty()) {  // uhci_hcd's handler calls and the controllers' USBSTS reads
+      json hcs = json::array();
+      for (size_t i = 0; i < k.uhci().size(); ++i) {
+        const auto& hs = k.uhci()[i]->stats();
+        hcs.push_back({{"handler_calls", hs.calls},
+                       {"not_mine", hs.not_mine},
+                       {"status_reads", m.usb[i]->status_reads()}});
+      }
+      drivers["uhci_hcd"] = hcs;
+    }
     const auto& bs = k.block().stats();
     if (bs.pages_dirtied)
       drivers["writeback"] = {{"pages_dirtied", bs.pages_dirtied},
@@ -568,8 +579,8 @@ void write_outputs(const Scenario& s, Machine&, kernel::Kernel& k, const RunResu
     // /proc/latencytimes as read at the end of the run (2.4.10-preempt).
     if (const kernel::PreemptStats* ps = k.preempt_stats())
       write_file(tmp / "preempt-stats.txt", ps->format([&k](unsigned irq) -> std::string {
-        const char* n = k.irq_desc(irq).name;
-        return n ? n : "old irq";
+        const std::string& n = k.irq_desc(irq).name;
+        return n.empty() ? std::string("old irq") : n;
       }));
 
     for (const auto& w : k.workloads())

@@ -58,6 +58,9 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.irq_threaded[11] = k.eth0_threaded != 0;
   p.irq_threaded[10] = k.audiopci_threaded != 0;
   p.irq_level[10] = p.irq_level[11] = k.pci_irq_trigger == "level";
+  for (int i = 0; i < s.platform.usb.uhci; ++i) p.uhci_io.push_back(kUhciIoBase[i]);
+  p.usb_irq = unsigned(s.platform.usb.irq);
+  p.irq_level[p.usb_irq] = k.pci_irq_trigger == "level";  // a PCI INTx# like the others
   p.flavour = k.flavour;
   p.periodic_balance = k.periodic_balance;
   p.vp_redirect_softirq_wakeup_bug = k.vp_redirect_softirq_wakeup_bug;

@@ -90,6 +90,13 @@ struct SoundConfig {
   int burst_overhead_clocks = 4;  // per PCI burst: arbitration, address, turnaround, idle
 };
 
+// The south bridge's UHCI USB controllers (nothing plugged in) and where their INTx#
+// is steered: their handlers run on every interrupt of a line they share.
+struct UsbConfig {
+  int uhci = 2;  // controllers (the 686B has two: functions 2 and 3)
+  int irq = 10;  // ISA IRQ / IO-APIC pin
+};
+
 // A graphics card with a command FIFO on PCI (DESIGN.md, video card); absent unless
 // the preset or the scenario names one.
 struct VideoConfig {
@@ -113,6 +120,7 @@ struct PlatformConfig {
   DiskConfig disk;
   NicConfig nic;
   SoundConfig sound;
+  UsbConfig usb;
   VideoConfig video;
   bool io_apic = true;  // false: IRQs through the 8259A pair only, PIT tick (2.4 UP)
   // Lowest-priority arbitration on the APIC bus among equal TPRs: P6 rotates the

@@ -314,6 +314,14 @@ std::vector<Key<Scenario>> make_scenario_keys() {
                       "per PCI burst: arbitration, address, turnaround, idle"),
               LATSIM_AT(platform.sound.burst_overhead_clocks)),
 
+      bind<S>(integer("platform.usb.uhci", 0, 2, "controllers",
+                      "UHCI USB controllers on the board, nothing plugged in (uhci_hcd)"),
+              LATSIM_AT(platform.usb.uhci)),
+      bind<S>(with_unit(int_choice("platform.usb.irq", kPciIrqs,
+                                   "ISA IRQ / IO-APIC pin the UHCI controllers' INTx# is steered to"),
+                        "IRQ"),
+              LATSIM_AT(platform.usb.irq)),
+
       bind<S>(choice("platform.video.card", {"none", "permedia2"},
                      "graphics card with a command FIFO on PCI (none: not fitted)"),
               LATSIM_AT(platform.video.card)),

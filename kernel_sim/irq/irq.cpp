@@ -4,11 +4,15 @@
 
 namespace latsim::kernel {
 
+// setup_irq: every PCI driver here passes SA_SHIRQ, so a second request on a line
+// appends its action to the chain; only the first starts the line up.
 void Kernel::request_irq(unsigned irq, const char* name, IrqHandler h) {
-  if (!pic_mode()) io_apic_route(irq);
   IrqDesc& d = irq_desc_[irq];
-  d.name = name;
-  d.handler = std::move(h);
+  const bool shared = !d.actions.empty();
+  d.actions.push_back({name, std::move(h)});
+  d.name += (shared ? ", " : "") + std::string(name);
+  if (shared) return;
+  if (!pic_mode()) io_apic_route(irq);
   // hardirq_preemption: every IRQ but the timer runs in its own SCHED_FIFO thread.
   const auto per_irq = p_.irq_threaded.find(irq);
   const auto lv = p_.irq_level.find(irq);
@@ -27,11 +31,12 @@ void Kernel::request_irq(unsigned irq, const char* name, IrqHandler h) {
     io_apic_modify(irq, false, "startup_edge_ioapic_irq");
 }
 
-// action->handler, timed for the per-IRQ handler statistics.
+// handle_IRQ_event: every action on the line, in order, timed together for the
+// per-IRQ handler statistics.
 void Kernel::run_irq_handler(IrqDesc& d) {
-  if (!d.handler) return;
+  if (d.actions.empty()) return;
   const sc_time t0 = now();
-  d.handler();
+  for (auto& a : d.actions) a.handler();
   d.handled(now() - t0);
 }
 

@@ -3,6 +3,8 @@
 // per-IRQ thread (/proc/irq/N/<name>/threaded).
 #include <cstdint>
 #include <functional>
+#include <string>
+#include <vector>
 #include "kernel_sim/locks/spinlock.h"
 
 namespace latsim::kernel {
@@ -11,9 +13,14 @@ struct Task;
 constexpr unsigned NR_IRQS = 24;
 using IrqHandler = std::function<void()>;
 
-struct IrqDesc {
-  const char* name = nullptr;  // action->name, e.g. "timer", "ide0"
+struct IrqAction {
+  const char* name;  // e.g. "timer", "ide0", "uhci_hcd"
   IrqHandler handler;
+};
+
+struct IrqDesc {
+  std::vector<IrqAction> actions;  // desc->action chain, in request_irq order (SA_SHIRQ)
+  std::string name;                // the chain's names as /proc/interrupts lists them
   Spinlock lock{"irq_desc->lock"};
   int depth = 0;          // disable_irq nesting (IRQ_DISABLED while > 0)
   bool pending = false;   // IRQ_PENDING: arrived while disabled, resend on enable

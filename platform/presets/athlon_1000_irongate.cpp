@@ -6,6 +6,8 @@ namespace latsim::platform::presets {
 
 void athlon_1000_irongate(PlatformConfig& p) {
   p.preset = kAthlon1000Irongate;
+  // Assumption: no USB handler on the sound's line (seed 001's tables show none).
+  p.usb.uhci = 0;
 
   // seed 001: "Athlon II 1 GHz (0.18 um)", one CPU. The core model is the PIII's
   // (cycles, cache-line misses); the Athlon's own pipeline timing is not modelled.

@@ -11,6 +11,8 @@ namespace latsim::platform::presets {
 void atom_c2758(PlatformConfig& p) {
   dual_piii_866_via(p);
   p.preset = kAtomC2758;
+  // The SoC's USB is EHCI, not modelled: no USB handlers (seed 003 shows none).
+  p.usb.uhci = 0;
 
   // Intel ark, Atom C2758: 8 cores, 8 threads, 2.40 GHz base (no turbo on C2758).
   p.cpu.count = 8;

@@ -18,6 +18,8 @@ void dual_piii_866_serverworks(PlatformConfig& p) {
   p.pci.latency_timer = 64;
   // Assumption: rotating priority (PCI 2.2 fairness); no LE arbiter documentation at hand.
   p.pci.arbiter = "rotate";
+  // The OSB4's USB controller is OHCI, not modelled: no USB handlers.
+  p.usb.uhci = 0;
 
   // Assumption: the CNB30LE serves CPU reads of DRAM concurrently with PCI masters
   // (its PCI side has its own buffers into memory), so it holds the CPU off for

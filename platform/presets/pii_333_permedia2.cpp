@@ -6,6 +6,9 @@ namespace latsim::platform::presets {
 
 void pii_333_permedia2(PlatformConfig& p) {
   p.preset = kPii333Permedia2;
+  // Assumption: the PIIX4-class south bridge's UHCI does not share a line in use
+  // (seed 000's video report shows no USB): no USB handlers.
+  p.usb.uhci = 0;
 
   // seed 000: "a 333MHz Pentium II"; one CPU.
   p.cpu.count = 1;

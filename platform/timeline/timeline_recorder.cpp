@@ -120,8 +120,8 @@ std::string TimelineRecorder::irq_name(unsigned vector, bool nmi) {
   if (vector == kernel::SPURIOUS_APIC_VECTOR) return "spurious";
   for (unsigned irq = 0; irq < kernel::NR_IRQS; ++irq) {
     if (kernel::irq_vector(irq) != vector) continue;
-    const char* name = k_.irq_desc(irq).name;
-    return fmt::format("irq{}: {}", irq, name ? name : "?");
+    const std::string& name = k_.irq_desc(irq).name;
+    return fmt::format("irq{}: {}", irq, name.empty() ? "?" : name);
   }
   return fmt::format("vector {:#x}", vector);
 }
