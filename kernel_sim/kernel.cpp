@@ -199,7 +199,7 @@ void Kernel::start_kernel() {
     events_ = std::make_unique<Workqueue>(*this, "events");
     slab_ = std::make_unique<Slab>(*this, *events_);
   }
-  block_->init_ide();  // ide-probe: hda on the primary channel, IRQ 14
+  block_->init_ide();                     // ide-probe: hda on the primary channel, IRQ 14
   for (const uint16_t io : p_.uhci_io) {  // uhci_hcd_init: one HCD per controller found
     uhci_.push_back(std::make_unique<UhciHcd>(*this, io, p_.usb_irq));
     uhci_.back()->probe();

@@ -55,8 +55,8 @@ class Machine {
   cpu::MesiDirectory mesi;  // the CPUs' caches snoop each other on the FSB
   ide::IdeDisk disk;
   ide::IdeController ide;
-  net::Rtl8139 nic;     // idle until a network workload drives it
-  sound::Es1371 sound;  // idle until an audio workload programs it
+  net::Rtl8139 nic;                             // idle until a network workload drives it
+  sound::Es1371 sound;                          // idle until an audio workload programs it
   std::vector<std::unique_ptr<usb::Uhci>> usb;  // platform.usb.uhci controllers (686B fn2, fn3)
   std::vector<std::unique_ptr<cpu::LocalApic>> lapics;
   std::vector<std::unique_ptr<cpu::Pentium3>> cpus;
@@ -67,9 +67,9 @@ class Machine {
 // Port and address map of the board (what the BIOS set up).
 constexpr uint64_t kIoApicBase = 0xfec00000;
 constexpr uint16_t kBusMasterIdeBase = 0xd000;
-constexpr uint16_t kNicIoBase = 0xe000;             // RTL8139 I/O BAR (256 bytes)
-constexpr uint16_t kSoundIoBase = 0xe400;           // ES1371 I/O BAR (64 bytes)
+constexpr uint16_t kNicIoBase = 0xe000;               // RTL8139 I/O BAR (256 bytes)
+constexpr uint16_t kSoundIoBase = 0xe400;             // ES1371 I/O BAR (64 bytes)
 constexpr uint16_t kUhciIoBase[] = {0xd400, 0xd800};  // UHCI I/O BARs (32 bytes; assumption)
-constexpr uint64_t kVideoControlBase = 0xe0000000;  // Permedia 2 control aperture (64 KiB)
+constexpr uint64_t kVideoControlBase = 0xe0000000;    // Permedia 2 control aperture (64 KiB)
 
 }  // namespace latsim::platform
