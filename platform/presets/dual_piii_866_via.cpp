@@ -91,7 +91,7 @@ void dual_piii_866_via(PlatformConfig& p) {
   p.sound.burst_overhead_clocks = 4;
 
   // The 686B's two UHCI functions, sharing the audio's line: the author's -Q5 trace of
-  // this machine (LKML 2004-08-31) runs usb_hcd_irq -> uhci_irq twice, then
+  // this machine (LKML 2004-09-01) runs usb_hcd_irq -> uhci_irq twice, then
   // snd_audiopci_interrupt, on each audio interrupt.
   p.usb.uhci = 2;
   p.usb.irq = 10;

@@ -1,7 +1,7 @@
 // Whole runs (one per process): the reference board's two UHCI controllers share the
 // audio's IRQ 10 (platform.usb), so every audio interrupt runs usb_hcd_irq -> uhci_irq
 // twice before snd_audiopci_interrupt, each reading USBSTS through the PCI bus, as the
-// author's -Q5 trace of this machine shows (LKML 2004-08-31).
+// author's -Q5 trace of this machine shows (LKML 2004-09-01).
 #include "tests/platform/scenario_run.h"
 
 namespace latsim::platform {
