@@ -192,7 +192,8 @@ void Kernel::start_kernel() {
     tick_setup_sched_timer(0);
   }
   open_softirq(TIMER_SOFTIRQ, [this] { run_timer_softirq(); });
-  request_irq(0, "timer", [this] { timer_interrupt("generic_handle_IRQ_event"); });
+  // arch/i386/mach-default/setup.c irq0: SA_INTERRUPT.
+  request_irq(0, "timer", IRQF_DISABLED, [this] { timer_interrupt("generic_handle_IRQ_event"); });
   if (p_.slab_reap) {
     // init_workqueues: create_workqueue("events") before the initcalls (kblockd's among
     // them); cpucache_init then arms each CPU's cache_reap. Its only work here: no reap, none.

@@ -219,7 +219,8 @@ class Kernel {
   [[noreturn]] void do_exit(const char* parent);
 
   // --- interrupts (irq/irq.cpp, irq/softirq.cpp) ---
-  void request_irq(unsigned irq, const char* name, IrqHandler h);
+  // false: the line is taken and one of the two did not pass SA_SHIRQ (-EBUSY).
+  bool request_irq(unsigned irq, const char* name, unsigned long flags, IrqHandler h);
   void disable_irq_nosync(unsigned irq, const char* parent);
   void enable_irq(unsigned irq, const char* parent);
   void raise_softirq(int nr, const char* parent);

@@ -25,7 +25,8 @@ void BlockLayer::init_ide() {
   const bool kblockd = k_.params().elevator == "anticipatory" || plugging_timer();
   if (kblockd) kblockd_ = std::make_unique<Workqueue>(k_, "kblockd");
   k_.outb(0x00, IDE_CONTROL);  // nIEN clear: the drive may interrupt
-  k_.request_irq(IDE_IRQ, "ide0", [this] { ide_intr(); });
+  // ide-probe.c init_irq on a PCI chipset without CONFIG_IDEPCI_SHARE_IRQ.
+  k_.request_irq(IDE_IRQ, "ide0", IRQF_SHARED | IRQF_DISABLED, [this] { ide_intr(); });
 }
 
 // Called with ide_lock held and interrupts off.

@@ -4,14 +4,15 @@
 
 namespace latsim::kernel {
 
-// setup_irq: every PCI driver here passes SA_SHIRQ, so a second request on a line
-// appends its action to the chain; only the first starts the line up.
-void Kernel::request_irq(unsigned irq, const char* name, IrqHandler h) {
+// setup_irq: a second request on a line appends its action to the chain when both
+// pass SA_SHIRQ (else -EBUSY); only the first starts the line up.
+bool Kernel::request_irq(unsigned irq, const char* name, unsigned long flags, IrqHandler h) {
   IrqDesc& d = irq_desc_[irq];
   const bool shared = !d.actions.empty();
-  d.actions.push_back({name, std::move(h)});
+  if (shared && !(d.actions.front().flags & flags & IRQF_SHARED)) return false;
+  d.actions.push_back({name, flags, std::move(h)});
   d.name += (shared ? ", " : "") + std::string(name);
-  if (shared) return;
+  if (shared) return true;
   if (!pic_mode()) io_apic_route(irq);
   // hardirq_preemption: every IRQ but the timer runs in its own SCHED_FIFO thread.
   const auto per_irq = p_.irq_threaded.find(irq);
@@ -29,14 +30,30 @@ void Kernel::request_irq(unsigned irq, const char* name, IrqHandler h) {
     set_8259A_mask(irq, false, "startup_8259A_irq");
   else
     io_apic_modify(irq, false, "startup_edge_ioapic_irq");
+  return true;
 }
 
 // handle_IRQ_event: every action on the line, in order, timed together for the
-// per-IRQ handler statistics.
+// per-IRQ handler statistics. 2.6.9 turns interrupts on for the whole chain unless its
+// first action passed SA_INTERRUPT, so a sound card registered after a USB controller
+// loses its flag (Thomas Charbonnel, LKML 2004-08-18); 2.4 sets them per action.
 void Kernel::run_irq_handler(IrqDesc& d) {
   if (d.actions.empty()) return;
+  const char* fn = sched_24() ? "handle_IRQ_event" : "generic_handle_IRQ_event";
+  const auto irqs = [&](unsigned long flags) {
+    const bool on = !(flags & IRQF_DISABLED);
+    if (on && irqs_disabled())
+      local_irq_enable({fn, "sti"});
+    else if (!on && !irqs_disabled())
+      local_irq_disable({fn, "cli"});
+  };
   const sc_time t0 = now();
-  for (auto& a : d.actions) a.handler();
+  if (!sched_24()) irqs(d.actions.front().flags);
+  for (auto& a : d.actions) {
+    if (sched_24()) irqs(a.flags);
+    a.handler();
+  }
+  irqs(IRQF_DISABLED);  // local_irq_disable() on the way out
   d.handled(now() - t0);
 }
 

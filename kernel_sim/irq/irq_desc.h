@@ -13,8 +13,14 @@ struct Task;
 constexpr unsigned NR_IRQS = 24;
 using IrqHandler = std::function<void()>;
 
+// request_irq flags: 2.6.9's SA_INTERRUPT and SA_SHIRQ (include/asm-i386/signal.h), under
+// the names 2.6.18 gave them, as the host's <signal.h> defines SA_INTERRUPT.
+constexpr unsigned long IRQF_DISABLED = 0x20000000;  // run the handler with interrupts off
+constexpr unsigned long IRQF_SHARED = 0x04000000;    // the line may be shared
+
 struct IrqAction {
   const char* name;  // e.g. "timer", "ide0", "uhci_hcd"
+  unsigned long flags;
   IrqHandler handler;
 };
 

@@ -52,6 +52,8 @@ const std::unordered_map<std::string_view, Entry>& table() {
       {"generic_enable_irq", {0x90, {{"lock", 0x19}, {"unlock", 0x6f}}}},
       {"as_work_handler", {0xa0, {{"unlock", 0x5c}}}},
       {"kmap_atomic", {0xe0, {{"lock", 0x23}}}},
+      {"generic_handle_IRQ_event", {0x90, {{"sti", 0x1d}, {"cli", 0x6b}}}},
+      {"handle_IRQ_event", {0x80, {{"sti", 0x18}, {"cli", 0x5a}}}},
       {"kunmap_atomic", {0xa0, {{"unlock", 0x7b}}}},
       {"load_balance", {0x2f0, {{"lock", 0x47}, {"unlock", 0x281}}}},
       {"schedule_tail", {0x40, {{"unlock", 0x1e}}}},

@@ -33,7 +33,7 @@ Rtl8139Driver::Rtl8139Driver(Kernel& k, NetStack& net) : k_(k), net_(net) {
 
 void Rtl8139Driver::open() {
   const uint16_t io = kIoBase;
-  k_.request_irq(kIrq, "eth0", [this] { interrupt(); });
+  k_.request_irq(kIrq, "eth0", IRQF_SHARED, [this] { interrupt(); });  // rtl8139_open
   // rtl8139_hw_start: reset, enable Rx/Tx, ring and Tx buffer addresses, configs, mask.
   k_.outb(CmdReset, io + ChipCmd);
   while (k_.inb(io + ChipCmd) & CmdReset) k_.exec(100);  // udelay(10) polls

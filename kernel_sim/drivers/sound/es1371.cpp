@@ -55,7 +55,11 @@ const Es1371Driver::Dac Es1371Driver::kDac2 = {
 Es1371Driver::Es1371Driver(Kernel& k) : k_(k) {}
 
 void Es1371Driver::probe() {
-  k_.request_irq(kIrq, "Ensoniq AudioPCI", [this] { interrupt(); });
+  // ALSA's ens1370.c asks for SA_INTERRUPT; 2.4's OSS es1371.c does not.
+  if (k_.sched_24())
+    k_.request_irq(kIrq, "es1371", IRQF_SHARED, [this] { interrupt(); });
+  else
+    k_.request_irq(kIrq, "Ensoniq AudioPCI", IRQF_DISABLED | IRQF_SHARED, [this] { interrupt(); });
 }
 
 // snd_es1371_wait_src_ready: poll the SMPRATE register until the SRC RAM is not busy.

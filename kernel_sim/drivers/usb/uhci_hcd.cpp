@@ -15,7 +15,10 @@ constexpr uint32_t kFrameList = 0x00230000;  // dma_alloc_coherent'd frame list 
 UhciHcd::UhciHcd(Kernel& k, uint16_t io_base, unsigned irq) : k_(k), io_base_(io_base), irq_(irq) {}
 
 void UhciHcd::probe() {
-  k_.request_irq(irq_, k_.sched_24() ? "usb-uhci" : "uhci_hcd", [this] { irq(); });
+  // usb_hcd_pci_probe (2.4: usb-uhci.c alloc_uhci): SA_SHIRQ, interrupts on.
+  if (!k_.request_irq(irq_, k_.sched_24() ? "usb-uhci" : "uhci_hcd", IRQF_SHARED,
+                      [this] { irq(); }))
+    return;  // -EBUSY: the line is someone's who does not share
   CpuOps& cpu = k_.this_cpu();
   cpu.outw(USBINTR_ALL, uint16_t(io_base_ + USBINTR));  // start_hc
   cpu.outw(0, uint16_t(io_base_ + USBFRNUM));

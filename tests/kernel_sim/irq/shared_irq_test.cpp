@@ -1,0 +1,93 @@
+// A shared interrupt line (kernel/irq: setup_irq, handle_IRQ_event): actions run in the
+// order they were requested; 2.6.9 turns interrupts on for the whole chain unless the
+// first action asked for SA_INTERRUPT (so the local timer nests inside it), 2.4 decides
+// per action; a request without SA_SHIRQ on a taken line fails (-EBUSY).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+#include "tests/kernel_sim/fake_cpu.h"
+
+namespace latsim::kernel {
+namespace {
+
+using test::FakeMachine;
+using test::LambdaWorkload;
+
+struct Seen {
+  std::vector<std::string> order;
+  bool first_irqs_on = false, second_irqs_on = false;
+  uint64_t ticks_inside_first = 0;  // local APIC ticks taken while the first handler ran
+  bool second_accepted = false;
+  std::string name;
+};
+
+Seen shared_line(const std::string& flavour, unsigned long first, unsigned long second) {
+  KernelParams p = test::flavour_params(flavour);
+  p.irq_threaded[10] = false;  // both handlers in hard interrupt context
+  FakeMachine m(1, p);
+  Seen s;
+  Kernel& k = *m.k;
+  m.k->add_workload(std::make_unique<LambdaWorkload>([&](Kernel&) {
+    k.request_irq(10, "first", first, [&] {
+      s.order.push_back("first");
+      s.first_irqs_on = !k.irqs_disabled();
+      const uint64_t t0 = k.local_ticks(0);
+      k.exec(3000000);  // 3 ms of handler work (1 cycle = 1 ns)
+      s.ticks_inside_first = k.local_ticks(0) - t0;
+    });
+    s.second_accepted = k.request_irq(10, "second", second, [&] {
+      s.order.push_back("second");
+      s.second_irqs_on = !k.irqs_disabled();
+    });
+    k.create_task(
+        "poster",
+        [&] {
+          k.exec(100000);
+          m.cpus[0]->post(irq_vector(10));
+          k.exec(10000000);
+          k.set_current_state(TASK_INTERRUPTIBLE);
+          k.schedule("test");
+        },
+        Policy::Fifo, 50, 0, 0x1);
+  }));
+  m.k->boot();
+  sc_core::sc_start(test::ms(20));
+  s.name = k.irq_desc(10).name;
+  return s;
+}
+
+TEST(SharedIrq, TheFirstActionWithoutSaInterruptOpensTheWholeChainOn26) {
+  // uhci_hcd (SA_SHIRQ) before the sound card (SA_INTERRUPT | SA_SHIRQ).
+  const Seen s = shared_line("2.6.9-vp", IRQF_SHARED, IRQF_DISABLED | IRQF_SHARED);
+  EXPECT_TRUE(s.second_accepted);
+  EXPECT_EQ(s.order, (std::vector<std::string>{"first", "second"}));
+  EXPECT_EQ(s.name, "first, second");
+  EXPECT_TRUE(s.first_irqs_on);
+  EXPECT_TRUE(s.second_irqs_on);   // its SA_INTERRUPT is not honoured
+  EXPECT_GE(s.ticks_inside_first, 2u);  // the 1 ms local timer nests in the 3 ms handler
+}
+
+TEST(SharedIrq, AFirstActionWithSaInterruptKeepsTheChainClosed) {
+  const Seen s = shared_line("2.6.9-vp", IRQF_DISABLED | IRQF_SHARED, IRQF_SHARED);
+  EXPECT_FALSE(s.first_irqs_on);
+  EXPECT_FALSE(s.second_irqs_on);
+  EXPECT_EQ(s.ticks_inside_first, 0u);
+}
+
+TEST(SharedIrq, TwoFourSetsTheFlagPerAction) {
+  const Seen s = shared_line("2.4.20-lowlatency", IRQF_SHARED, IRQF_DISABLED | IRQF_SHARED);
+  EXPECT_TRUE(s.first_irqs_on);
+  EXPECT_FALSE(s.second_irqs_on);
+  EXPECT_GE(s.ticks_inside_first, 2u);
+}
+
+TEST(SharedIrq, ALineIsSharedOnlyIfBothAgree) {
+  const Seen s = shared_line("2.6.9-vp", IRQF_SHARED, IRQF_DISABLED);
+  EXPECT_FALSE(s.second_accepted);  // -EBUSY
+  EXPECT_EQ(s.name, "first");
+  EXPECT_EQ(s.order, (std::vector<std::string>{"first"}));
+}
+
+}  // namespace
+}  // namespace latsim::kernel
