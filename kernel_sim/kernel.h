@@ -84,6 +84,10 @@ struct PerCpu {
   // slot per IRQ line, then the local timer, NMIs and other IPIs (intr_source()).
   std::array<sc_core::sc_time, NR_IRQS + 3> intr_time{};
   int intr_depth = 0;
+  // /proc/interrupts' counters: kstat_cpu(cpu).irqs[], irq_stat[cpu].apic_timer_irqs,
+  // nmi_count(cpu).
+  std::array<uint64_t, NR_IRQS> kstat_irqs{};
+  uint64_t apic_timer_irqs = 0, nmi_count = 0;
 };
 // PerCpu::intr_time slots after the IRQ lines.
 constexpr unsigned INTR_LOC = NR_IRQS, INTR_NMI = NR_IRQS + 1, INTR_IPI = NR_IRQS + 2;
@@ -232,6 +236,8 @@ class Kernel {
   }
   void do_softirq(const char* parent);
   IrqDesc& irq_desc(unsigned irq) { return irq_desc_[irq]; }
+  // /proc/interrupts as 2.6.9's show_interrupts prints it (irq/proc_interrupts.cpp).
+  std::string show_interrupts() const;
 
   // --- time (time/time.cpp, time/timer_tsc.cpp, time/timer.cpp) ---
   uint64_t jiffies() const { return jiffies_; }

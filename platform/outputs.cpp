@@ -194,8 +194,11 @@ void add_kernel_metrics(nlohmann::json& j, kernel::Kernel& k) {
   for (unsigned irq = 0; irq < kernel::NR_IRQS; ++irq) {
     const auto& d = k.irq_desc(irq);
     if (d.actions.empty()) continue;
+    json per_cpu = json::array();  // kstat_cpu(cpu).irqs[irq], as /proc/interrupts
+    for (int c = 0; c < k.ncpus(); ++c) per_cpu.push_back(k.per_cpu(c).kstat_irqs[irq]);
     irqs[std::to_string(irq)] = {{"name", d.name},
                                  {"count", d.count},
+                                 {"per_cpu", per_cpu},
                                  {"threaded", d.threaded},
                                  {"max_handler_us", us(d.max_handler)},
                                  {"handler_total_us", us(d.handler_total)},
@@ -591,6 +594,8 @@ void write_outputs(const Scenario& s, Machine&, kernel::Kernel& k, const RunResu
     for (const auto& l : tr.messages()) dmesg += l + "\n";
     for (const auto& l : k.dmesg()) dmesg += l + "\n";
     write_file(tmp / "dmesg.txt", dmesg);
+    // /proc/interrupts as read at the end of the run.
+    write_file(tmp / "interrupts.txt", k.show_interrupts());
 
     // Swap in: the previous output moves aside first, so a crash loses nothing.
     const bool had_old = fs::exists(final_dir);

@@ -23,8 +23,9 @@ list(APPEND LATSIM_CHECK_HYPOTHESES
 # section (a page cleared in do_anonymous_page, a tick inside), not the seed's schedule
 # trace, so both O1 trace shapes miss.
 set(LATSIM_CHECK_KNOWN_MISSES_disk-dma-kernel-build 35:9 37:9)
-# O11, O3/O4 at 32/32, O6, O8, O10: 19 of 32 hold (3 x 35.5 s runs); Q5's light phases
-# (CPU and write; net out's CPU holds), disk read's write (just under its band on seed 1),
+# O11, O3/O4 at 32/32, O6, O8, O10: 18 of 32 hold (3 x 35.5 s runs); Q5's light phases
+# (CPU and write; net out's CPU holds), disk copy's CPU (over its band on seed 1) and
+# disk read's write (just under its band on seed 1),
 # the SRC's 27-frame wait per request (O8), the 730 us rtl8139_poll sections (O10) and
 # 2.4.20 above Q5 in disk copy miss.
 set(LATSIM_CHECK_KNOWN_MISSES_latencytest-stress

@@ -172,6 +172,7 @@ void Kernel::irq_exit(const CodeSite& site) {
 void Kernel::do_nmi() {
   const char* interrupted = pcpu_[size_t(smp_processor_id())].last_fn;
   irq_enter({"do_nmi", "nmi_enter"});
+  pcpu_[size_t(smp_processor_id())].nmi_count++;
   fn("do_nmi", interrupted, 80, 1);
   if (smp_processor_id() == 0) (void)inb(0x61);  // get_nmi_reason(): system control port B
   fn("profile_tick", "nmi_watchdog_tick", 60, 1);
@@ -187,6 +188,7 @@ void Kernel::smp_apic_timer_interrupt() {
   const char* interrupted = pcpu_[size_t(smp_processor_id())].last_fn;
   {
     auto& p = pcpu_[size_t(smp_processor_id())];
+    p.apic_timer_irqs++;
     p.timer_irq_entry = now();  // what hrtimer_interrupt's expired timers were fired by
     if (p.tick_period > sc_core::SC_ZERO_TIME)  // log the entry: timerlat's IRQ latency
       p.tick_irq_log[p.tick_irq_n++ % p.tick_irq_log.size()] = {

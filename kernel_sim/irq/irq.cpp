@@ -71,6 +71,7 @@ void Kernel::do_IRQ(unsigned irq) {
   fn("do_IRQ", interrupted, 60, 1);
   IrqDesc& d = irq_desc_[irq];
   d.count++;
+  pcpu_[size_t(smp_processor_id())].kstat_irqs[irq]++;
   // irq_desc_t is one ____cacheline_aligned line up to its lock (2.6.9 include/linux/irq.h:
   // handler, handler_data, action, status, depth, irq_count, irqs_unhandled, lock): the
   // lock's fill brings status, depth and action with it.

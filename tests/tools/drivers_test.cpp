@@ -109,17 +109,20 @@ TEST(Es1371, UnderrunStopsTheStreamAndTheNextWritePreparesIt) {
   fs::remove_all(old);
 }
 
-// latencytest.txt: the seed's BASIC RESULTS layout with this run's values. When a
+// latencytest.txt: the seed's BASIC RESULTS layout with this run's values, and
+// /proc/interrupts with the audio line shared by the two UHCI controllers. When a
 // change is intended, regenerate with LATSIM_UPDATE_GOLDEN=1.
 TEST(Latencytest, GoldenReport) {
   const auto out = run("golden", "");
-  const fs::path want =
-      fs::path(LATSIM_SOURCE_DIR) / "tests/tools/data/golden/latencytest-short.latencytest.txt";
-  const std::string got = read_text(out / "latencytest.txt");
-  if (std::getenv("LATSIM_UPDATE_GOLDEN")) {
-    std::ofstream(want, std::ios::binary) << got;
-  } else {
-    EXPECT_EQ(got, read_text(want)) << "latencytest.txt differs from " << want;
+  for (const char* f : {"latencytest.txt", "interrupts.txt"}) {
+    const fs::path want = fs::path(LATSIM_SOURCE_DIR) /
+                          (std::string("tests/tools/data/golden/latencytest-short.") + f);
+    const std::string got = read_text(out / f);
+    if (std::getenv("LATSIM_UPDATE_GOLDEN")) {
+      std::ofstream(want, std::ios::binary) << got;
+    } else {
+      EXPECT_EQ(got, read_text(want)) << f << " differs from " << want;
+    }
   }
   const auto m = metrics(out)["workloads"]["latencytest"];
   EXPECT_EQ(m["phases"].size(), 7u);

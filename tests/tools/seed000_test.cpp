@@ -108,7 +108,7 @@ TEST(Seed000, RotationBoundsTheMemoryStallToOneBurst) {
 TEST(Seed000, GoldenTwoSecondRun) {
   const auto out = run("golden", "--duration 2s");
   const fs::path golden = fs::path(kSource) / "tests/tools/data/golden";
-  for (const char* f : {"metrics.json", "traces/max.txt", "cyclictest.txt"}) {
+  for (const char* f : {"metrics.json", "traces/max.txt", "cyclictest.txt", "interrupts.txt"}) {
     const fs::path want =
         golden / (std::string("disk-dma-kernel-build-2s.") + fs::path(f).filename().string());
     const std::string got = read_text(out / f);

@@ -1,7 +1,8 @@
 // A shared interrupt line (kernel/irq: setup_irq, handle_IRQ_event): actions run in the
 // order they were requested; 2.6.9 turns interrupts on for the whole chain unless the
 // first action asked for SA_INTERRUPT (so the local timer nests inside it), 2.4 decides
-// per action; a request without SA_SHIRQ on a taken line fails (-EBUSY).
+// per action; a request without SA_SHIRQ on a taken line fails (-EBUSY). /proc/interrupts
+// lists the chain in show_interrupts' columns.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -19,7 +20,7 @@ struct Seen {
   bool first_irqs_on = false, second_irqs_on = false;
   uint64_t ticks_inside_first = 0;  // local APIC ticks taken while the first handler ran
   bool second_accepted = false;
-  std::string name;
+  std::string name, interrupts;  // irq_desc[10]'s chain, /proc/interrupts at the end
 };
 
 Seen shared_line(const std::string& flavour, unsigned long first, unsigned long second) {
@@ -54,6 +55,7 @@ Seen shared_line(const std::string& flavour, unsigned long first, unsigned long 
   m.k->boot();
   sc_core::sc_start(test::ms(20));
   s.name = k.irq_desc(10).name;
+  s.interrupts = k.show_interrupts();
   return s;
 }
 
@@ -64,7 +66,7 @@ TEST(SharedIrq, TheFirstActionWithoutSaInterruptOpensTheWholeChainOn26) {
   EXPECT_EQ(s.order, (std::vector<std::string>{"first", "second"}));
   EXPECT_EQ(s.name, "first, second");
   EXPECT_TRUE(s.first_irqs_on);
-  EXPECT_TRUE(s.second_irqs_on);   // its SA_INTERRUPT is not honoured
+  EXPECT_TRUE(s.second_irqs_on);        // its SA_INTERRUPT is not honoured
   EXPECT_GE(s.ticks_inside_first, 2u);  // the 1 ms local timer nests in the 3 ms handler
 }
 
@@ -87,6 +89,23 @@ TEST(SharedIrq, ALineIsSharedOnlyIfBothAgree) {
   EXPECT_FALSE(s.second_accepted);  // -EBUSY
   EXPECT_EQ(s.name, "first");
   EXPECT_EQ(s.order, (std::vector<std::string>{"first"}));
+}
+
+TEST(SharedIrq, ProcInterruptsShowsTheChainInTwoSixNinesColumns) {
+  const Seen s = shared_line("2.6.9-vp", IRQF_SHARED, IRQF_DISABLED | IRQF_SHARED);
+  std::vector<std::string> lines;
+  for (size_t a = 0, b; (b = s.interrupts.find('\n', a)) != std::string::npos; a = b + 1)
+    lines.push_back(s.interrupts.substr(a, b - a));
+  ASSERT_EQ(lines.size(), 8u) << s.interrupts;
+  EXPECT_EQ(lines[0], "           CPU0       ");
+  EXPECT_EQ(lines[1], "  0:          0    IO-APIC-edge  timer");  // no PIT on the fake CPU
+  EXPECT_EQ(lines[2], " 10:          1    IO-APIC-edge  first, second");
+  EXPECT_EQ(lines[3], " 14:          0    IO-APIC-edge  ide0");
+  EXPECT_EQ(lines[4], "NMI:          0 ");  // no watchdog here
+  EXPECT_EQ(lines[5].substr(0, 5), "LOC: ");
+  EXPECT_GE(std::stoi(lines[5].substr(5)), 15);  // the local timer at HZ over 20 ms
+  EXPECT_EQ(lines[6], "ERR:          0");
+  EXPECT_EQ(lines[7], "MIS:          0");
 }
 
 }  // namespace
