@@ -103,12 +103,26 @@ void Kernel::do_IRQ(unsigned irq) {
     spin_unlock(d.lock, {"do_IRQ", "unlock"});
     fn("wake_up_process", "generic_redirect_hardirq", 20);
     try_to_wake_up(d.thread, "wake_up_process");
-  } else {
+  } else if (d.in_progress) {
+    // IRQ_INPROGRESS: the chain runs on another CPU, which runs it once more for this
+    // interrupt (IRQ_PENDING) instead of this CPU running it beside it.
+    d.replay = true;
+    if (d.level)
+      end_level_ioapic_irq(irq, d, "do_IRQ");
+    else
+      fn("end_edge_ioapic_irq", "do_IRQ", 20);
     spin_unlock(d.lock, {"do_IRQ", "unlock"});
-    fn("generic_handle_IRQ_event", "do_IRQ", 40);
-    run_irq_handler(d);
-    spin_lock(d.lock, "do_IRQ");
-    fn("generic_note_interrupt", "do_IRQ", 20);
+  } else {
+    d.in_progress = true;
+    do {  // __do_IRQ's loop: again while another CPU left an IRQ_PENDING
+      d.replay = false;
+      spin_unlock(d.lock, {"do_IRQ", "unlock"});
+      fn("generic_handle_IRQ_event", "do_IRQ", 40);
+      run_irq_handler(d);
+      spin_lock(d.lock, "do_IRQ");
+      fn("generic_note_interrupt", "do_IRQ", 20);
+    } while (d.replay);
+    d.in_progress = false;
     if (d.level)
       end_level_ioapic_irq(irq, d, "do_IRQ");
     else

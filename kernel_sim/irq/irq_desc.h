@@ -28,10 +28,12 @@ struct IrqDesc {
   std::vector<IrqAction> actions;  // desc->action chain, in request_irq order (SA_SHIRQ)
   std::string name;                // the chain's names as /proc/interrupts lists them
   Spinlock lock{"irq_desc->lock"};
-  int depth = 0;          // disable_irq nesting (IRQ_DISABLED while > 0)
-  bool pending = false;   // IRQ_PENDING: arrived while disabled, resend on enable
-  bool threaded = false;  // redirected to its IRQ thread
-  bool level = false;     // IO-APIC-level (ioapic_level_type), else IO-APIC-edge
+  int depth = 0;             // disable_irq nesting (IRQ_DISABLED while > 0)
+  bool pending = false;      // IRQ_PENDING: arrived while disabled, resend on enable
+  bool in_progress = false;  // IRQ_INPROGRESS: a CPU is running the action chain
+  bool replay = false;       // IRQ_PENDING set meanwhile by another CPU: run it again
+  bool threaded = false;     // redirected to its IRQ thread
+  bool level = false;        // IO-APIC-level (ioapic_level_type), else IO-APIC-edge
   Task* thread = nullptr;
   bool thread_pending = false;  // IRQ_INPROGRESS for the thread
   uint64_t count = 0;

@@ -2,7 +2,8 @@
 // order they were requested; 2.6.9 turns interrupts on for the whole chain unless the
 // first action asked for SA_INTERRUPT (so the local timer nests inside it), 2.4 decides
 // per action; a request without SA_SHIRQ on a taken line fails (-EBUSY). /proc/interrupts
-// lists the chain in show_interrupts' columns.
+// lists the chain in show_interrupts' columns. An interrupt that reaches a second CPU while
+// the first still runs the chain (IRQ_INPROGRESS) leaves it to the first to run again.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -106,6 +107,43 @@ TEST(SharedIrq, ProcInterruptsShowsTheChainInTwoSixNinesColumns) {
   EXPECT_GE(std::stoi(lines[5].substr(5)), 15);  // the local timer at HZ over 20 ms
   EXPECT_EQ(lines[6], "ERR:          0");
   EXPECT_EQ(lines[7], "MIS:          0");
+}
+
+// Two deliveries of one edge line to the two CPUs, the second while the first CPU's
+// handler (3 ms with interrupts off, SA_INTERRUPT) still runs.
+TEST(IrqInProgress, ASecondCpuLeavesTheRunningChainToRunAgain) {
+  KernelParams p = test::flavour_params("2.6.9-vp");
+  p.irq_threaded[10] = false;
+  FakeMachine m(2, p);
+  Kernel& k = *m.k;
+  std::vector<int> ran_on;
+  sc_core::sc_time posted[2], second_left;  // deliveries; when CPU1 was back from do_IRQ
+  m.k->add_workload(std::make_unique<LambdaWorkload>([&](Kernel&) {
+    k.request_irq(10, "slow", IRQF_DISABLED, [&] {
+      ran_on.push_back(k.smp_processor_id());
+      k.exec(3000000);
+    });
+    for (int c = 0; c < 2; ++c)
+      k.create_task(
+          "cpu" + std::to_string(c),
+          [&, c] {
+            k.exec(uint64_t(1000000 + 1000000 * c));
+            posted[size_t(c)] = k.now();
+            m.cpus[size_t(c)]->post(irq_vector(10));
+            k.exec(1000);
+            if (c == 1) second_left = k.now();
+            k.exec(10000000);
+            k.set_current_state(TASK_INTERRUPTIBLE);
+            k.schedule("test");
+          },
+          Policy::Fifo, 50, c, 1u << c);
+  }));
+  m.k->boot();
+  sc_core::sc_start(test::ms(20));
+  ASSERT_LT(posted[1], posted[0] + test::ms(3));     // CPU1's came while CPU0 ran the chain
+  EXPECT_EQ(ran_on, (std::vector<int>{0, 0}));       // CPU0 ran it twice, CPU1 never
+  EXPECT_LT(second_left, posted[1] + test::us(50));  // CPU1 only acked and left
+  EXPECT_EQ(k.irq_desc(10).count, 2u);
 }
 
 }  // namespace
