@@ -54,6 +54,8 @@ struct KernelParams {
   // IO-APIC entries: false, fixed delivery to CPU0; true, as 2.6's setup_IO_APIC_irqs
   // (logical destination cpu_online_map, dest_LowestPrio: mach-default's INT_DELIVERY_MODE).
   bool irq_lowest_priority = false;
+  bool shared_irq_any_disables = false;  // Takashi Iwai's handle_IRQ_event: any SA_INTERRUPT
+  bool irq_inprogress = true;            // IRQ_INPROGRESS/IRQ_PENDING in do_IRQ
   // 2.6.9 check_timer sets timer_ack = 1 with the IO-APIC; do_timer_interrupt then
   // polls the 8259A (OCW3 poll + read of port 0x20) before do_timer on every tick.
   bool timer_ack = true;

@@ -65,6 +65,8 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.periodic_balance = k.periodic_balance;
   p.vp_redirect_softirq_wakeup_bug = k.vp_redirect_softirq_wakeup_bug;
   p.irq_lowest_priority = k.irq_delivery == "lowest_priority";
+  p.shared_irq_any_disables = k.shared_irq_disabled == "any_action";
+  p.irq_inprogress = k.irq_inprogress;
   p.wake_balance = k.wake_balance;
   const bool v269 = k.flavour == "2.6.9-vp" || k.flavour == "2.6.9";
   p.elevator = k.elevator != "auto" ? k.elevator : v269 ? "anticipatory" : "noop";

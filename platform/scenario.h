@@ -175,6 +175,12 @@ struct KernelConfig {
   // cpu0: IO-APIC entries fixed to CPU0; lowest_priority: 2.6's setup_IO_APIC_irqs
   // (logical destination cpu_online_map, dest_LowestPrio, mach-default).
   std::string irq_delivery = "lowest_priority";
+  // A shared line's handlers run with interrupts on unless: first_action (2.6.9, 2.4 per
+  // action) asked for SA_INTERRUPT, or any_action did (Takashi Iwai's patch, LKML 2004-08-18).
+  std::string shared_irq_disabled = "first_action";
+  // IRQ_INPROGRESS: a CPU an interrupt reaches while another runs the line's handlers
+  // leaves them to it (2.6.9 __do_IRQ); false: it runs them too (the model before).
+  bool irq_inprogress = true;
   // try_to_wake_up: sd (2.6.9 SD_WAKE_AFFINE/SD_WAKE_BALANCE) or nr_running (earlier model rule)
   std::string wake_balance = "sd";  // 2.6.9 sched.c; nr_running: the simpler rule
   // auto: anticipatory on the 2.6.9 flavours (their default elevator), noop (FIFO with

@@ -317,10 +317,11 @@ std::vector<Key<Scenario>> make_scenario_keys() {
       bind<S>(integer("platform.usb.uhci", 0, 2, "controllers",
                       "UHCI USB controllers on the board, nothing plugged in (uhci_hcd)"),
               LATSIM_AT(platform.usb.uhci)),
-      bind<S>(with_unit(int_choice("platform.usb.irq", kPciIrqs,
-                                   "ISA IRQ / IO-APIC pin the UHCI controllers' INTx# is steered to"),
-                        "IRQ"),
-              LATSIM_AT(platform.usb.irq)),
+      bind<S>(
+          with_unit(int_choice("platform.usb.irq", kPciIrqs,
+                               "ISA IRQ / IO-APIC pin the UHCI controllers' INTx# is steered to"),
+                    "IRQ"),
+          LATSIM_AT(platform.usb.irq)),
 
       bind<S>(choice("platform.video.card", {"none", "permedia2"},
                      "graphics card with a command FIFO on PCI (none: not fitted)"),
@@ -421,6 +422,14 @@ std::vector<Key<Scenario>> make_scenario_keys() {
                      "IO-APIC entries: cpu0 (fixed, physical CPU0) or lowest_priority "
                      "(2.6 setup_IO_APIC_irqs: logical, all online CPUs, dest_LowestPrio)"),
               LATSIM_AT(kernel.irq_delivery)),
+      bind<S>(choice("kernel.shared_irq_disabled", {"first_action", "any_action"},
+                     "a shared line's handlers run with interrupts off if its first action "
+                     "passed SA_INTERRUPT (2.6.9) or if any did (Takashi Iwai's 2004 patch)"),
+              LATSIM_AT(kernel.shared_irq_disabled)),
+      bind<S>(of_type(T::Bool, "kernel.irq_inprogress",
+                      "IRQ_INPROGRESS: an interrupt reaching a CPU while another runs the "
+                      "line's handlers leaves them to that CPU to run again (2.6.9 __do_IRQ)"),
+              LATSIM_AT(kernel.irq_inprogress)),
       bind<S>(choice("kernel.wake_balance", {"sd", "nr_running"},
                      "try_to_wake_up's CPU for a sleeping task: sd (2.6.9 sched.c: not off an "
                      "idle CPU; here if cache-cold, SD_WAKE_AFFINE, or if its CPU is 137 % as "

@@ -48,7 +48,10 @@ void Kernel::run_irq_handler(IrqDesc& d) {
       local_irq_disable({fn, "cli"});
   };
   const sc_time t0 = now();
-  if (!sched_24()) irqs(d.actions.front().flags);
+  unsigned long chain = d.actions.front().flags;
+  if (p_.shared_irq_any_disables)
+    for (const auto& a : d.actions) chain |= a.flags & IRQF_DISABLED;
+  if (!sched_24()) irqs(chain);
   for (auto& a : d.actions) {
     if (sched_24()) irqs(a.flags);
     a.handler();
@@ -103,7 +106,7 @@ void Kernel::do_IRQ(unsigned irq) {
     spin_unlock(d.lock, {"do_IRQ", "unlock"});
     fn("wake_up_process", "generic_redirect_hardirq", 20);
     try_to_wake_up(d.thread, "wake_up_process");
-  } else if (d.in_progress) {
+  } else if (d.in_progress && p_.irq_inprogress) {
     // IRQ_INPROGRESS: the chain runs on another CPU, which runs it once more for this
     // interrupt (IRQ_PENDING) instead of this CPU running it beside it.
     d.replay = true;
