@@ -568,6 +568,12 @@ TEST_F(Cli, TracesCensusOfARunsOutput) {
   EXPECT_EQ(r.code, 0) << r;
   EXPECT_TRUE(starts_with(r.out, "1 trace in ")) << r;
 
+  const fs::path case_dir = fresh("case");  // latsim check --out: one run per seed
+  fs::create_directories(case_dir / "seed-1" / "traces");
+  r = latsim({"traces", case_dir.string()});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_TRUE(contains(r.err, "holds runs, not traces: give one of seed-1")) << r;
+
   r = latsim({"traces", data_file("check/no-such-run")});
   EXPECT_EQ(r.code, 2) << r;
   EXPECT_TRUE(contains(r.err, "no-such-run: no such directory")) << r;

@@ -34,6 +34,16 @@ int CensusCommand::run() const {
               << ": no such directory (give a run's output directory or its traces/)\n";
     return 2;
   }
+  // `latsim check --out` keeps one run per seed under each case: name them.
+  std::string runs;
+  if (dir.filename() != "traces")
+    for (const auto& e : fs::directory_iterator(dir, ec))
+      if (fs::is_directory(e.path() / "traces", ec)) runs += " " + e.path().filename().string();
+  if (!runs.empty()) {
+    std::cerr << "latsim traces: error: " << dir_ << " holds runs, not traces: give one of" << runs
+              << "\n";
+    return 2;
+  }
   try {
     const auto traces = read_trace_dir(dir);
     std::cout << format_census(take_census(traces, min_us_), dir.string(), top_, examples_);
