@@ -1,7 +1,10 @@
 #include "tools/check/census_cli.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "tools/check/trace_census.h"
 #include "tools/check/vp_trace.h"
@@ -35,13 +38,15 @@ int CensusCommand::run() const {
     return 2;
   }
   // `latsim check --out` keeps one run per seed under each case: name them.
-  std::string runs;
+  std::vector<std::string> runs;
   if (dir.filename() != "traces")
     for (const auto& e : fs::directory_iterator(dir, ec))
-      if (fs::is_directory(e.path() / "traces", ec)) runs += " " + e.path().filename().string();
+      if (fs::is_directory(e.path() / "traces", ec)) runs.push_back(e.path().filename().string());
   if (!runs.empty()) {
-    std::cerr << "latsim traces: error: " << dir_ << " holds runs, not traces: give one of" << runs
-              << "\n";
+    std::sort(runs.begin(), runs.end());
+    std::cerr << "latsim traces: error: " << dir_ << " holds runs, not traces: give one of";
+    for (const auto& r : runs) std::cerr << " " << r;
+    std::cerr << "\n";
     return 2;
   }
   try {
