@@ -42,6 +42,7 @@ Kernel::Kernel(const KernelParams& p, std::vector<CpuOps*> cpus)
   for (size_t i = 0; i < rq_.size(); ++i) rq_[i].cpu = int(i);
   hrtimer_q_.resize(cpus_.size());
   hrtimer_lock_.reset(new Spinlock[cpus_.size()]);
+  for (size_t i = 0; i < cpus_.size(); ++i) timer_lock_.emplace_back("base->lock");
   for (size_t i = 0; i < cpus_.size(); ++i) {
     acct_.push_back(std::make_unique<AccountedCpu>(
         *cpus_[i], [this, i] { return cpu_class(int(i)); },
@@ -102,8 +103,8 @@ CpuClass Kernel::cpu_class(int c) const {
 }
 
 std::vector<const Spinlock*> Kernel::spinlocks() const {
-  std::vector<const Spinlock*> v{&timer_lock_, &monotonic_lock_, &i8253_lock_, &ioapic_lock_,
-                                 &xtime_lock_};
+  std::vector<const Spinlock*> v{&monotonic_lock_, &i8253_lock_, &ioapic_lock_, &xtime_lock_};
+  for (const auto& l : timer_lock_) v.push_back(&l);
   for (const auto& rq : rq_) v.push_back(&rq.lock);
   for (const auto& d : irq_desc_) v.push_back(&d.lock);
   v.push_back(&block_->ide_lock());

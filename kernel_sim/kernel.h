@@ -422,8 +422,8 @@ class Kernel {
   uint32_t io_apic_routed_ = (1u << 0) | (1u << 14);  // set up by setup_io_apic
   IrqDesc irq_desc_[NR_IRQS];
   std::function<void()> softirq_vec_[8];
-  std::vector<TimerList> timers_;  // per-CPU timer bases (tvec_bases)
-  Spinlock timer_lock_{"base->lock"};
+  std::vector<TimerList> timers_;    // per-CPU timer bases (tvec_bases)
+  std::deque<Spinlock> timer_lock_;  // each base's own lock (DEFINE_PER_CPU tvec_bases)
   LatencyTracer tracer_;
   Rng rng_;
   int next_pid_ = 300;

@@ -85,3 +85,42 @@ TEST(ScheduleTimeoutTest, AnEarlyWakeUpDeletesTheTimer) {
 
 }  // namespace
 }  // namespace latsim::kernel
+
+namespace latsim::kernel {
+namespace {
+
+// Each CPU's timer base has its own lock (2.6.9 DEFINE_PER_CPU(tvec_base_t, tvec_bases)):
+// both CPUs sleeping in schedule_timeout(1) every tick for 30 ms take their own base's
+// lock and never wait for each other's.
+TEST(ScheduleTimeoutTest, EachCpusBaseHasItsOwnLock) {
+  FakeMachine m(2, test::flavour_params("2.6.9-vp"));
+  m.k->add_workload(std::make_unique<test::LambdaWorkload>([&](Kernel& k) {
+    for (int c = 0; c < 2; ++c)
+      k.create_task(
+          "sleeper" + std::to_string(c),
+          [&k] {
+            for (;;) {
+              k.set_current_state(TASK_INTERRUPTIBLE);
+              k.schedule_timeout(1, "test");
+            }
+          },
+          Policy::Fifo, 50, c, 1u << c);
+  }));
+  m.k->boot();
+  sc_core::sc_start(test::ms(30));
+  std::vector<uint64_t> acquisitions;  // per base, in CPU order
+  uint64_t contended = 0;
+  for (const Spinlock* l : m.k->spinlocks())
+    if (std::string(l->name) == "base->lock") {
+      acquisitions.push_back(l->acquisitions);
+      contended += l->contended;
+    }
+  ASSERT_EQ(acquisitions.size(), 2u);
+  // mod_timer, del_timer and run_timer_softirq on each CPU's own base, ~30 ticks each
+  EXPECT_GT(acquisitions[0], 50u);
+  EXPECT_GT(acquisitions[1], 50u);
+  EXPECT_EQ(contended, 0u);
+}
+
+}  // namespace
+}  // namespace latsim::kernel
