@@ -42,7 +42,9 @@ Kernel::Kernel(const KernelParams& p, std::vector<CpuOps*> cpus)
   for (size_t i = 0; i < rq_.size(); ++i) rq_[i].cpu = int(i);
   hrtimer_q_.resize(cpus_.size());
   hrtimer_lock_.reset(new Spinlock[cpus_.size()]);
-  for (size_t i = 0; i < cpus_.size(); ++i) timer_lock_.emplace_back("base->lock");
+  // 2.6: each CPU's tvec_base has its own lock; 2.4: one timerlist_lock for the one wheel.
+  for (size_t i = 0; i < (sched_24() ? 1 : cpus_.size()); ++i)
+    timer_lock_.emplace_back(sched_24() ? "timerlist_lock" : "base->lock");
   for (size_t i = 0; i < cpus_.size(); ++i) {
     acct_.push_back(std::make_unique<AccountedCpu>(
         *cpus_[i], [this, i] { return cpu_class(int(i)); },

@@ -424,6 +424,8 @@ class Kernel {
   std::function<void()> softirq_vec_[8];
   std::vector<TimerList> timers_;    // per-CPU timer bases (tvec_bases)
   std::deque<Spinlock> timer_lock_;  // each base's own lock (DEFINE_PER_CPU tvec_bases)
+  // The lock of `cpu`'s timer base: its own on 2.6, 2.4's global timerlist_lock.
+  Spinlock& timer_base_lock(int cpu) { return timer_lock_[sched_24() ? 0 : size_t(cpu)]; }
   LatencyTracer tracer_;
   Rng rng_;
   int next_pid_ = 300;

@@ -49,15 +49,15 @@ void Kernel::run_timer_softirq() {
   const int c = smp_processor_id();
   fn("run_timer_softirq", "__do_softirq", 60, 1);
   shared(&time_lines_.jiffies, 1, false);  // time_after_eq(jiffies, base->timer_jiffies)
-  spin_lock_irq(timer_lock_[size_t(c)], "run_timer_softirq");
+  spin_lock_irq(timer_base_lock(c), "run_timer_softirq");
   timers_[size_t(c)].run_expired(
       pcpu_[size_t(c)].local_ticks,
       [&](std::function<void()>& f) {
         // __run_timers drops the base lock around each timer function.
-        spin_unlock_irq(timer_lock_[size_t(c)], {"run_timer_softirq", "unlock"});
+        spin_unlock_irq(timer_base_lock(c), {"run_timer_softirq", "unlock"});
         fn("process_timeout", "run_timer_softirq", 20);
         f();
-        spin_lock_irq(timer_lock_[size_t(c)], "run_timer_softirq");
+        spin_lock_irq(timer_base_lock(c), "run_timer_softirq");
       },
       [&](uint64_t moved) {
         // cascade(): unlink and internal_add_timer each timer of the slot, under
@@ -65,7 +65,7 @@ void Kernel::run_timer_softirq() {
         // timer_list line per timer moved.
         fn("cascade", "run_timer_softirq", 20 + 30 * moved, 0, moved);
       });
-  spin_unlock_irq(timer_lock_[size_t(c)], {"run_timer_softirq", "unlock"});
+  spin_unlock_irq(timer_base_lock(c), {"run_timer_softirq", "unlock"});
 }
 
 uint64_t Kernel::tick_at_or_after(int cpu, sc_time t) const {

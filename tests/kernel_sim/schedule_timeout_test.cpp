@@ -89,11 +89,15 @@ TEST(ScheduleTimeoutTest, AnEarlyWakeUpDeletesTheTimer) {
 namespace latsim::kernel {
 namespace {
 
-// Each CPU's timer base has its own lock (2.6.9 DEFINE_PER_CPU(tvec_base_t, tvec_bases)):
-// both CPUs sleeping in schedule_timeout(1) every tick for 30 ms take their own base's
-// lock and never wait for each other's.
-TEST(ScheduleTimeoutTest, EachCpusBaseHasItsOwnLock) {
-  FakeMachine m(2, test::flavour_params("2.6.9-vp"));
+// Timer base locks after both CPUs slept in schedule_timeout(1) every tick for 30 ms:
+// acquisitions of each lock named `name`, in CPU order, and the contentions over them.
+struct BaseLocks {
+  std::vector<uint64_t> acquisitions;
+  uint64_t contended = 0;
+  bool per_cpu_bases = false;  // a lock named base->lock exists
+};
+BaseLocks sleep_every_tick(const std::string& flavour, const std::string& name) {
+  FakeMachine m(2, test::flavour_params(flavour));
   m.k->add_workload(std::make_unique<test::LambdaWorkload>([&](Kernel& k) {
     for (int c = 0; c < 2; ++c)
       k.create_task(
@@ -108,18 +112,34 @@ TEST(ScheduleTimeoutTest, EachCpusBaseHasItsOwnLock) {
   }));
   m.k->boot();
   sc_core::sc_start(test::ms(30));
-  std::vector<uint64_t> acquisitions;  // per base, in CPU order
-  uint64_t contended = 0;
-  for (const Spinlock* l : m.k->spinlocks())
-    if (std::string(l->name) == "base->lock") {
-      acquisitions.push_back(l->acquisitions);
-      contended += l->contended;
+  BaseLocks b;
+  for (const Spinlock* l : m.k->spinlocks()) {
+    b.per_cpu_bases |= std::string(l->name) == "base->lock";
+    if (std::string(l->name) == name) {
+      b.acquisitions.push_back(l->acquisitions);
+      b.contended += l->contended;
     }
-  ASSERT_EQ(acquisitions.size(), 2u);
-  // mod_timer, del_timer and run_timer_softirq on each CPU's own base, ~30 ticks each
-  EXPECT_GT(acquisitions[0], 50u);
-  EXPECT_GT(acquisitions[1], 50u);
-  EXPECT_EQ(contended, 0u);
+  }
+  return b;
+}
+
+// 2.6.9: each CPU's timer base has its own lock (DEFINE_PER_CPU(tvec_base_t, tvec_bases));
+// mod_timer, del_timer and run_timer_softirq on each CPU take their own base's, ~30 ticks
+// each, and never wait for each other's.
+TEST(ScheduleTimeoutTest, EachCpusBaseHasItsOwnLock) {
+  const BaseLocks b = sleep_every_tick("2.6.9-vp", "base->lock");
+  ASSERT_EQ(b.acquisitions.size(), 2u);
+  EXPECT_GT(b.acquisitions[0], 50u);
+  EXPECT_GT(b.acquisitions[1], 50u);
+  EXPECT_EQ(b.contended, 0u);
+}
+
+// 2.4: one timer wheel under one timerlist_lock, taken from both CPUs.
+TEST(ScheduleTimeoutTest, TwoFourHasOneTimerlistLock) {
+  const BaseLocks b = sleep_every_tick("2.4.20-lowlatency", "timerlist_lock");
+  EXPECT_FALSE(b.per_cpu_bases);
+  ASSERT_EQ(b.acquisitions.size(), 1u);
+  EXPECT_GT(b.acquisitions[0], 100u);
 }
 
 }  // namespace
