@@ -17,22 +17,22 @@ constexpr uint32_t IO_APIC_POLARITY_LOW = 1u << 13, IO_APIC_TRIGGER_LEVEL = 1u <
 
 // One redirection entry, masked until request_irq unmasks it. Edge unless the MP
 // table lists the IRQ as a PCI source (kernel.pci_irq_trigger: level).
+// Both dwords under ioapic_lock, as setup_IO_APIC_irqs writes them: IOREGSEL is shared, and
+// another CPU's read-modify-write of another entry must not land between an index and its data.
 void Kernel::io_apic_entry(unsigned irq) {
   const unsigned reg = IO_APIC_REDTBL + 2 * irq_to_pin(irq);
   const auto lv = p_.irq_level.find(irq);
   const uint32_t trig =
       lv != p_.irq_level.end() && lv->second ? IO_APIC_TRIGGER_LEVEL | IO_APIC_POLARITY_LOW : 0;
-  if (p_.irq_lowest_priority) {
-    // setup_IO_APIC_irqs (mach-default): logical destination TARGET_CPUS, the online
-    // CPUs' flat LDR bits, arbitrated lowest priority on the APIC bus.
-    const uint32_t online = (1u << unsigned(ncpus())) - 1;
-    io_apic_write(reg + 1, online << 24);
-    io_apic_write(reg,
-                  irq_vector(irq) | dest_LowestPrio | IO_APIC_DEST_LOGICAL | IO_APIC_MASKED | trig);
-    return;
-  }
-  io_apic_write(reg + 1, 0u << 24);  // fixed delivery to CPU0
-  io_apic_write(reg, irq_vector(irq) | IO_APIC_MASKED | trig);
+  // setup_IO_APIC_irqs (mach-default): logical destination TARGET_CPUS, the online CPUs'
+  // flat LDR bits, arbitrated lowest priority on the APIC bus; else fixed to CPU0.
+  const uint32_t online = (1u << unsigned(ncpus())) - 1;
+  const uint32_t high = p_.irq_lowest_priority ? online << 24 : 0u;
+  const uint32_t low = p_.irq_lowest_priority ? dest_LowestPrio | IO_APIC_DEST_LOGICAL : 0u;
+  const bool flags = spin_lock_irqsave(ioapic_lock_, "setup_IO_APIC_irqs");
+  io_apic_write(reg + 1, high);
+  io_apic_write(reg, irq_vector(irq) | low | IO_APIC_MASKED | trig);
+  spin_unlock_irqrestore(ioapic_lock_, flags, {"setup_IO_APIC_irqs", "unlock"});
 }
 
 uint32_t Kernel::io_apic_read(unsigned reg) {

@@ -22,8 +22,9 @@ void Kernel::mask_and_ack_level_ioapic_irq(unsigned irq, IrqDesc& /*desc*/) {
 void Kernel::end_level_ioapic_irq(unsigned irq, IrqDesc& d, const char* parent) {
   fn("end_level_ioapic_irq", parent, 20);
   if (level_ack_masks()) {
-    // VP: unmask unless the line was disabled meanwhile (IRQ_DISABLED).
-    if (d.depth == 0) io_apic_modify(irq, false, parent);
+    // VP, as end_8259A_irq: unmask unless the line was disabled meanwhile (IRQ_DISABLED) or
+    // another CPU still runs its chain (IRQ_INPROGRESS), which unmasks it when done.
+    if (d.depth == 0 && !d.in_progress) io_apic_modify(irq, false, parent);
     return;
   }
   (void)this_cpu().apic_read(0x180 + ((irq_vector(irq) & ~0x1fu) >> 1));  // APIC_TMR word

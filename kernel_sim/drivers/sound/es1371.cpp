@@ -277,6 +277,12 @@ void Es1371Driver::period_elapsed() {
   CpuOps& cpu = k_.this_cpu();
   k_.fn("snd_pcm_period_elapsed", "snd_audiopci_interrupt", 60, 1);
   const bool flags = k_.spin_lock_irqsave(stream_lock_, "snd_pcm_period_elapsed");
+  // A period the card ended before a stop reached it: snd_pcm_running() is false and
+  // ALSA leaves hw_ptr alone (2.4's es1371_update_ptr tests CTRL_DAC2_EN the same way).
+  if (!running_) {
+    k_.spin_unlock_irqrestore(stream_lock_, flags, {"snd_pcm_period_elapsed", "unlock"});
+    return;
+  }
   // snd_ensoniq_playback1_pointer: the current position (read for its bus cost; the
   // period count is what advances hw_ptr here).
   k_.spin_lock(reg_lock_, dac_->pointer_fn);
