@@ -85,7 +85,7 @@ struct NicConfig {
 struct SoundConfig {
   int irq = 10;                   // seed 000: /proc/irq/10/Ensoniq AudioPCI
   int64_t bit_clk_hz = 12288000;  // AC'97 BIT_CLK
-  int src_busy_frames = 27;       // SRC RAM request waits this many frame starts
+  int src_busy_frames = 1;        // SRC RAM request waits this many frame starts
   int dac_fetch_longwords = 8;    // one memory-read burst refills half the DAC FIFO
   int burst_overhead_clocks = 4;  // per PCI burst: arbitration, address, turnaround, idle
 };

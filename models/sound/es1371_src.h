@@ -13,8 +13,9 @@
 // (busy_frames - 1, busy_frames] frames depending on the phase it was written at.
 // Bits 18:16 read the sequencer phase: 1 inside the host window, 0 elsewhere;
 // Linux's snd_es1371_src_read and codec access wait for that "safe" state.
-// The default busy_frames is a calibration against O8 (the driver's poll loops
-// costing ~0.55-0.59 ms per access), not a datasheet value; 0 turns BUSY off.
+// The default busy_frames is set from the author's traces of snd_es1371_dac1_rate (O8):
+// five of its six SRC waits take 1-16 us, a request served at the next frame start. The
+// sixth, ~0.55 ms once per prepare, is not this mechanism (not modelled); 0 turns BUSY off.
 #include <array>
 #include <cstdint>
 #include "models/common/time.h"
@@ -23,7 +24,7 @@
 namespace latsim::sound {
 
 struct SrcParams {
-  uint32_t busy_frames = 27;       // frame starts a host RAM request waits for
+  uint32_t busy_frames = 1;        // frame starts a host RAM request waits for
   uint32_t host_window_bits = 16;  // BIT_CLKs at the start of each frame open to the host
 };
 

@@ -83,8 +83,8 @@ void dual_piii_866_via(PlatformConfig& p) {
   p.sound.irq = 10;
   // AC'97 2.x: BIT_CLK 12.288 MHz.
   p.sound.bit_clk_hz = 12288000;
-  // Calibrated against CAL O8 (0.55-0.59 ms SRC accesses): see models/sound/es1371_src.h.
-  p.sound.src_busy_frames = 27;
+  // CAL O8, the author's prepare traces: 5 of 6 SRC waits 1-16 us (models/sound/es1371_src.h).
+  p.sound.src_busy_frames = 1;
   // Assumption: one 8-dword memory-read burst refills half the 16-dword DAC FIFO share.
   p.sound.dac_fetch_longwords = 8;
   // Assumption: as for the NIC.

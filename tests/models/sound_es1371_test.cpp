@@ -157,14 +157,22 @@ struct Rig {
 
 // ---- sample-rate converter ----
 
+// A converter that holds the RAM 27 frame starts per request (the long wait of O8, had
+// every request waited it).
+Es1371Params slow_src() {
+  Es1371Params p;
+  p.src.busy_frames = 27;
+  return p;
+}
+
 TEST(Es1371Src, BusyLastsUntilTheHostWindowBusyFramesFramesLater) {
   fresh_simulation();
-  Rig r;
+  Rig r(slow_src());
   SampleRateConverter& src = r.snd.src();
   const sc_time t = sc_time(1007, SC_US);  // 48.34 frames in: mid-frame
   const uint64_t k = frame_after(t);
   ASSERT_EQ(k, 49u);
-  const sc_time served = frame_start(k + 27 - 1);  // default busy_frames = 27
+  const sc_time served = frame_start(k + 27 - 1);
   Script s("s", [&] {
     sc_core::wait(t);
     src.write((0x75u << 25) | Src::SRC_RAM_WE | 0xbeef, sc_core::sc_time_stamp());
@@ -211,9 +219,24 @@ TEST(Es1371Src, BusyTimeFollowsTheMechanismsParameters) {
   EXPECT_EQ(instant.ram(0x10, t), 0x1234);
 }
 
-TEST(Es1371Src, LinuxSrcWriteAndReadPollUntilTheHostWindow) {
+// The default, from the author's traces of snd_es1371_dac1_rate (CAL O8): five of its
+// six SRC waits took 1-16 us, a request served at the next frame start.
+TEST(Es1371Src, ByDefaultARequestIsServedAtTheNextFrameStart) {
   fresh_simulation();
   Rig r;
+  SampleRateConverter& src = r.snd.src();
+  const sc_time t = sc_time(1007, SC_US);  // 48.34 frames in
+  src.write((0x75u << 25) | Src::SRC_RAM_WE | 0xbeef, t);
+  EXPECT_TRUE(src.busy(t));
+  EXPECT_EQ(src.served_at(), frame_start(49));
+  EXPECT_NEAR((src.served_at() - t).to_seconds() * 1e6, 13.833, 0.001);
+  EXPECT_FALSE(src.busy(frame_start(49)));
+  EXPECT_EQ(src.ram(0x75, frame_start(49)), 0xbeef);
+}
+
+TEST(Es1371Src, LinuxSrcWriteAndReadPollUntilTheHostWindow) {
+  fresh_simulation();
+  Rig r(slow_src());
   sc_time t_write, t_read_start, t_read_end, cycle;
   uint32_t got = 0;
   uint64_t polls_read = 0;
