@@ -379,7 +379,8 @@ class Kernel {
   void __do_softirq(const char* parent, uint32_t mask = ~0u, bool softirq_count = true);
   // sched internals
   void thread_start(Task* p);
-  void context_switch(Runqueue& rq, Task* prev, Task* next);
+  void context_switch(Runqueue& rq, Task* prev, Task* next, uint64_t code_lines);
+  void schedule_code(const void* run, uint64_t lines);  // schedule()'s own code lines
   void finish_task_switch(Task* prev);
   void activate_task(Task* p, Runqueue& rq, const char* parent);
   void deactivate_task(Task* p, Runqueue& rq);

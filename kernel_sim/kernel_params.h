@@ -104,6 +104,12 @@ struct KernelParams {
   int switch_mm_lines = 2;      // switch_mm: next mm's pgd line, cpu_vm_mask/context line
   int switch_resume_lines = 5;  // after __switch_to: thread tls/esp0, debugreg, io_bitmap_ptr
                                 // lines, schedule()'s frame on next's stack, thread_info
+  // schedule()'s own code in its preempt-off span, as a function's footprint: lines that
+  // miss once evicted since this CPU last switched. The seed's traces run it from
+  // schedule+0x51 to schedule+0x337 (of 0x740): 742 bytes, at most 23 lines of 32 bytes
+  // (not all on one path). 0, the default: not charged (a counterfactual switch; see
+  // scenarios/CALIBRATION.md).
+  int schedule_code_lines = 0;
   // mm/slab.c cache_reap on events/N every 2 * HZ + cpu ticks (2.6 flavours; 2.4 reaps
   // from kswapd under memory pressure only): it walks every cache on cache_chain.
   bool slab_reap = false;

@@ -83,6 +83,7 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.switch_next_lines = k.switch_next_lines;
   p.switch_mm_lines = k.switch_mm_lines;
   p.switch_resume_lines = k.switch_resume_lines;
+  p.schedule_code_lines = k.schedule_code_lines;
   p.slab_reap = k.slab_reap && k.flavour.rfind("2.4", 0) != 0;  // 2.4: kswapd's reaping only
   p.slab_caches = k.slab_caches;
   p.slab_reap_lines = k.slab_reap_lines;

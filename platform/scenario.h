@@ -161,6 +161,7 @@ struct KernelConfig {
   int switch_next_lines = 3;         // next->mm, thread.esp/eip, the stack line switch_to pushes
   int switch_mm_lines = 2;           // next mm's pgd and cpu_vm_mask lines (switch_mm)
   int switch_resume_lines = 5;       // next's lines touched after __switch_to (thread, stack)
+  int schedule_code_lines = 0;       // schedule()'s own code lines (23: +0x51..+0x337, seed 000)
   bool slab_reap = true;             // slab.c cache_reap on events/N every 2 s (2.6 only)
   int slab_caches = 100;             // caches on cache_chain (estimate: stock 2.6.9 slabinfo)
   int slab_reap_lines = 4;           // lines cache_reap touches per cache besides the lock's

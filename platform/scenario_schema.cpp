@@ -399,6 +399,11 @@ std::vector<Key<Scenario>> make_scenario_keys() {
                       "next task's lines touched after __switch_to's entry (thread tls/esp0, "
                       "debugreg, io_bitmap_ptr, schedule()'s frame on its stack, thread_info: 5)"),
               LATSIM_AT(kernel.switch_resume_lines)),
+      bind<S>(integer("kernel.schedule_code_lines", 0, 64, "lines",
+                      "schedule()'s own code lines from its preempt_disable to its "
+                      "preempt_enable, fetched in four runs; they miss if evicted since this "
+                      "CPU's last switch (0: not charged; the seed's span +0x51..+0x337 is 23)"),
+              LATSIM_AT(kernel.schedule_code_lines)),
       bind<S>(of_type(T::Bool, "kernel.slab_reap",
                       "mm/slab.c cache_reap: events/N walks every slab cache every 2 * HZ + "
                       "cpu ticks, taking each cache's spinlock with interrupts off (2.6 "

@@ -174,7 +174,31 @@ bool Kernel::try_to_wake_up(Task* p, const char* parent) {
   return woke;
 }
 
+// schedule()'s own code lines (kernel.schedule_code_lines) in the four runs the traced
+// steps split it into: to sched_clock, the pick, switch_tasks to __switch_to (with the
+// inline context_switch, switch_mm and switch_to), and after the switch. The shares are
+// estimates from 2.6.9's source (about 1/6, 1/3, 1/3, 1/6 of the span).
+namespace {
+struct ScheduleCode {
+  uint64_t top, pick, sw, tail;
+  explicit ScheduleCode(int n) {
+    const auto total = uint64_t(std::max(n, 0));
+    top = (total + 3) / 6;
+    pick = (total + 1) / 3;
+    sw = (total + 1) / 3;
+    tail = total - std::min(total, top + pick + sw);
+  }
+};
+// Keys for the L2 model: one object per run of code.
+const char kScheduleTop = 0, kSchedulePick = 0, kScheduleSwitch = 0, kScheduleTail = 0;
+}  // namespace
+
+void Kernel::schedule_code(const void* run, uint64_t lines) {
+  if (lines) exec(0, this_cpu().cache_misses(run, lines));
+}
+
 void Kernel::schedule(const char* parent) {
+  const ScheduleCode code(p_.schedule_code_lines);
   for (;;) {
     Task* prev = &current();
     const int c = prev->cpu;
@@ -184,6 +208,7 @@ void Kernel::schedule(const char* parent) {
     else
       enter("schedule", parent);  // the section opens here: first entry "schedule (parent)"
     preempt_disable(kSchedLock);
+    schedule_code(&kScheduleTop, code.top);
     // The BKL is not held across a sleep; 2.4 and 2.6.9 both drop it after raising the
     // count, so a holder's sleep leaves preemption off on this CPU until the switch.
     release_kernel_lock(prev);
@@ -192,6 +217,7 @@ void Kernel::schedule(const char* parent) {
     shared(&rq, 2, true);  // nr_running, curr, nr_switches; the active array's bitmap
     if (prev->state != TASK_RUNNING && !(prev->preempt_count & PREEMPT_ACTIVE))
       deactivate_task(prev, rq);
+    schedule_code(&kSchedulePick, code.pick);
     if (sched_24()) goodness_walk(rq, rq.nr_running > 0 && rq.active->nr_active == 0);
     if (rq.nr_running == 0) {
       fn("dummy_go_idle", "schedule", 10);
@@ -222,11 +248,12 @@ void Kernel::schedule(const char* parent) {
         prev->nivcsw++;
       else
         prev->nvcsw++;
-      context_switch(rq, prev, next);  // returns when prev runs again
+      context_switch(rq, prev, next, code.sw);  // returns when prev runs again
     } else {
       spin_unlock_irq(rq.lock, kSchedUnlock);
       // spin_unlock_irq dropped one level; schedule's own preempt_disable remains.
     }
+    schedule_code(&kScheduleTail, code.tail);
     if (!sleeping_lock(kernel_flag_)) reacquire_kernel_lock(&current());
     preempt_enable_no_resched(kSchedUnlock);
     if (sleeping_lock(kernel_flag_)) reacquire_kernel_lock(&current());
@@ -254,10 +281,11 @@ void Kernel::goodness_walk(Runqueue& rq, bool recalculate) {
   exec(12 * live, misses);  // p->counter = (p->counter >> 1) + NICE_TO_TICKS
 }
 
-void Kernel::context_switch(Runqueue& rq, Task* prev, Task* next) {
+void Kernel::context_switch(Runqueue& rq, Task* prev, Task* next, uint64_t code_lines) {
   rq.nr_switches++;
   if (obs_) obs_->sched_switch(rq.cpu, now(), *prev, *next);
   fn("dummy_switch_tasks", "schedule", 10);
+  schedule_code(&kScheduleSwitch, code_lines);  // switch_tasks on, context_switch inline
   // switch_mm + switch_to: from here on the CPU runs on next's stack, so the
   // trace shows next's preempt_count (the "04000002" lines of seed 000).
   rq.curr = next;

@@ -129,6 +129,22 @@ TEST(ContextSwitchLines, PickLinesOff) {
   EXPECT_EQ(ping_pong(p).pick, 1u);
 }
 
+TEST(ContextSwitchLines, ScheduleOwnCodeLinesAreOffByDefault) {
+  EXPECT_EQ(flavour_params("2.6.9-vp").schedule_code_lines, 0);
+}
+
+TEST(ContextSwitchLines, ScheduleOwnCodeMissesWhereItRuns) {
+  // kernel.schedule_code_lines 23, the seed's span: 4 lines to sched_clock, 8 for the pick
+  // (after dequeue_task), 8 from switch_tasks to __switch_to, 3 after the switch.
+  // Each on top of the counts the tests above take with it off (one simulation a process).
+  KernelParams p = flavour_params("2.6.9-vp");
+  p.schedule_code_lines = 23;
+  const Steps cold = ping_pong(p);
+  EXPECT_EQ(cold.pick, 1u + 3u + 8u);
+  EXPECT_EQ(cold.to_switch, 6u + 8u);
+  EXPECT_EQ(cold.after_switch, 11u);  // the tail comes after finish_task_switch
+}
+
 TEST(ContextSwitchLines, SameMmSkipsTheMmLines) {
   // switch_mm with prev == next mm: only cpu_test_and_set on the (hot) mask; no CR3 load.
   EXPECT_EQ(ping_pong(flavour_params("2.6.9-vp"), true).to_switch, 3u);

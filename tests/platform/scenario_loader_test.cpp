@@ -306,6 +306,7 @@ TEST(ScenarioErrors, KeyInTheWrongSection) {
       "kernel_preemption, softirq_preemption, hardirq_preemption, nmi_watchdog, highmem, "
       "periodic_balance, "
       "switch_pick_lines, switch_next_lines, switch_mm_lines, switch_resume_lines, "
+      "schedule_code_lines, "
       "slab_reap, slab_caches, slab_reap_lines, "
       "vp_redirect_softirq_wakeup_bug, irq_delivery, shared_irq_disabled, irq_inprogress, "
       "wake_balance, elevator, plugging, page_lru, "
