@@ -189,8 +189,9 @@ struct ScheduleCode {
     tail = total - std::min(total, top + pick + sw);
   }
 };
-// Keys for the L2 model: one object per run of code.
-const char kScheduleTop = 0, kSchedulePick = 0, kScheduleSwitch = 0, kScheduleTail = 0;
+// Keys for the L2 model, one per run of code: members of one object, so their addresses
+// stay distinct whatever the linker merges.
+const struct { char top, pick, sw, tail; } kScheduleKeys{};
 }  // namespace
 
 void Kernel::schedule_code(const void* run, uint64_t lines) {
@@ -208,7 +209,7 @@ void Kernel::schedule(const char* parent) {
     else
       enter("schedule", parent);  // the section opens here: first entry "schedule (parent)"
     preempt_disable(kSchedLock);
-    schedule_code(&kScheduleTop, code.top);
+    schedule_code(&kScheduleKeys.top, code.top);
     // The BKL is not held across a sleep; 2.4 and 2.6.9 both drop it after raising the
     // count, so a holder's sleep leaves preemption off on this CPU until the switch.
     release_kernel_lock(prev);
@@ -217,7 +218,7 @@ void Kernel::schedule(const char* parent) {
     shared(&rq, 2, true);  // nr_running, curr, nr_switches; the active array's bitmap
     if (prev->state != TASK_RUNNING && !(prev->preempt_count & PREEMPT_ACTIVE))
       deactivate_task(prev, rq);
-    schedule_code(&kSchedulePick, code.pick);
+    schedule_code(&kScheduleKeys.pick, code.pick);
     if (sched_24()) goodness_walk(rq, rq.nr_running > 0 && rq.active->nr_active == 0);
     if (rq.nr_running == 0) {
       fn("dummy_go_idle", "schedule", 10);
@@ -253,7 +254,7 @@ void Kernel::schedule(const char* parent) {
       spin_unlock_irq(rq.lock, kSchedUnlock);
       // spin_unlock_irq dropped one level; schedule's own preempt_disable remains.
     }
-    schedule_code(&kScheduleTail, code.tail);
+    schedule_code(&kScheduleKeys.tail, code.tail);
     if (!sleeping_lock(kernel_flag_)) reacquire_kernel_lock(&current());
     preempt_enable_no_resched(kSchedUnlock);
     if (sleeping_lock(kernel_flag_)) reacquire_kernel_lock(&current());
@@ -285,7 +286,7 @@ void Kernel::context_switch(Runqueue& rq, Task* prev, Task* next, uint64_t code_
   rq.nr_switches++;
   if (obs_) obs_->sched_switch(rq.cpu, now(), *prev, *next);
   fn("dummy_switch_tasks", "schedule", 10);
-  schedule_code(&kScheduleSwitch, code_lines);  // switch_tasks on, context_switch inline
+  schedule_code(&kScheduleKeys.sw, code_lines);  // switch_tasks on, context_switch inline
   // switch_mm + switch_to: from here on the CPU runs on next's stack, so the
   // trace shows next's preempt_count (the "04000002" lines of seed 000).
   rq.curr = next;
