@@ -12,7 +12,7 @@
 #include "kernel_sim/arch/cpu_ops.h"
 #include "kernel_sim/irq/irq_desc.h"
 #include "kernel_sim/kernel_params.h"
-#include "kernel_sim/lib/random.h"
+#include "common/random.h"
 #include "kernel_sim/locks/rwlock.h"
 #include "kernel_sim/locks/semaphore.h"
 #include "kernel_sim/locks/spinlock.h"

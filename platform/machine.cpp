@@ -1,5 +1,5 @@
 #include "platform/machine.h"
-#include "models/common/random.h"
+#include "common/random.h"
 #include "platform/workload_params.h"
 
 namespace latsim::platform {

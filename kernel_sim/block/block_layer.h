@@ -9,7 +9,7 @@
 #include <map>
 #include <memory>
 #include <vector>
-#include "kernel_sim/lib/random.h"
+#include "common/random.h"
 #include "kernel_sim/locks/spinlock.h"
 #include "kernel_sim/mm/page_lru.h"
 #include "kernel_sim/sched/workqueue.h"

@@ -10,7 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <unordered_map>
-#include "models/common/random.h"
+#include "common/random.h"
 
 namespace latsim::cpu {
 

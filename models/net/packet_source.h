@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string_view>
 #include <vector>
-#include "models/common/random.h"
+#include "common/random.h"
 #include "models/common/time.h"
 
 namespace latsim::net {

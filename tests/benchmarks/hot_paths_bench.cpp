@@ -4,7 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include "kernel_sim/trace/latency_tracer.h"
-#include "models/common/random.h"
+#include "common/random.h"
 #include "models/cpu/l2_residency.h"
 
 namespace {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <vector>
-#include "models/common/random.h"
+#include "common/random.h"
 #include "models/cpu/l2_residency.h"
 
 namespace latsim::cpu {

@@ -2,7 +2,7 @@
 // component name, exponential by inversion) and the NIC's packet arrival process:
 // constant rate on an exact grid, Poisson-like gaps that repeat for a seed and
 // change with it, frame sizes from a set, and the wire as the upper limit.
-#include "models/common/random.h"
+#include "common/random.h"
 #include "models/net/ethernet.h"
 #include "models/net/packet_source.h"
 #include "tests/models/irq_timer_test_util.h"

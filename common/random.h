@@ -1,9 +1,8 @@
 #pragma once
-// Deterministic randomness for hardware models: one generator per component,
-// seeded from the scenario seed and the component's hierarchical name, with our
-// own distributions (std::*_distribution output differs between standard
-// libraries). Same splitmix64 design as kernel_sim/lib/random.h, which models
-// may not include.
+// Deterministic randomness: one generator per component (device model, kernel
+// subsystem, workload), seeded from the scenario seed and the component's name, with
+// our own distributions (std::*_distribution output differs between standard
+// libraries).
 #include <cmath>
 #include <cstdint>
 #include <string_view>
