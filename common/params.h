@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -109,6 +110,24 @@ Key<Target> bind(KeySpec spec, Ref ref) {
 template <class Target, class M>
 Key<Target> bind(KeySpec spec, M Target::*m) {
   return bind<Target>(std::move(spec), [m](Target& t) -> M& { return t.*m; });
+}
+
+// A key spelled as words in YAML, each standing for one value of the member (an enum,
+// or a bool with two names); `spec` is a choice() whose accepted list is the words.
+template <class Target, class M>
+Key<Target> bind_words(KeySpec spec, M Target::*m, std::vector<std::pair<M, std::string>> words) {
+  Key<Target> key;
+  key.spec = std::move(spec);
+  key.set = [m, words](Target& t, const Value& v) {
+    for (const auto& [value, word] : words)
+      if (word == std::get<std::string>(v)) t.*m = value;
+  };
+  key.get = [m, words](const Target& t) -> Value {
+    for (const auto& [value, word] : words)
+      if (value == t.*m) return word;
+    return std::string("?");
+  };
+  return key;
 }
 
 // A component's key as a key of an Outer that holds the component's params at `ref`

@@ -239,4 +239,11 @@ void Kernel::cpu_idle(int c) {
   }
 }
 
+void Kernel::sys_pause() {
+  for (;;) {
+    set_current_state(TASK_INTERRUPTIBLE);
+    schedule("sys_pause");
+  }
+}
+
 }  // namespace latsim::kernel

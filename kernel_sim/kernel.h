@@ -203,6 +203,8 @@ class Kernel {
   bool try_to_wake_up(Task* p, const char* parent);
   void set_current_state(int state) { current().state = state; }
   void schedule(const char* parent);
+  // pause(2): sleep until a signal, which never comes here.
+  [[noreturn]] void sys_pause();
   void preempt_schedule(const char* parent);
   void preempt_schedule_irq();
   void cond_resched(const char* parent);

@@ -5,10 +5,10 @@
 
 namespace latsim::platform {
 
-kernel::Latencytest::Counters cpu_loop_counters(const Machine& m, kernel::Kernel& k, int cpu) {
+workloads::CpuCounters cpu_loop_counters(const Machine& m, kernel::Kernel& k, int cpu) {
   using kernel::CpuClass;
   auto ms = [](const sc_core::sc_time& t) { return t.to_seconds() * 1e3; };
-  kernel::Latencytest::Counters c;
+  workloads::CpuCounters c;
   const auto& t = k.cpu_times(cpu);
   c.emplace_back("user_ms", ms(t[CpuClass::User]));
   c.emplace_back("kernel_ms", ms(t[CpuClass::System]));

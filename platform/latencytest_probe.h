@@ -3,7 +3,7 @@
 // interrupts by source, stalled by cause, and event counts, read at the loop's start
 // and end (Latencytest::set_loop_probe). metrics.json keeps each phase's longest
 // loop as phases.<phase>.max_cpu_loop.
-#include "kernel_sim/workloads/latencytest.h"
+#include "workloads/program.h"
 
 namespace latsim::kernel {
 class Kernel;
@@ -13,6 +13,6 @@ namespace latsim::platform {
 
 class Machine;
 // CPU `cpu`'s counters now, in a fixed order (times in ms).
-kernel::Latencytest::Counters cpu_loop_counters(const Machine& m, kernel::Kernel& k, int cpu);
+workloads::CpuCounters cpu_loop_counters(const Machine& m, kernel::Kernel& k, int cpu);
 
 }  // namespace latsim::platform

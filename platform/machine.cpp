@@ -1,6 +1,6 @@
 #include "platform/machine.h"
 #include "common/random.h"
-#include "platform/workload_params.h"
+#include "platform/nic_far_end.h"
 
 namespace latsim::platform {
 namespace {

@@ -13,21 +13,12 @@
 #include "kernel_sim/drivers/usb/uhci_hcd.h"
 #include "kernel_sim/fs/reiserfs.h"
 #include "kernel_sim/net/dev.h"
-#include "kernel_sim/workloads/audio_player.h"
-#include "kernel_sim/workloads/cyclictest.h"
-#include "kernel_sim/workloads/dbench.h"
-#include "kernel_sim/workloads/disk_read.h"
-#include "kernel_sim/workloads/kernel_build.h"
-#include "kernel_sim/workloads/latencytest.h"
-#include "kernel_sim/workloads/x11.h"
 #include "platform/scenario_emit.h"
+#include "workloads/registry.h"
 
 namespace latsim::platform {
 namespace fs = std::filesystem;
 namespace {
-
-double us(const sc_core::sc_time& t) { return std::round(t.to_seconds() * 1e9) / 1e3; }
-double round3(double v) { return std::round(v * 1000.0) / 1000.0; }
 
 void write_file(const fs::path& p, const std::string& text) {
   std::ofstream f(p, std::ios::binary);
@@ -76,76 +67,7 @@ nlohmann::json pci_metrics(Machine& m, sc_core::sc_time over) {
             {"histogram", hist}}}};
 }
 
-// --json file of a cyclictest workload: cyclictest.json, or cyclictest-<name>.json.
-std::string cyclictest_json_name(const std::string& name) {
-  return name == "cyclictest" ? "cyclictest.json" : "cyclictest-" + name + ".json";
-}
-
-void merge(kernel::TimerlatStats& a, const kernel::TimerlatStats& b) {
-  if (!b.count) return;
-  if (!a.count || b.irq_min < a.irq_min) a.irq_min = b.irq_min;
-  if (!a.count || b.thr_min < a.thr_min) a.thr_min = b.thr_min;
-  a.irq_max = std::max(a.irq_max, b.irq_max);
-  a.thr_max = std::max(a.thr_max, b.thr_max);
-  a.irq_cur = b.irq_cur;
-  a.thr_cur = b.thr_cur;
-  a.irq_sum += b.irq_sum;
-  a.thr_sum += b.thr_sum;
-  a.count += b.count;
-}
-
 double ms(const sc_core::sc_time& t) { return std::round(t.to_seconds() * 1e6) / 1e3; }
-
-// count/min/avg/max over all threads (as before with one), then each thread with
-// the rtla timerlat split: IRQ (timer fired -> handler) and thread (-> running).
-nlohmann::json cyclictest_metrics(const kernel::Cyclictest& c) {
-  using nlohmann::json;
-  uint64_t count = 0;
-  int64_t mn = 0, mx = 0;
-  double sum = 0;
-  uint64_t irq_max = 0, thr_max = 0;
-  json threads = json::array();
-  for (int i = 0; i < c.nthreads(); ++i) {
-    const auto& st = c.stats(i);
-    if (st.cycles && (count == 0 || st.min < mn)) mn = st.min;
-    mx = std::max(mx, st.max);
-    count += st.cycles;
-    sum += st.sum;
-    irq_max = std::max(irq_max, st.irq_max_ns);
-    thr_max = std::max(thr_max, st.thr_max_ns);
-    auto avg_us = [&](double ns) { return st.cycles ? round3(ns / double(st.cycles) / 1e3) : 0.0; };
-    threads.push_back({{"pid", st.pid},
-                       {"cpu", st.cpu},
-                       {"priority", c.priority(i)},
-                       {"interval_us", c.interval_us(i)},
-                       {"count", st.cycles},
-                       {"min_us", st.min},
-                       {"avg_us", st.cycles ? round3(st.sum / double(st.cycles)) : 0.0},
-                       {"max_us", st.max},
-                       {"irq_latency_us",
-                        {{"min", round3(st.irq_min_ns / 1e3)},
-                         {"avg", avg_us(st.irq_sum_ns)},
-                         {"max", round3(st.irq_max_ns / 1e3)}}},
-                       {"thread_latency_us",
-                        {{"min", round3(st.thr_min_ns / 1e3)},
-                         {"avg", avg_us(st.thr_sum_ns)},
-                         {"max", round3(st.thr_max_ns / 1e3)}}},
-                       {"handler_to_thread_us",
-                        {{"min", round3(st.after_irq_min_ns / 1e3)},
-                         {"avg", avg_us(st.after_irq_sum_ns)},
-                         {"max", round3(st.after_irq_max_ns / 1e3)}}},
-                       {"timer_overruns", st.timer_overruns},
-                       {"context_switches", st.context_switches},
-                       {"migrations", st.migrations}});
-  }
-  return {{"count", count},
-          {"min_us", mn},
-          {"avg_us", count ? round3(sum / double(count)) : 0.0},
-          {"max_us", mx},
-          {"irq_latency_max_us", round3(irq_max / 1e3)},
-          {"thread_latency_max_us", round3(thr_max / 1e3)},
-          {"threads", threads}};
-}
 
 // Per CPU time by class, switches and migrations; per lock class (by name, as
 // lockstat groups them) and per IRQ line.
@@ -265,7 +187,8 @@ void add_preempt_stats(nlohmann::json& j, kernel::Kernel& k) {
 
 }  // namespace
 
-nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k) {
+nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k,
+                               const std::vector<workloads::Program*>& programs) {
   using nlohmann::json;
   const double sim_s = sc_core::sc_time_stamp().to_seconds();
   json j;
@@ -326,70 +249,9 @@ nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k)
                         {"deactivations", lru.stats().deactivations},
                         {"evictions", k.block().stats().evictions}};
   json workloads = json::object();
-  for (const auto& w : k.workloads()) {
-    if (auto* d = dynamic_cast<kernel::DiskRead*>(w.get())) {
-      const double secs = sim_s - d->started().to_seconds();
-      workloads[w->name()] = {{"bytes", d->bytes()},
-                              {"mb_s", secs > 0 ? round3(double(d->bytes()) / 1e6 / secs) : 0.0}};
-    } else if (auto* c = dynamic_cast<kernel::Cyclictest*>(w.get())) {
-      workloads[w->name()] = cyclictest_metrics(*c);
-    } else if (auto* db = dynamic_cast<kernel::Dbench*>(w.get())) {
-      // dbench's "Throughput N MB/sec": bytes read and written by the clients.
-      workloads[w->name()] = {{"ops", db->ops()},
-                              {"throughput_mb_s", round3(double(db->bytes()) / 1e6 / sim_s)}};
-    } else if (auto* ap = dynamic_cast<kernel::AudioPlayer*>(w.get())) {
-      workloads[w->name()] = {{"fragments", ap->fragments_written()},
-                              {"xruns", k.snd_if_up() ? k.snd_if_up()->stats().xruns : 0}};
-    } else if (auto* b = dynamic_cast<kernel::KernelBuild*>(w.get())) {
-      const auto& bs = b->stats();
-      workloads[w->name()] = {
-          {"compiles", b->compiles()},
-          {"bytes_read", bs.bytes_read},
-          {"bytes_written", bs.bytes_written},
-          {"files_read", bs.files_read},
-          {"cold_files", bs.cold_files},
-          {"processes",
-           {{"forks", bs.forks}, {"vforks", bs.vforks}, {"execs", bs.execs}, {"exits", bs.exits}}}};
-    } else if (auto* x = dynamic_cast<kernel::X11*>(w.get())) {
-      const auto& f = x->fifo_stats();
-      workloads[w->name()] = {
-          {"driver", kernel::policy_name(x->params().driver)},
-          {"events", x->stats().events},
-          {"events_merged", x->stats().skipped},
-          {"fifo_writes", f.writes},
-          {"status_reads", f.status_reads},
-          {"status_reads_spinning", f.spin_reads},
-          // reads that decided a store (not the wait loop's repeats)
-          {"status_checks_per_write",
-           f.writes ? round3(double(f.status_reads - f.spin_reads) / double(f.writes)) : 0.0}};
-    } else if (auto* lt = dynamic_cast<kernel::Latencytest*>(w.get())) {
-      json phases = json::object();
-      for (const auto& ph : lt->phases()) {
-        auto pct = [&](uint64_t a) {
-          return ph.samples ? round3(100.0 * double(a) / double(ph.samples)) : 0.0;
-        };
-        phases[ph.name] = {
-            {"samples", ph.samples},
-            {"max_cpu_delta_ms",
-             ph.samples ? round3(std::max(0.0, ph.max_cpu_ms - lt->cpu_ms())) : 0.0},
-            {"max_write_delta_ms",
-             ph.samples ? round3(std::max(0.0, ph.max_write_ms - lt->fragment_ms())) : 0.0},
-            {"cpu_within_1ms_pct", pct(ph.cpu_within1)},
-            {"cpu_within_2ms_pct", pct(ph.cpu_within2)},
-            {"write_within_1ms_pct", pct(ph.write_within1)},
-            {"write_within_2ms_pct", pct(ph.write_within2)}};
-        if (ph.samples) {  // the longest CPU loop: when, where, and what its CPU did meanwhile
-          json loop = {{"start_s", std::round(ph.max_cpu_at.to_seconds() * 1e6) / 1e6},
-                       {"cpu", ph.max_cpu_cpu}};
-          for (const auto& [name, v] : ph.max_cpu_breakdown) loop[name] = round3(v);
-          phases[ph.name]["max_cpu_loop"] = loop;
-          phases[ph.name]["max_write_at_s"] = std::round(ph.max_write_at.to_seconds() * 1e6) / 1e6;
-        }
-      }
-      workloads[w->name()] = {{"fragment_ms", round3(lt->fragment_ms())},
-                              {"cpu_loop_ms", round3(lt->cpu_ms())},
-                              {"phases", phases}};
-    }
+  for (const auto* p : programs) {
+    json entry = p->metrics(k, sim_s);
+    if (!entry.is_null()) workloads[p->name()] = std::move(entry);
   }
   if (k.has_drivers() || k.block().stats().pages_dirtied) {
     json drivers = json::object();
@@ -533,7 +395,28 @@ void check_output_paths(const Scenario& s, const std::string& out_dir) {
   }
 }
 
-void write_outputs(const Scenario& s, Machine&, kernel::Kernel& k, const RunResult& r) {
+namespace {
+
+// Each workload kind's files (cyclictest.txt, latencytest.txt...), from all its programs.
+void write_program_files(const Scenario& s, kernel::Kernel& k,
+                         const std::vector<workloads::Program*>& programs, const fs::path& dir) {
+  const workloads::RunEnd end{
+      k, sc_core::sc_time_stamp().to_seconds(),
+      s.kernel.flavour == "rt",  // /sys/kernel/realtime on PREEMPT_RT
+      [&dir](const std::string& file, const std::string& text) { write_file(dir / file, text); }};
+  for (const auto& kind : workloads::kinds()) {
+    if (!kind.outputs) continue;
+    std::vector<const workloads::Program*> mine;
+    for (size_t i = 0; i < programs.size(); ++i)
+      if (s.workload[i].kind == kind.name) mine.push_back(programs[i]);
+    kind.outputs(mine, end);
+  }
+}
+
+}  // namespace
+
+void write_outputs(const Scenario& s, kernel::Kernel& k,
+                   const std::vector<workloads::Program*>& programs, const RunResult& r) {
   const fs::path final_dir = checked_out_dir(r.out_dir);
   fs::create_directories(final_dir.parent_path());
   const std::string stem = "." + final_dir.filename().string();
@@ -553,29 +436,7 @@ void write_outputs(const Scenario& s, Machine&, kernel::Kernel& k, const RunResu
                  tr.format(t));
     if (tr.sections()) write_file(tmp / "traces" / "max.txt", tr.format(tr.max_trace()));
 
-    // cyclictest -q: the summary lines, or with -h the histogram block instead;
-    // --json=cyclictest.json; and the same samples as `rtla timerlat top` shows them.
-    std::string ct;
-    std::map<int, kernel::TimerlatStats> timerlat;
-    for (const auto& w : k.workloads()) {
-      if (auto* c = dynamic_cast<kernel::Cyclictest*>(w.get())) {
-        ct += c->report();
-        const std::string file = cyclictest_json_name(c->name());
-        kernel::CyclictestRunInfo info;
-        info.cmdline = c->cmdline(file);
-        info.release = k.params().version;
-        info.version = k.params().kernel_preemption ? "#1 SMP PREEMPT" : "#1 SMP";
-        info.realtime = s.kernel.flavour == "rt";  // /sys/kernel/realtime exists on PREEMPT_RT
-        info.start_s = c->start_s();
-        info.end_s = sc_core::sc_time_stamp().to_seconds();
-        write_file(tmp / file, c->json(info));
-        for (const auto& [cpu, t] : c->timerlat()) merge(timerlat[cpu], t);
-      }
-    }
-    write_file(tmp / "cyclictest.txt", ct);
-    if (!timerlat.empty())
-      write_file(tmp / "timerlat.txt",
-                 kernel::Cyclictest::timerlat_top(timerlat, sc_core::sc_time_stamp().to_seconds()));
+    write_program_files(s, k, programs, tmp);
     // /var/log/messages: the tracer's "new N us maximum-latency" reports.
     write_file(tmp / "syslog.txt", tr.syslog("latsim"));
 
@@ -585,10 +446,6 @@ void write_outputs(const Scenario& s, Machine&, kernel::Kernel& k, const RunResu
         const std::string& n = k.irq_desc(irq).name;
         return n.empty() ? std::string("old irq") : n;
       }));
-
-    for (const auto& w : k.workloads())
-      if (auto* lt = dynamic_cast<kernel::Latencytest*>(w.get()))
-        write_file(tmp / "latencytest.txt", lt->report(s.kernel.version));
 
     std::string dmesg;
     for (const auto& l : tr.messages()) dmesg += l + "\n";

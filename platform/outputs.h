@@ -9,9 +9,11 @@
 
 namespace latsim::platform {
 
-nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k);
+nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k,
+                               const std::vector<workloads::Program*>& programs);
 nlohmann::json collect_run_info(const Scenario& s, double wall_seconds);
-void write_outputs(const Scenario& s, Machine& m, kernel::Kernel& k, const RunResult& r);
+void write_outputs(const Scenario& s, kernel::Kernel& k,
+                   const std::vector<workloads::Program*>& programs, const RunResult& r);
 // Before a run: the output directory may be written (not the working directory or a
 // parent, not a non-latsim directory), and no streamed file (timeline, VCD) lies inside
 // it, since the directory is replaced as a whole. Throws std::runtime_error.

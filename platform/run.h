@@ -4,8 +4,8 @@
 #include <string>
 #include <systemc>
 #include <vector>
-#include "platform/latencytest_samples.h"
 #include "platform/scenario.h"
+#include "workloads/plot_data.h"
 
 namespace latsim::platform {
 
@@ -15,20 +15,11 @@ struct RunOptions {
   bool progress = true;  // progress line on stderr when it is a terminal
 };
 
-// A measuring task's latency samples (cyclictest), for plots.
-struct TaskHistogram {
-  std::string task;
-  std::vector<std::pair<long long, unsigned long long>> buckets;  // µs -> samples
-  double min = 0, avg = 0, max = 0;
-  unsigned long long samples = 0;
-};
-
 struct RunResult {
   nlohmann::json metrics;   // metrics.json
   nlohmann::json run_info;  // run-info.json
   std::string out_dir;
-  std::vector<TaskHistogram> histograms;
-  std::vector<LatencytestSamples> latencytest;          // per latencytest workload, for its plot
+  workloads::PlotData plots;                            // what the programs hand to the run's plots
   sc_core::sc_time max_section_start, max_section_end;  // the latency tracer's longest
 };
 

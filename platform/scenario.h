@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "workloads/registry.h"
+
 namespace latsim::platform {
 
 // How long a PCI bus master may keep the CPU off the host bridge (DESIGN.md).
@@ -212,57 +214,8 @@ struct MechanismConfig {
   int mcount_cycles = 60;          // assumption: cost of one mcount entry on a PIII
 };
 
-struct WorkloadConfig {
-  std::string kind;  // kernel_build | disk_read | cyclictest | x11
-  std::string name;  // instance name, defaults to kind
-  // kernel_build (the tree's sizes: assumptions, see kernel_sim/workloads/kernel_build.h)
-  int jobs = 2;
-  int source_files = 2500;
-  double c_kb = 16;
-  int header_files = 1500;
-  int common_headers = 100;
-  int headers_per_unit = 200;
-  double header_kb = 6;
-  double o_kb = 20;
-  double parse_fraction = 0.3;
-  int commit_interval_s = 5;
-  int first_unit = 0;
-  int l2_misses_per_ms = 1500;
-  std::string command = "kbuild";  // kbuild (sh -c: gcc -pipe, fixdep, rm, mv) | cc1
-  // disk_read
-  int file_mb = 350;
-  int block_kb = 64;
-  // cyclictest
-  int priority = 80;
-  int interval_us = 1000;
-  int histogram_us = 0;                   // -h: 0 = no histogram
-  int threads = 1;                        // -t
-  bool priospread = false;                // --priospread
-  int distance_us = 500;                  // -d
-  int loops = 0;                          // -l: 0 = endless
-  std::string affinity = "none";          // -a: none | all | CPU list ("1", "0,1", "0-1")
-  std::string timer = "clock_nanosleep";  // clock_nanosleep | posix_timers (-x)
-  // x11
-  std::string driver = "cached";  // rude | poll | cached
-  std::string op = "drag";        // drag | scroll | put_image
-  int rate_hz = 100;
-  int width = 1000;
-  int height = 700;
-  int step_px = 8;
-  // latencytest and the stress loads (cpu_burner, proc_read, net_in, net_out,
-  // disk_write, disk_copy)
-  double phase_s = 5.0;         // latencytest: each stress phase
-  int fragments = 3;            // latencytest: fragments in the audio buffer
-  int fragment_bytes = 256;     // latencytest: bytes per fragment
-  bool burner = true;           // latencytest: non-RT CPU burner
-  int nice = 0;                 // stress loads
-  double packets_per_s = 8000;  // net_in / net_out (latencytest: both)
-  int packet_bytes = 1472;      // UDP payload (1518-byte frames on the wire)
-  // dbench
-  int clients = 16;
-  // audio_player (fragments, fragment_bytes, nice as above)
-  double decode_percent = 3.0;
-};
+// One workload item: its kind, instance name and the kind's own params (workloads/).
+using WorkloadConfig = workloads::Config;
 
 struct TracingConfig {
   bool enabled = true;  // /proc/sys/kernel/tracing_enabled

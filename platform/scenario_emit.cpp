@@ -23,7 +23,7 @@ void emit_workload(YAML::Emitter& out, const Scenario& s) {
     const WorkloadKind* kind = find_workload_kind(w.kind);
     out << YAML::BeginMap << YAML::Key << w.kind << YAML::Value << YAML::BeginMap;
     if (kind) {
-      for (const auto& param : kind->params) {
+      for (const auto& param : kind->keys) {
         out << YAML::Key << param.spec.path << YAML::Value;
         emit_scalar(out, param.spec, param.get(w));
       }

@@ -1,5 +1,4 @@
 #include "platform/scenario_loader.h"
-#include "platform/cpu_list.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -264,14 +263,14 @@ class Loader {
     const std::string param_path = fmt::format("workload.{}.{}", index, segments[2]);
     const Key<WorkloadConfig>* param = nullptr;
     std::vector<std::string> param_names;
-    for (const auto& p : kind->params) {
+    for (const auto& p : kind->keys) {
       param_names.push_back(p.spec.path);
       if (p.spec.path == segments[2]) param = &p;
     }
     if (!param) {
       const std::string guess = closest_match(segments[2], param_names);
       error(origin, param_path,
-            fmt::format("unknown {} parameter{} (accepted: {})", kind->kind,
+            fmt::format("unknown {} parameter{} (accepted: {})", kind->name,
                         guess.empty() ? "" : fmt::format("; did you mean `{}`?", guess),
                         fmt::join(param_names, ", ")));
       return;
@@ -279,7 +278,7 @@ class Loader {
     const std::optional<YAML::Node> value = override_value(origin, param_path, param->spec, text);
     if (!value) return;
     YAML::Node item = root["workload"][index];
-    item[kind->kind][segments[2]] = *value;
+    item[kind->name][segments[2]] = *value;
     set_origin_[param_path] = origin;
   }
 
@@ -396,7 +395,7 @@ class Loader {
 
   void walk_workload(const YAML::Node& list, const YAML::Mark& key_mark) {
     std::vector<std::string> kinds;
-    for (const auto& k : workload_kinds()) kinds.push_back(k.kind);
+    for (const auto& k : workload_kinds()) kinds.push_back(k.name);
     const std::string accepted_kinds = fmt::format("{}", fmt::join(kinds, ", "));
     if (list.IsNull()) return;
     if (!list.IsSequence()) {
@@ -425,22 +424,21 @@ class Loader {
                           accepted_kinds));
         continue;
       }
-      WorkloadConfig w;
-      w.kind = w.name = kind->kind;
+      WorkloadConfig w = workloads::make_config(*kind);
       std::string name_location = at(kind_node.Mark());
       std::vector<std::string> param_names;
-      for (const auto& p : kind->params) param_names.push_back(p.spec.path);
+      for (const auto& p : kind->keys) param_names.push_back(p.spec.path);
       if (params.IsMap()) {
         std::set<std::string> seen;
         for (auto it = params.begin(); it != params.end(); ++it) {
           const std::string pname = it->first.IsScalar() ? it->first.Scalar() : "";
           const std::string ppath = fmt::format("{}.{}", item_path, pname);
-          auto param = std::find_if(kind->params.begin(), kind->params.end(),
+          auto param = std::find_if(kind->keys.begin(), kind->keys.end(),
                                     [&](const auto& p) { return p.spec.path == pname; });
-          if (param == kind->params.end()) {
+          if (param == kind->keys.end()) {
             const std::string guess = closest_match(pname, param_names);
             error(at(it->first.Mark()), ppath,
-                  fmt::format("unknown {} parameter{} (accepted: {})", kind->kind,
+                  fmt::format("unknown {} parameter{} (accepted: {})", kind->name,
                               guess.empty() ? "" : fmt::format("; did you mean `{}`?", guess),
                               fmt::join(param_names, ", ")));
             continue;
@@ -454,7 +452,7 @@ class Loader {
         }
       } else if (!params.IsNull()) {
         error(where(item_path, params, kind_node.Mark()), item_path,
-              fmt::format("expected a mapping of {} parameters, got {} (accepted: {})", kind->kind,
+              fmt::format("expected a mapping of {} parameters, got {} (accepted: {})", kind->name,
                           node_kind(params), fmt::join(param_names, ", ")));
       }
       workload_name_locations_.push_back(name_location);
@@ -506,27 +504,22 @@ class Loader {
     }
   }
 
-  // cyclictest -a: a CPU list naming CPUs the machine has.
-  void check_cpu_lists() {
+  // Each workload item against the board, by its kind's own check.
+  void check_workloads() {
+    workloads::Board board;
+    board.ncpus = s_.platform.cpu.count;
+    board.has_video = s_.platform.video.card != "none";
     for (size_t i = 0; i < s_.workload.size(); ++i) {
-      const std::string& text = s_.workload[i].affinity;
-      if (s_.workload[i].kind != "cyclictest" || text == "none" || text == "all") continue;
-      const std::string key = fmt::format("workload.{}.affinity", workload_index_[i]);
-      const auto cpus = parse_cpu_list(text);
-      if (!cpus) {
-        error(location_of(key), key,
-              fmt::format("`{}` is not a CPU list (accepted: none, all, or CPU numbers such as "
-                          "1, 0,1 or 0-1)",
-                          text));
-        continue;
+      const WorkloadKind* kind = find_workload_kind(s_.workload[i].kind);
+      if (!kind || !kind->check) continue;
+      const std::string item = fmt::format("workload.{}", workload_index_[i]);
+      for (const auto& problem : kind->check(s_.workload[i], board)) {
+        if (problem.param.empty())
+          error(workload_name_locations_[i], item, problem.message);
+        else
+          error(location_of(item + "." + problem.param), item + "." + problem.param,
+                problem.message);
       }
-      for (int c : *cpus)
-        if (c >= s_.platform.cpu.count) {
-          error(location_of(key), key,
-                fmt::format("CPU {} does not exist (accepted: CPUs 0-{} of platform.cpu.count)", c,
-                            s_.platform.cpu.count - 1));
-          break;
-        }
     }
   }
 
@@ -577,13 +570,7 @@ class Loader {
       if (!present_.count("kernel.version")) s_.kernel.version = "2.6.9";
     }
     check_flavour_switches();
-    check_cpu_lists();
-    for (size_t i = 0; i < s_.workload.size(); ++i) {
-      if (s_.workload[i].kind == "x11" && s_.platform.video.card == "none")
-        error(workload_name_locations_[i], fmt::format("workload.{}", workload_index_[i]),
-              "x11 draws through a video card, and platform.video.card is none (accepted: "
-              "permedia2, or a preset that has one, such as pii-333-permedia2)");
-    }
+    check_workloads();
     std::map<std::string, size_t> first_use;
     for (size_t i = 0; i < s_.workload.size(); ++i) {
       const std::string& name = s_.workload[i].name;

@@ -49,7 +49,6 @@ Key<Scenario> holdoff_key(KeySpec spec) {
 // Member access for the table rows below.
 // clang-format off
 #define LATSIM_AT(member) [](Scenario& s) -> auto& { return s.member; }
-#define LATSIM_W(member) [](WorkloadConfig& w) -> auto& { return w.member; }
 // clang-format on
 
 std::vector<Key<Scenario>> make_scenario_keys() {
@@ -502,172 +501,7 @@ std::vector<Key<Scenario>> make_scenario_keys() {
   };
 }
 
-Key<WorkloadConfig> workload_name() {
-  return bind<WorkloadConfig>(
-      of_type(ValueType::Name, "name", "instance name, unique in the list (default: the kind)"),
-      LATSIM_W(name));
-}
-
-std::vector<WorkloadKind> make_workload_kinds() {
-  using W = WorkloadConfig;
-  return {
-      {"kernel_build",
-       "make -jN of a kernel tree: compiler processes, page cache and disk reads",
-       {workload_name(),
-        bind<W>(integer("jobs", 1, 64, "", "make -j parallel jobs"), LATSIM_W(jobs)),
-        bind<W>(integer("source_files", 0, 100000, "",
-                        ".c files compiled, in tree order (assumption: a 2.6.9 distribution "
-                        "config; 0: no source reads)"),
-                LATSIM_W(source_files)),
-        bind<W>(number("c_kb", 1, 10000, "KiB", "mean .c size (assumption: 2.6.9, ~560 lines)"),
-                LATSIM_W(c_kb)),
-        bind<W>(integer("header_files", 0, 100000, "",
-                        "headers in include/ a build touches (assumption; 0: no header reads)"),
-                LATSIM_W(header_files)),
-        bind<W>(integer("common_headers", 0, 100000, "",
-                        "headers every unit includes (assumption: the kernel.h/sched.h closure)"),
-                LATSIM_W(common_headers)),
-        bind<W>(integer("headers_per_unit", 0, 100000, "",
-                        "headers one cc1 opens (assumption: fixdep's .cmd lists ~200)"),
-                LATSIM_W(headers_per_unit)),
-        bind<W>(number("header_kb", 1, 10000, "KiB", "mean header size (assumption)"),
-                LATSIM_W(header_kb)),
-        bind<W>(number("o_kb", 1, 100000, "KiB", "mean .o size written by as (assumption)"),
-                LATSIM_W(o_kb)),
-        bind<W>(number("parse_fraction", 0, 1, "",
-                       "share of a compile over which its #includes are read (assumption)"),
-                LATSIM_W(parse_fraction)),
-        bind<W>(integer("commit_interval_s", 0, 3600, "s",
-                        "ext3 data=ordered: kjournald writes the dirty .o pages every N s "
-                        "(JBD_DEFAULT_MAX_COMMIT_AGE 5); 0: no kjournald, only pdflush"),
-                LATSIM_W(commit_interval_s)),
-        bind<W>(integer("first_unit", 0, 100000, "",
-                        "the run starts this many files into the build, the headers they read "
-                        "already cached (0: a cold tree)"),
-                LATSIM_W(first_unit)),
-        bind<W>(integer("l2_misses_per_ms", 0, 100000, "1/ms",
-                        "cc1's L2 misses per ms of user time: its evictions of kernel lines "
-                        "(assumption: gcc-class, ~2 per 1000 instructions)"),
-                LATSIM_W(l2_misses_per_ms)),
-        bind<W>(choice("command", {"kbuild", "cc1"},
-                       "what make runs per object: kbuild (vfork sh -c; the shell forks gcc, "
-                       "which vforks cc1 and as over a pipe, then fixdep, rm and mv: eleven "
-                       "address spaces torn down per object) or cc1 (make vforks cc1 alone, "
-                       "which also writes the .o: one exit per object)"),
-                LATSIM_W(command))}},
-      {"disk_read",
-       "sequential read of a file to /dev/null (cat tmpfile > /dev/null)",
-       {workload_name(),
-        bind<W>(integer("file_mb", 1, 100000, "MB", "file size"), LATSIM_W(file_mb)),
-        bind<W>(integer("block_kb", 4, 1024, "KiB", "read(2) size"), LATSIM_W(block_kb))}},
-      {"cyclictest",
-       "periodic SCHED_FIFO thread measuring its wake-up latency",
-       {workload_name(),
-        bind<W>(integer("priority", 1, 99, "", "SCHED_FIFO priority (-p)"), LATSIM_W(priority)),
-        bind<W>(integer("interval_us", 100, 1000000, "us",
-                        "period (-i); a periodic-tick kernel wakes on ticks, so it is rounded to "
-                        "whole ticks"),
-                LATSIM_W(interval_us)),
-        bind<W>(integer("histogram_us", 0, 100000, "us", "histogram range (-h); 0: none"),
-                LATSIM_W(histogram_us)),
-        bind<W>(integer("threads", 1, 64, "", "measurement threads (-t)"), LATSIM_W(threads)),
-        bind<W>(of_type(ValueType::Bool, "priospread", "each later thread one priority lower"),
-                LATSIM_W(priospread)),
-        bind<W>(integer("distance_us", 0, 1000000, "us",
-                        "each later thread's interval is longer by this (-d; 0 with -h)"),
-                LATSIM_W(distance_us)),
-        bind<W>(integer("loops", 0, 2000000000, "", "cycles per thread (-l); 0: endless"),
-                LATSIM_W(loops)),
-        bind<W>(
-            of_type(ValueType::String, "affinity",
-                    "-a: none (unpinned), all (thread i on CPU i), or a CPU list like 1, 0,1, 0-1"),
-            LATSIM_W(affinity)),
-        bind<W>(
-            choice("timer", {"clock_nanosleep", "posix_timers"},
-                   "how a thread waits: clock_nanosleep, or a periodic POSIX timer's signal (-x)"),
-            LATSIM_W(timer))}},
-      {"x11",
-       "X server redrawing with the video card's 2D engine per pointer event (needs "
-       "platform.video.card)",
-       {workload_name(),
-        bind<W>(choice("driver", {"rude", "poll", "cached"},
-                       "FIFO policy: store without looking, read InFIFOSpace before every "
-                       "store, or keep a cached free count"),
-                LATSIM_W(driver)),
-        bind<W>(choice("op", {"drag", "scroll", "put_image"}, "what each event redraws"),
-                LATSIM_W(op)),
-        bind<W>(integer("rate_hz", 1, 1000, "Hz", "pointer events per second"), LATSIM_W(rate_hz)),
-        bind<W>(integer("width", 1, 2048, "pixels", "window width"), LATSIM_W(width)),
-        bind<W>(integer("height", 1, 2048, "pixels", "window height"), LATSIM_W(height)),
-        bind<W>(integer("step_px", 1, 256, "pixels", "move or scroll per event"),
-                LATSIM_W(step_px))}},
-      {"latencytest",
-       "Benno Senoner's latencytest 0.42: SCHED_FIFO audio writer + CPU loop, stress phases",
-       {workload_name(),
-        bind<W>(number("phase_s", 0.1, 3600, "s", "duration of each of the 7 stress phases"),
-                LATSIM_W(phase_s)),
-        bind<W>(integer("fragments", 2, 16, "", "fragments in the audio buffer"),
-                LATSIM_W(fragments)),
-        bind<W>(multiple_of(integer("fragment_bytes", 64, 65536, "bytes", "bytes per fragment"), 4),
-                LATSIM_W(fragment_bytes)),
-        bind<W>(of_type(ValueType::Bool, "burner", "non-RT CPU burner for the other CPU"),
-                LATSIM_W(burner)),
-        bind<W>(number("packets_per_s", 1, 200000, "1/s", "net in / net out packet rate"),
-                LATSIM_W(packets_per_s)),
-        bind<W>(integer("packet_bytes", 18, 1472, "bytes", "UDP payload per packet"),
-                LATSIM_W(packet_bytes)),
-        bind<W>(integer("file_mb", 1, 100000, "MB", "tmpfile size (disk phases)"),
-                LATSIM_W(file_mb))}},
-      {"dbench",
-       "dbench N: NetBench file-server clients on the ReiserFS root (creates, writes, reads, "
-       "stats, unlinks)",
-       {workload_name(),
-        bind<W>(integer("clients", 0, 256, "",
-                        "client processes (dbench N); 0: none, the file system idle"),
-                LATSIM_W(clients))}},
-      {"audio_player",
-       "MP3 player: decode a fragment, write it to the sound card, sleep for the next",
-       {workload_name(),
-        bind<W>(integer("fragments", 2, 16, "", "fragments in the audio buffer"),
-                LATSIM_W(fragments)),
-        bind<W>(multiple_of(integer("fragment_bytes", 64, 65536, "bytes", "bytes per fragment"), 4),
-                LATSIM_W(fragment_bytes)),
-        bind<W>(number("decode_percent", 0, 100, "%", "CPU share of decoding"),
-                LATSIM_W(decode_percent)),
-        bind<W>(integer("nice", -20, 19, "", "nice value"), LATSIM_W(nice))}},
-      {"cpu_burner",
-       "non-RT task spinning in user mode",
-       {workload_name(), bind<W>(integer("nice", -20, 19, "", "nice value"), LATSIM_W(nice))}},
-      {"proc_read",
-       "cat /proc/<pid>/stat in a loop",
-       {workload_name(), bind<W>(integer("nice", -20, 19, "", "nice value"), LATSIM_W(nice))}},
-      {"net_out",
-       "UDP datagrams sent through the RTL8139 at a packet rate",
-       {workload_name(),
-        bind<W>(number("packets_per_s", 1, 200000, "1/s", "packet rate"), LATSIM_W(packets_per_s)),
-        bind<W>(integer("packet_bytes", 18, 1472, "bytes", "UDP payload per packet"),
-                LATSIM_W(packet_bytes))}},
-      {"net_in",
-       "UDP datagrams arriving at the RTL8139 at a packet rate, read by a receiver",
-       {workload_name(),
-        bind<W>(number("packets_per_s", 1, 200000, "1/s", "packet rate"), LATSIM_W(packets_per_s)),
-        bind<W>(integer("packet_bytes", 18, 1472, "bytes", "UDP payload per packet"),
-                LATSIM_W(packet_bytes))}},
-      {"disk_write",
-       "head -c N /dev/zero > tmpfile: page-cache writes written back by pdflush",
-       {workload_name(),
-        bind<W>(integer("file_mb", 1, 100000, "MB", "file size"), LATSIM_W(file_mb)),
-        bind<W>(integer("block_kb", 4, 1024, "KiB", "write(2) size"), LATSIM_W(block_kb))}},
-      {"disk_copy",
-       "cp tmpfile tmpfile2: reads of one file, writes of another",
-       {workload_name(),
-        bind<W>(integer("file_mb", 1, 100000, "MB", "file size"), LATSIM_W(file_mb)),
-        bind<W>(integer("block_kb", 4, 1024, "KiB", "read(2)/write(2) size"), LATSIM_W(block_kb))}},
-  };
-}
-
 #undef LATSIM_AT
-#undef LATSIM_W
 
 }  // namespace
 
@@ -678,16 +512,10 @@ const std::vector<Key<Scenario>>& scenario_keys() {
   return kKeys;
 }
 
-const std::vector<WorkloadKind>& workload_kinds() {
-  static const std::vector<WorkloadKind> kKinds = make_workload_kinds();
-  return kKinds;
-}
+const std::vector<WorkloadKind>& workload_kinds() { return workloads::kinds(); }
 
 const WorkloadKind* find_workload_kind(const std::string& kind) {
-  for (const auto& k : workload_kinds()) {
-    if (k.kind == kind) return &k;
-  }
-  return nullptr;
+  return workloads::find_kind(kind);
 }
 
 const SchemaNode* SchemaNode::find(const std::string& child) const {
@@ -783,15 +611,13 @@ std::string schema_reference() {
   }
   out += "\nworkload: a list; each item is a one-key map `KIND: {PARAMS}`.\n";
   for (const auto& kind : workload_kinds()) {
-    out += fmt::format("  {}: {}\n", kind.kind, kind.doc);
+    out += fmt::format("  {}: {}\n", kind.name, kind.doc);
   }
   out += "\n";
   for (const auto& kind : workload_kinds()) {
-    WorkloadConfig w;
-    w.kind = kind.kind;
-    w.name = kind.kind;
-    for (const auto& param : kind.params) {
-      row(fmt::format("workload[].{}.{}", kind.kind, param.spec.path), param.spec,
+    const WorkloadConfig w = workloads::make_config(kind);
+    for (const auto& param : kind.keys) {
+      row(fmt::format("workload[].{}.{}", kind.name, param.spec.path), param.spec,
           format_value(param.spec, param.get(w)));
     }
   }
@@ -820,11 +646,9 @@ std::vector<ParamRow> param_rows() {
   for (const auto& key : scenario_keys())
     row(key.spec.path, key.spec, format_value(key.spec, key.get(defaults)));
   for (const auto& kind : workload_kinds()) {
-    WorkloadConfig w;
-    w.kind = kind.kind;
-    w.name = kind.kind;
-    for (const auto& param : kind.params)
-      row(fmt::format("workload[].{}.{}", kind.kind, param.spec.path), param.spec,
+    const WorkloadConfig w = workloads::make_config(kind);
+    for (const auto& param : kind.keys)
+      row(fmt::format("workload[].{}.{}", kind.name, param.spec.path), param.spec,
           format_value(param.spec, param.get(w)));
   }
   return rows;

@@ -28,11 +28,8 @@ using params::type_name;
 using params::Value;
 using params::ValueType;
 
-struct WorkloadKind {
-  std::string kind;  // kernel_build | disk_read | cyclictest
-  std::string doc;
-  std::vector<Key<WorkloadConfig>> params;  // spec.path is the bare parameter name
-};
+// Workload kinds declare themselves (workloads/registry.h).
+using WorkloadKind = workloads::Kind;
 
 // The table, in canonical order (the order scenario_to_yaml writes).
 const std::vector<Key<Scenario>>& scenario_keys();

@@ -1,7 +1,6 @@
 // kernel_sim/time/schedule_timeout.cpp: kernel/timer.c schedule_timeout queues a
 // process_timeout timer on the sleeper's CPU base and deletes it on an early wake-up.
 #include <gtest/gtest.h>
-#include "kernel_sim/workloads/stress.h"
 #include "tests/kernel_sim/fake_cpu.h"
 
 namespace latsim::kernel {
@@ -53,7 +52,7 @@ Result sleep_five_ticks(double wake_after_us) {
             r.pending_asleep = k.timers(0).size();
             r.woken = k.now();
             k.try_to_wake_up(s, "test");
-            sleep_forever(k);
+            k.sys_pause();
           },
           Policy::Fifo, 60, 1, 0x2);
   }));

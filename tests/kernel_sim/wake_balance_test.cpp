@@ -1,7 +1,6 @@
 // kernel_sim/sched/wake_balance.cpp: the CPU try_to_wake_up queues a sleeping task on
 // (2.6.9 SD_WAKE_AFFINE / SD_WAKE_BALANCE and the -rc1 task_hot() underflow).
 #include <gtest/gtest.h>
-#include "kernel_sim/workloads/stress.h"
 #include "tests/kernel_sim/fake_cpu.h"
 
 namespace latsim::kernel {
@@ -41,7 +40,7 @@ int woken_on(const WakeCase& c) {
         "s",
         [&k] {
           k.user_exec(50000, 0);  // 50 µs, then sleep
-          sleep_forever(k);
+          k.sys_pause();
         },
         Policy::Fifo, 50, 0, 0x1);
     k.create_task(
@@ -60,7 +59,7 @@ int woken_on(const WakeCase& c) {
           s->cpus_allowed = 0x3;  // sched_setaffinity while it sleeps: either CPU
           k.try_to_wake_up(s, "test");
           cpu = s->cpu;
-          sleep_forever(k);
+          k.sys_pause();
         },
         Policy::Fifo, 60, 1, 0x2);
   }));

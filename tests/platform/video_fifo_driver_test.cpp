@@ -1,5 +1,5 @@
 // Acceptance 2 of the hardware issue, through the X server's own FIFO code
-// (kernel_sim/workloads/glint_fifo) on a CPU port of the board: a Pentium II-class
+// (workloads/glint_fifo) on a CPU port of the board: a Pentium II-class
 // core, the host bridge with its posted-write buffer, the 33 MHz PCI bus and a
 // Permedia 2-class card. X starts a window-sized copy and keeps storing. A timer
 // interrupt that becomes pending meanwhile is taken:
@@ -8,7 +8,7 @@
 //   poll, cached  : at the end of the status read in flight (the driver spins on
 //                   InFIFOSpace between instructions, the bus is never held);
 // and with a PCI 2.1 card the IDE bus master moves its data during the copy.
-#include "kernel_sim/workloads/glint_fifo.h"
+#include "workloads/glint_fifo.h"
 #include "models/chipset/host_bridge.h"
 #include "models/cpu/local_apic.h"
 #include "models/cpu/pentium3.h"
@@ -26,11 +26,11 @@
 namespace latsim::platform {
 namespace {
 
-using kernel::FifoPolicy;
-using kernel::GlintFifo;
+using workloads::FifoPolicy;
+using workloads::GlintFifo;
 using latsim::test::Script;
 using latsim::testing::fresh_simulation;
-namespace pm2 = kernel::pm2;
+namespace pm2 = workloads::pm2;
 using IC = ide::IdeController;
 
 constexpr uint64_t kFb = 0xe0000000;

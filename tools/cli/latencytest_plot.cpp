@@ -60,7 +60,7 @@ std::string hline(const Scale& y, double v, const char* color, const char* cls, 
 }
 
 // The min..max envelope of one measure over the runs of columns that have samples.
-std::string envelope(const platform::LatencytestSamples& s, const Scale& x, const Scale& y,
+std::string envelope(const workloads::LatencytestSamples& s, const Scale& x, const Scale& y,
                      bool write, const char* color, const char* cls) {
   const double w = (s.to_s - s.from_s) / double(s.columns.size());
   std::string o;
@@ -91,7 +91,7 @@ std::string envelope(const platform::LatencytestSamples& s, const Scale& x, cons
 
 }  // namespace
 
-std::string latencytest_svg(const platform::LatencytestSamples& s, const std::string& title,
+std::string latencytest_svg(const workloads::LatencytestSamples& s, const std::string& title,
                             const std::string& subtitle) {
   const double buffer_ms = s.fragment_ms * s.fragments;
   double top = std::max({buffer_ms, s.fragment_ms, s.cpu_ms});

@@ -4,11 +4,11 @@
 // latency and buffer latency lines, over the run with its stress phases marked.
 // Standalone SVG written by our own code; deterministic.
 #include <string>
-#include "platform/latencytest_samples.h"
+#include "workloads/latencytest_samples.h"
 
 namespace latsim::cli {
 
-std::string latencytest_svg(const platform::LatencytestSamples& s, const std::string& title,
+std::string latencytest_svg(const workloads::LatencytestSamples& s, const std::string& title,
                             const std::string& subtitle);
 
 }  // namespace latsim::cli

@@ -21,7 +21,7 @@ void write_svg(const platform::RunResult& r, const std::string& name, const std:
 
 void write_latency_plots(const platform::Scenario& s, const platform::RunResult& r) {
   int color = 0;
-  for (const auto& t : r.histograms) {
+  for (const auto& t : r.plots.histograms) {
     sweep::Histogram h;
     h.title = fmt::format("{}: wakeup latency of {}", s.name, t.task);
     h.subtitle = fmt::format("{} samples over {} simulated s, seed {}", t.samples,
@@ -34,7 +34,7 @@ void write_latency_plots(const platform::Scenario& s, const platform::RunResult&
     h.color = color++;
     write_svg(r, fmt::format("histogram-{}.svg", t.task), sweep::histogram_svg(h));
   }
-  for (const auto& lt : r.latencytest) {
+  for (const auto& lt : r.plots.latencytest) {
     const std::string title = fmt::format("{}: {}, per sample", s.name, lt.task);
     const std::string subtitle = fmt::format(
         "{} samples over {} simulated s, seed {}; {} fragments of {} ms, CPU loop {} ms",

@@ -1,0 +1,54 @@
+#include "workloads/audio_player.h"
+#include "kernel_sim/drivers/sound/es1371.h"
+#include "workloads/registry.h"
+
+namespace latsim::workloads {
+namespace {
+
+using params::integer;
+using P = AudioPlayerParams;
+const Registration kAudioPlayer{
+    {"audio_player",
+     "MP3 player: decode a fragment, write it to the sound card, sleep for the next",
+     {name_key(),
+      param(params::bind(integer("fragments", 2, 16, "", "fragments in the audio buffer"),
+                         &P::fragments)),
+      param(
+          params::bind(params::multiple_of(
+                           integer("fragment_bytes", 64, 65536, "bytes", "bytes per fragment"), 4),
+                       &P::fragment_bytes)),
+      param(params::bind(params::number("decode_percent", 0, 100, "%", "CPU share of decoding"),
+                         &P::decode_percent)),
+      param(params::bind(integer("nice", -20, 19, "", "nice value"), &P::nice))},
+     [] { return P{}; },
+     [](const Config& c, const Board&) {
+       return std::make_unique<AudioPlayer>(c.name, c.as<P>());
+     }}};
+
+}  // namespace
+
+nlohmann::json AudioPlayer::metrics(Kernel& k, double) const {
+  return {{"fragments", fragments_written()},
+          {"xruns", k.snd_if_up() ? k.snd_if_up()->stats().xruns : 0}};
+}
+
+void AudioPlayer::start(Kernel& k) {
+  k.create_task(
+      "noatun", [this, &k] { run(k); }, Policy::Normal, p_.nice);
+}
+
+void AudioPlayer::run(Kernel& k) {
+  Es1371Driver& snd = k.snd();
+  snd.playback_open(p_.rate_hz, p_.fragment_bytes, p_.fragments);
+  // Decoding one fragment: its play time times the decoder's CPU share.
+  const double fragment_s = double(p_.fragment_bytes) / 4.0 / double(p_.rate_hz);
+  const uint64_t cycles =
+      uint64_t(fragment_s * p_.decode_percent / 100.0 * k.this_cpu().mhz() * 1e6);
+  for (;;) {
+    k.user_exec(cycles, cycles / 2000);  // the decoder's tables and the bitstream
+    snd.write(p_.fragment_bytes);
+    written_++;
+  }
+}
+
+}  // namespace latsim::workloads
