@@ -297,7 +297,7 @@ class Kernel {
   // Every spinlock the kernel owns, for per-lock statistics (lockstat-like).
   std::vector<const Spinlock*> spinlocks() const;
 
-  // --- flavour mechanisms (issue 4) ---
+  // --- flavour mechanisms ---
   bool rt_flavour() const { return p_.flavour == "rt"; }
   // Return to user mode (syscall exit / resume_userspace): the point where every
   // flavour reschedules, and the only one without kernel or voluntary preemption.
@@ -468,7 +468,7 @@ class Kernel {
   sc_core::sc_event tlb_ack_;
   TlbStats tlb_stats_;
   KernelObserver* obs_ = nullptr;
-  // issue 4: flavours, locks, hrtimers
+  // flavours, locks, hrtimers
   void lock_acquired(Spinlock& l);
   void lock_released(Spinlock& l);
   bool sleeping_lock(const Spinlock& l) const;

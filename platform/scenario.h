@@ -12,7 +12,7 @@
 
 namespace latsim::platform {
 
-// How long a PCI bus master may keep the CPU off the host bridge (DESIGN.md).
+// How long a PCI bus master may keep the CPU off the host bridge (docs/MODEL.md, "Host bridge").
 enum class HoldoffPolicy { None, SgEntry, Grants, Rotate, ReqAsserted };
 
 struct CpuConfig {
@@ -99,7 +99,7 @@ struct UsbConfig {
   int irq = 10;  // ISA IRQ / IO-APIC pin
 };
 
-// A graphics card with a command FIFO on PCI (DESIGN.md, video card); absent unless
+// A graphics card with a command FIFO on PCI (docs/MODEL.md, "Video card"); absent unless
 // the preset or the scenario names one.
 struct VideoConfig {
   std::string card = "none";      // none | permedia2

@@ -1,7 +1,7 @@
 #pragma once
 // The X server's path to a Permedia 2's input FIFO (XFree86 glint driver:
 // GLINT_WAIT(n) before a group of n GLINT_WRITE_REG stores, from user mode through
-// the mmap'ed control aperture). Three policies (DESIGN.md, video card):
+// the mmap'ed control aperture). Three policies (docs/MODEL.md, "Video card"):
 //   rude   - store without looking: a store into a full FIFO is the card's problem;
 //   poll   - read InFIFOSpace before every store, spin while it reads 0;
 //   cached - keep the last free count, count it down, re-read only when it runs

@@ -1,6 +1,6 @@
 #pragma once
 // The narrow interface between the simulated kernel and the hardware models
-// (DESIGN.md "How software time is spent"). Every call advances simulated time
+// (docs/ARCHITECTURE.md, "The CpuOps seam"). Every call advances simulated time
 // by what the hardware says it costs now; nothing here knows kernel concepts.
 #include <cstddef>
 #include <cstdint>

@@ -36,7 +36,7 @@ const SourceLine kSched1375{"sched.c", 1375, 0xc0114d94}, kSched1381{"sched.c", 
 const SourceLine kInode30{"inode.c", 30, 0xc016cdf1}, kInode52{"inode.c", 52, 0xc016ce8a};
 const SourceLine kIrq585{"irq.c", 585, 0xc01084ef}, kIrq647{"irq.c", 647, 0xc01085e2};
 
-// Seed 001's dbench 48 rows and FORMATS.md's ide0 row, fed as sections: the file
+// Seed 001's dbench 48 rows and docs/MODEL.md's preempt-stats ide0 row, fed as sections: the file
 // must print them byte for byte as the patch did, worst first. The read loop clears
 // only latency and end address of a printed entry and, once all are 0, picks entry 0
 // again: the remaining rows repeat the first logged path with 0 usec, as latency.c's do.

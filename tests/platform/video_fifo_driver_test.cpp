@@ -1,4 +1,4 @@
-// Acceptance 2 of the hardware issue, through the X server's own FIFO code
+// The video-FIFO freeze (docs/MODEL.md, "Video card"), through the X server's own FIFO code
 // (workloads/glint_fifo) on a CPU port of the board: a Pentium II-class
 // core, the host bridge with its posted-write buffer, the 33 MHz PCI bus and a
 // Permedia 2-class card. X starts a window-sized copy and keeps storing. A timer

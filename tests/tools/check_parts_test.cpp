@@ -150,7 +150,7 @@ TEST(CheckVpTrace, ReadsTheTracersOwnGoldenOutput) {
   EXPECT_EQ(s->step_us, 1505);
 }
 
-// The layouts of other tracer versions quoted in FORMATS.md section 3.
+// The layouts of other tracer versions quoted in docs/MODEL.md, "The VP trace format".
 TEST(CheckVpTrace, ReadsTheOlderAndNewerLayouts) {
   const VpTrace v10 = parse_vp_trace(
       "preemption latency trace v1.0\n-----------------------------\n"

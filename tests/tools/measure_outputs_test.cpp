@@ -1,4 +1,4 @@
-// The measurement files of a run (issue 4): cyclictest.txt (summary lines and the
+// The measurement files of a run: cyclictest.txt (summary lines and the
 // -h block), cyclictest.json (rt-tests --json, key layout copied from Debian's
 // rt-tests 2.4), timerlat.txt (rtla timerlat top), syslog.txt (the VP tracer's
 // kernel messages) and the kernel sections of metrics.json. Each has a golden file

@@ -88,7 +88,7 @@ TEST(Seed000, WithoutBusMasterHoldoffTheMillisecondsGoAway) {
   fs::remove_all(out);
 }
 
-// DESIGN.md's holdoff policies, in the whole machine: with master priority rotating on
+// docs/MODEL.md's holdoff policies, in the whole machine: with master priority rotating on
 // every grant (the VIA register-0x76 fix) a held-off miss waits for one burst at most;
 // with the per-entry rule it waits for the rest of a 4 KB entry (61 us at udma4).
 TEST(Seed000, RotationBoundsTheMemoryStallToOneBurst) {

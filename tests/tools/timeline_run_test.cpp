@@ -134,7 +134,7 @@ TEST(Timeline, MaxTriggerCentresTheWindowOnTheLongestSection) {
   fs::remove_all(d);
 }
 
-// The tracks the issue lists beyond tasks and interrupts, checked against each other:
+// The timeline's tracks beyond tasks and interrupts, checked against each other:
 // every FSB holdoff overlaps a train of the master that caused it, every interrupt
 // is taken while its CPU's IF=0 span is open (the interrupt gate clears IF), and the
 // PCI utilisation and runqueue counters are there with sane values.

@@ -1,6 +1,6 @@
 #pragma once
 // Reads the voluntary-preempt latency tracer's text (kernel_sim/trace/latency_tracer.cpp,
-// FORMATS.md section 3): the header's latency and task, then one line per mcount entry
+// docs/MODEL.md, VP trace format): the header's latency and task, then one line per mcount entry
 //   PPPPPPPP T.TTTms (+D.DDDms): function (parent)
 // where D is the time from this entry to the next one (to the section's end for the last):
 // the entry's "step". v1.0.3 (seed 000, Q5) printed D as the time since the previous entry
