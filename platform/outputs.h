@@ -9,8 +9,6 @@
 
 namespace latsim::platform {
 
-nlohmann::json collect_metrics(const Scenario& s, Machine& m, kernel::Kernel& k,
-                               const std::vector<workloads::Program*>& programs);
 nlohmann::json collect_run_info(const Scenario& s, double wall_seconds);
 void write_outputs(const Scenario& s, kernel::Kernel& k,
                    const std::vector<workloads::Program*>& programs, const RunResult& r);

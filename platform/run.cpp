@@ -10,6 +10,7 @@
 #include "kernel_sim/kernel.h"
 #include "platform/latencytest_probe.h"
 #include "platform/machine.h"
+#include "platform/metrics.h"
 #include "platform/outputs.h"
 #include "platform/timeline/session.h"
 #include "workloads/registry.h"
@@ -153,7 +154,7 @@ RunResult run_scenario(const Scenario& s, const RunOptions& o) {
   for (const auto* p : programs) p->collect(r.plots);
   r.max_section_start = k.tracer().max_trace().t_start;
   r.max_section_end = k.tracer().max_trace().t_end;
-  r.metrics = collect_metrics(s, m, k, programs);
+  r.metrics = collect_metrics(s, RunView{m, k, programs, sc_core::sc_time_stamp().to_seconds()});
   r.run_info = collect_run_info(s, wall);
   write_outputs(s, k, programs, r);
   return r;

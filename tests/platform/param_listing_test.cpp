@@ -20,10 +20,10 @@ TEST(ListParams, EveryScenarioKeyAndWorkloadParamIsARow) {
   for (const auto& key : scenario_keys())
     EXPECT_NE(find_row(rows, key.spec.path), nullptr) << key.spec.path;
   for (const auto& kind : workload_kinds())
-    for (const auto& p : kind.params)
-      EXPECT_NE(find_row(rows, "workload[]." + kind.kind + "." + p.spec.path), nullptr);
+    for (const auto& p : kind.keys)
+      EXPECT_NE(find_row(rows, "workload[]." + kind.name + "." + p.spec.path), nullptr);
   size_t n = scenario_keys().size();
-  for (const auto& kind : workload_kinds()) n += kind.params.size();
+  for (const auto& kind : workload_kinds()) n += kind.keys.size();
   EXPECT_EQ(rows.size(), n);
   for (const auto& r : rows) EXPECT_FALSE(r.doc.empty()) << r.key;
 }

@@ -3,6 +3,9 @@
 #include "platform/scenario_loader.h"
 
 #include <gtest/gtest.h>
+#include "workloads/cyclictest.h"
+#include "workloads/disk_read.h"
+#include "workloads/kernel_build.h"
 
 #include <string>
 #include <vector>
@@ -82,13 +85,13 @@ TEST(ScenarioLoader, ReferenceScenarioLoads) {
   ASSERT_EQ(s.workload.size(), 3u);
   EXPECT_EQ(s.workload[0].kind, "kernel_build");
   EXPECT_EQ(s.workload[0].name, "kernel_build");
-  EXPECT_EQ(s.workload[0].jobs, 2);
+  EXPECT_EQ(s.workload[0].as<workloads::KernelBuildParams>().jobs, 2);
   EXPECT_EQ(s.workload[1].kind, "disk_read");
-  EXPECT_EQ(s.workload[1].file_mb, 350);
-  EXPECT_EQ(s.workload[1].block_kb, 64);
+  EXPECT_EQ(s.workload[1].as<workloads::DiskReadParams>().file_mb, 350);
+  EXPECT_EQ(s.workload[1].as<workloads::DiskReadParams>().block_kb, 64);
   EXPECT_EQ(s.workload[2].kind, "cyclictest");
-  EXPECT_EQ(s.workload[2].priority, 80);
-  EXPECT_EQ(s.workload[2].interval_us, 1000);
+  EXPECT_EQ(s.workload[2].as<workloads::CyclictestParams>().priority, 80);
+  EXPECT_EQ(s.workload[2].as<workloads::CyclictestParams>().interval_us, 1000);
 
   EXPECT_TRUE(s.tracing.enabled);
   EXPECT_EQ(s.tracing.max_traces, 50);
@@ -183,10 +186,10 @@ TEST(ScenarioSet, WorkloadByIndexAndByName) {
   const Scenario s =
       load_scenario(kReference, {"workload.0.jobs=4", "workload.disk_read.block_kb=128",
                                  "workload.2.name=probe", "workload.probe.priority=99"});
-  EXPECT_EQ(s.workload[0].jobs, 4);
-  EXPECT_EQ(s.workload[1].block_kb, 128);
+  EXPECT_EQ(s.workload[0].as<workloads::KernelBuildParams>().jobs, 4);
+  EXPECT_EQ(s.workload[1].as<workloads::DiskReadParams>().block_kb, 128);
   EXPECT_EQ(s.workload[2].name, "probe");
-  EXPECT_EQ(s.workload[2].priority, 99);
+  EXPECT_EQ(s.workload[2].as<workloads::CyclictestParams>().priority, 99);
 }
 
 TEST(ScenarioSet, CreatesKeysMissingFromTheFile) {
