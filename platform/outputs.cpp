@@ -22,6 +22,29 @@ void write_file(const fs::path& p, const std::string& text) {
 
 }  // namespace
 
+params::Table<OutputConfig> output_keys() {
+  using params::bind;
+  using params::of_type;
+  using T = params::ValueType;
+  using O = OutputConfig;
+  return {
+      bind(of_type(T::String, "dir", "output directory (empty: out/<name>/)"), &O::dir),
+      bind(of_type(T::String, "timeline",
+                   "Chrome trace-event JSON file for Perfetto/speedscope (empty: none)"),
+           &O::timeline),
+      bind(of_type(T::String, "vcd", "VCD waveform file (empty: none)"), &O::vcd),
+      bind(of_type(T::String, "timeline_window",
+                   "A..B (12.3s..12.4s) or max:SPAN (around the longest section); empty: all"),
+           &O::timeline_window),
+      bind(params::choice("timeline_detail", {"auto", "functions", "tasks"},
+                          "kernel-function slices in the timeline: functions (always), tasks "
+                          "(never: tasks, interrupts and the other tracks only), auto (functions "
+                          "when outputs.timeline_window is set; a whole run's function slices "
+                          "cost most)"),
+           &O::timeline_detail),
+  };
+}
+
 nlohmann::json collect_run_info(const Scenario& s, double wall) {
   const double sim = sc_core::sc_time_stamp().to_seconds();
   return {{"scenario", s.name},

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "platform/output_config.h"
 #include "workloads/registry.h"
 
 namespace latsim::platform {
@@ -230,14 +231,6 @@ struct SweepConfig {
   std::vector<std::string> params;  // "KEY=VALUES", the syntax of `latsim sweep --param`
   int seeds = 0;                    // 0: not set (one seed)
   std::string metrics;              // comma-separated metric paths; empty: the default set
-};
-
-struct OutputConfig {
-  std::string dir;              // empty: out/<name>/
-  std::string timeline, vcd;    // trace-event JSON and VCD files; empty: none
-  std::string timeline_window;  // "A-B" or "max:SPAN"; empty: the whole run
-  // functions | tasks | auto (function slices only with a timeline_window)
-  std::string timeline_detail = "auto";
 };
 
 struct Scenario {

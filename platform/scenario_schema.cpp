@@ -483,22 +483,15 @@ std::vector<Key<Scenario>> make_scenario_keys() {
                       "durations between traced functions in metrics.json latency_tracer.spans: "
                       "\"A-B\" from A to the next B, \"A\" A's step; comma-separated"),
               LATSIM_AT(tracing.spans)),
-      bind<S>(of_type(T::String, "outputs.dir", "output directory (empty: out/<name>/)"),
-              LATSIM_AT(outputs.dir)),
-      bind<S>(of_type(T::String, "outputs.timeline",
-                      "Chrome trace-event JSON file for Perfetto/speedscope (empty: none)"),
-              LATSIM_AT(outputs.timeline)),
-      bind<S>(of_type(T::String, "outputs.vcd", "VCD waveform file (empty: none)"),
-              LATSIM_AT(outputs.vcd)),
-      bind<S>(of_type(T::String, "outputs.timeline_window",
-                      "A..B (12.3s..12.4s) or max:SPAN (around the longest section); empty: all"),
-              LATSIM_AT(outputs.timeline_window)),
-      bind<S>(choice("outputs.timeline_detail", {"auto", "functions", "tasks"},
-                     "kernel-function slices in the timeline: functions (always), tasks (never: "
-                     "tasks, interrupts and the other tracks only), auto (functions when "
-                     "outputs.timeline_window is set; a whole run's function slices cost most)"),
-              LATSIM_AT(outputs.timeline_detail)),
   };
+}
+
+// The component tables, mounted after the rows above in canonical order.
+std::vector<Key<Scenario>> make_all_keys() {
+  std::vector<Key<Scenario>> keys = make_scenario_keys();
+  mount_all(
+      keys, output_keys(), "outputs.", [](Scenario & s) -> auto& { return s.outputs; });
+  return keys;
 }
 
 #undef LATSIM_AT
@@ -508,7 +501,7 @@ std::vector<Key<Scenario>> make_scenario_keys() {
 // ---- public ---------------------------------------------------------------------
 
 const std::vector<Key<Scenario>>& scenario_keys() {
-  static const std::vector<Key<Scenario>> kKeys = make_scenario_keys();
+  static const std::vector<Key<Scenario>> kKeys = make_all_keys();
   return kKeys;
 }
 
