@@ -75,54 +75,75 @@ fs::path run_dir(const fs::path& out, const Hypothesis& h, const Case& c, uint64
   return out / h.name / c.name / fmt::format("seed-{}", seed);
 }
 
-}  // namespace
-
-int run_check(const CheckOptions& o) {
-  const auto t0 = std::chrono::steady_clock::now();
-  const auto loaded = load_all(o);
-  if (!loaded) return kBadInput;
-  const std::vector<Hypothesis>& hs = *loaded;
-
-  if (o.validate) {
-    for (const auto& h : hs) {
-      size_t expect = 0;
-      for (const auto& c : h.cases) expect += c.expect.size();
-      std::cout << fmt::format(
-          "{}: ok ({}: {} case(s), {} expectation(s), {} comparison(s), "
-          "{} seed(s) each; base {})\n",
-          h.file, h.name, h.cases.size(), expect, h.compare.size(), h.seeds, h.base);
-    }
-    return 0;
+// `--validate`: what each file holds, nothing run.
+int print_validation(const std::vector<Hypothesis>& hs) {
+  for (const auto& h : hs) {
+    size_t expect = 0;
+    for (const auto& c : h.cases) expect += c.expect.size();
+    std::cout << fmt::format(
+        "{}: ok ({}: {} case(s), {} expectation(s), {} comparison(s), "
+        "{} seed(s) each; base {})\n",
+        h.file, h.name, h.cases.size(), expect, h.compare.size(), h.seeds, h.base);
   }
+  return 0;
+}
 
+// The checked output directory, created and locked; nullopt (said on stderr) when refused.
+std::optional<fs::path> open_out(const std::string& dir, std::optional<sweep::DirLock>& lock) {
   fs::path out;
   try {
-    out = sweep::checked_sweep_dir(o.out);
+    out = sweep::checked_sweep_dir(dir);
   } catch (const std::exception& e) {
     std::cerr << "latsim check: error: " << e.what() << "\n";
-    return kBadInput;
+    return std::nullopt;
   }
   fs::create_directories(out);
-  std::optional<sweep::DirLock> lock;
   try {
     lock.emplace(out);
   } catch (const std::exception&) {
     std::cerr << fmt::format("latsim check: error: another latsim command is writing to {}\n",
                              out.string());
-    return kBadInput;
+    return std::nullopt;
   }
+  return out;
+}
 
-  // One job per hypothesis x case x seed; runs[h][c][s] says how each went.
-  std::vector<std::vector<std::vector<RunOutcome>>> runs(hs.size());
+// One job per hypothesis x case x seed; runs[h][c][s] says how each went.
+struct Plan {
   struct Where {
     size_t h, c, s;
   };
+  std::vector<std::vector<std::vector<RunOutcome>>> runs;
   std::vector<sweep::Job> jobs;
-  std::vector<Where> where;
+  std::vector<Where> where;  // per job
+};
+
+// The `latsim run` of one seed of a case, writing into r.dir.
+sweep::Job case_job(const CheckOptions& o, const Hypothesis& h, const Case& c, const RunOutcome& r,
+                    const std::string& self) {
+  sweep::Job j;
+  j.argv = {"/proc/self/exe", "run", h.base};
+  auto add_set = [&](const std::string& s) {
+    j.argv.push_back("--set");
+    j.argv.push_back(s);
+  };
+  if (!h.duration.empty()) add_set("duration=" + h.duration);
+  for (const auto& s : c.sets) add_set(s);
+  for (const auto& s : o.sets) add_set(s);
+  if (!o.duration.empty()) add_set("duration=" + o.duration);
+  j.argv.insert(j.argv.end(), {"--seed", std::to_string(r.seed), "-q", "--out", r.dir.string()});
+  j.stderr_path = (r.dir.parent_path() / fmt::format(".seed-{}.stderr-{}", r.seed, self)).string();
+  j.timeout_s = o.case_timeout;
+  return j;
+}
+
+Plan plan_runs(const CheckOptions& o, const std::vector<Hypothesis>& hs, const fs::path& out) {
+  Plan plan;
+  plan.runs.resize(hs.size());
   const std::string self = std::to_string(::getpid());
   for (size_t hi = 0; hi < hs.size(); ++hi) {
     const Hypothesis& h = hs[hi];
-    runs[hi].resize(h.cases.size());
+    plan.runs[hi].resize(h.cases.size());
     for (size_t ci = 0; ci < h.cases.size(); ++ci) {
       const Case& c = h.cases[ci];
       for (size_t si = 0; si < h.seeds; ++si) {
@@ -133,70 +154,50 @@ int run_check(const CheckOptions& o) {
         std::error_code ec;
         if (fs::exists(r.dir / "run-info.json", ec)) fs::remove_all(r.dir, ec);
         fs::create_directories(r.dir.parent_path());
-        sweep::Job j;
-        j.argv = {"/proc/self/exe", "run", h.base};
-        auto add_set = [&](const std::string& s) {
-          j.argv.push_back("--set");
-          j.argv.push_back(s);
-        };
-        if (!h.duration.empty()) add_set("duration=" + h.duration);
-        for (const auto& s : c.sets) add_set(s);
-        for (const auto& s : o.sets) add_set(s);
-        if (!o.duration.empty()) add_set("duration=" + o.duration);
-        j.argv.insert(j.argv.end(),
-                      {"--seed", std::to_string(r.seed), "-q", "--out", r.dir.string()});
-        j.stderr_path =
-            (r.dir.parent_path() / fmt::format(".seed-{}.stderr-{}", r.seed, self)).string();
-        j.timeout_s = o.case_timeout;
-        jobs.push_back(std::move(j));
-        where.push_back({hi, ci, si});
-        runs[hi][ci].push_back(std::move(r));
+        plan.jobs.push_back(case_job(o, h, c, r, self));
+        plan.where.push_back({hi, ci, si});
+        plan.runs[hi][ci].push_back(std::move(r));
       }
     }
   }
+  return plan;
+}
 
-  sweep::RunnerOptions ro;
-  ro.jobs = o.jobs ? o.jobs : sweep::default_jobs();
-  ro.progress = !o.quiet && ::isatty(STDERR_FILENO);
-  ro.label = "check";
-  ro.noun = "runs";
-  auto on_done = [&](size_t k, const sweep::JobResult& jr) -> std::optional<std::string> {
-    const Where w = where[k];
-    RunOutcome& r = runs[w.h][w.c][w.s];
-    const fs::path err = jobs[k].stderr_path;
-    std::error_code ec;
-    if (jr.outcome == sweep::Outcome::Interrupted) {
-      fs::remove(err, ec);
-      return std::nullopt;
-    }
-    r.ok = jr.ok() && fs::is_regular_file(r.dir / "metrics.json", ec);
-    const std::string tail = sweep::tail_of(err.string());
-    const fs::path keep = r.ok ? r.dir / "stderr.txt"
-                               : r.dir.parent_path() / fmt::format("seed-{}.stderr.txt", r.seed);
-    fs::remove(r.dir.parent_path() / fmt::format("seed-{}.stderr.txt", r.seed), ec);
-    if (fs::file_size(err, ec) > 0 && !ec)
-      fs::rename(err, keep, ec);
-    else
-      fs::remove(err, ec);
-    if (r.ok) return std::nullopt;
-    const std::string how = jr.ok() ? "exited 0 without writing metrics.json" : jr.describe();
-    const std::string last = last_line(tail);
-    r.error = last.empty() ? how : fmt::format("{}: {}", how, last);
-    return fmt::format("check: {}/{} seed {} failed: {}", hs[w.h].name, hs[w.h].cases[w.c].name,
-                       r.seed, r.error);
-  };
-  const sweep::RunSummary sum = sweep::run_jobs(jobs, ro, on_done);
-  if (sum.signal) {
-    std::cerr << fmt::format("check: stopped by signal {}; no verdicts\n", sum.signal);
-    return 128 + sum.signal;
+// Record how job k went and keep its stderr; a message when the run failed.
+std::optional<std::string> settle(Plan& plan, const std::vector<Hypothesis>& hs, size_t k,
+                                  const sweep::JobResult& jr) {
+  const Plan::Where w = plan.where[k];
+  RunOutcome& r = plan.runs[w.h][w.c][w.s];
+  const fs::path err = plan.jobs[k].stderr_path;
+  std::error_code ec;
+  if (jr.outcome == sweep::Outcome::Interrupted) {
+    fs::remove(err, ec);
+    return std::nullopt;
   }
+  r.ok = jr.ok() && fs::is_regular_file(r.dir / "metrics.json", ec);
+  const std::string tail = sweep::tail_of(err.string());
+  const fs::path keep =
+      r.ok ? r.dir / "stderr.txt" : r.dir.parent_path() / fmt::format("seed-{}.stderr.txt", r.seed);
+  fs::remove(r.dir.parent_path() / fmt::format("seed-{}.stderr.txt", r.seed), ec);
+  if (fs::file_size(err, ec) > 0 && !ec)
+    fs::rename(err, keep, ec);
+  else
+    fs::remove(err, ec);
+  if (r.ok) return std::nullopt;
+  const std::string how = jr.ok() ? "exited 0 without writing metrics.json" : jr.describe();
+  const std::string last = last_line(tail);
+  r.error = last.empty() ? how : fmt::format("{}: {}", how, last);
+  return fmt::format("check: {}/{} seed {} failed: {}", hs[w.h].name, hs[w.h].cases[w.c].name,
+                     r.seed, r.error);
+}
 
+// Every hypothesis judged, its verdicts.json written, and the JUnit file if asked for.
+std::vector<HypothesisResult> judge(const CheckOptions& o, const std::vector<Hypothesis>& hs,
+                                    const Plan& plan, const fs::path& out) {
   std::vector<HypothesisResult> results;
-  std::vector<Row> all;
   for (size_t hi = 0; hi < hs.size(); ++hi) {
-    HypothesisResult res{&hs[hi], evaluate(hs[hi], runs[hi]), o.sets};
+    HypothesisResult res{&hs[hi], evaluate(hs[hi], plan.runs[hi]), o.sets};
     sweep::write_atomic(out / hs[hi].name / "verdicts.json", verdicts_json(res).dump(2) + "\n");
-    all.insert(all.end(), res.rows.begin(), res.rows.end());
     results.push_back(std::move(res));
   }
   if (!o.junit.empty()) {
@@ -204,7 +205,14 @@ int run_check(const CheckOptions& o) {
     fs::create_directories(junit.parent_path());
     sweep::write_atomic(junit, junit_xml(results));
   }
+  return results;
+}
 
+// The verdict table, the failures and the summary line on stdout; the exit status.
+int print_report(const CheckOptions& o, const std::vector<HypothesisResult>& results, size_t runs,
+                 size_t jobs, std::chrono::steady_clock::time_point t0, const fs::path& out) {
+  std::vector<Row> all;
+  for (const auto& res : results) all.insert(all.end(), res.rows.begin(), res.rows.end());
   size_t pass = 0, fail = 0, error = 0;
   for (const auto& r : all) {
     pass += r.verdict == Verdict::Pass;
@@ -228,9 +236,39 @@ int run_check(const CheckOptions& o) {
   std::cout << fmt::format(
       "\ncheck: {} of {} expectations hold, {} fail, {} could not be judged "
       "({} hypothes{}, {} runs, {:.1f} s wall, -j {}{}); outputs in {}/\n",
-      pass, all.size(), fail, error, hs.size(), hs.size() == 1 ? "is" : "es", jobs.size(), wall,
-      ro.jobs, overrides_text(o.sets), out.string());
+      pass, all.size(), fail, error, results.size(), results.size() == 1 ? "is" : "es", runs, wall,
+      jobs, overrides_text(o.sets), out.string());
   return fail + error ? kCheckFailed : 0;
+}
+
+}  // namespace
+
+int run_check(const CheckOptions& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto loaded = load_all(o);
+  if (!loaded) return kBadInput;
+  const std::vector<Hypothesis>& hs = *loaded;
+  if (o.validate) return print_validation(hs);
+
+  std::optional<sweep::DirLock> lock;
+  const auto out = open_out(o.out, lock);
+  if (!out) return kBadInput;
+  Plan plan = plan_runs(o, hs, *out);
+
+  sweep::RunnerOptions ro;
+  ro.jobs = o.jobs ? o.jobs : sweep::default_jobs();
+  ro.progress = !o.quiet && ::isatty(STDERR_FILENO);
+  ro.label = "check";
+  ro.noun = "runs";
+  const sweep::RunSummary sum = sweep::run_jobs(
+      plan.jobs, ro, [&](size_t k, const sweep::JobResult& jr) { return settle(plan, hs, k, jr); });
+  if (sum.signal) {
+    std::cerr << fmt::format("check: stopped by signal {}; no verdicts\n", sum.signal);
+    return 128 + sum.signal;
+  }
+
+  const auto results = judge(o, hs, plan, *out);
+  return print_report(o, results, plan.jobs.size(), ro.jobs, t0, *out);
 }
 
 }  // namespace latsim::check

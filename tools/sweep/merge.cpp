@@ -37,90 +37,75 @@ void copy_file_atomic(const fs::path& from, const fs::path& to) {
   write_atomic(to, read_text(from));
 }
 
-}  // namespace
-
-int run_merge(const MergeOptions& o) {
-  if (o.dirs.empty()) throw std::runtime_error("sweep-merge needs at least one sweep directory");
+// The sweep directories to merge (absolute) and their manifests, refused unless they
+// hold the same sweep.
+struct Inputs {
   std::vector<fs::path> dirs;
   std::vector<Manifest> ms;
+};
+
+Inputs read_inputs(const MergeOptions& o) {
+  if (o.dirs.empty()) throw std::runtime_error("sweep-merge needs at least one sweep directory");
+  Inputs in;
   for (const auto& d : o.dirs) {
     const fs::path p = fs::absolute(d).lexically_normal();
     if (!fs::is_regular_file(p / "sweep.json"))
       throw std::runtime_error(fmt::format("{} is not a sweep directory (no sweep.json)", d));
-    dirs.push_back(p);
-    ms.push_back(Manifest::read(p));
+    in.dirs.push_back(p);
+    in.ms.push_back(Manifest::read(p));
   }
-  for (size_t i = 1; i < ms.size(); ++i) {
-    const auto diff = ms[0].differences(ms[i]);
+  for (size_t i = 1; i < in.ms.size(); ++i) {
+    const auto diff = in.ms[0].differences(in.ms[i]);
     if (!diff.empty())
       throw std::runtime_error(fmt::format("refusing to merge {} and {}: not the same sweep: {}",
                                            o.dirs[0], o.dirs[i], fmt::join(diff, "; ")));
   }
+  return in;
+}
 
-  Manifest m = ms[0];
-  m.shard = Shard{};
-  if (!o.metrics.empty()) m.metrics = parse_metrics(o.metrics);
-
-  const fs::path out = checked_sweep_dir(o.out);
-  for (const auto& d : dirs)
-    if (fs::exists(out) && fs::equivalent(out, d))
+// Into a new directory, or one holding (part of) the same sweep.
+void check_out(const fs::path& out, const Manifest& m, const std::string& name) {
+  if (fs::exists(out / "sweep.json")) {
+    const auto diff = m.differences(Manifest::read(out));
+    if (!diff.empty())
       throw std::runtime_error(
-          fmt::format("--out {} is one of the directories to merge; merge into a new one", o.out));
-  // Into a new directory, or one holding (part of) the same sweep.
-  auto check_out = [&] {
-    if (fs::exists(out / "sweep.json")) {
-      const auto diff = m.differences(Manifest::read(out));
-      if (!diff.empty())
-        throw std::runtime_error(
-            fmt::format("{} holds a different sweep: {}", o.out, fmt::join(diff, "; ")));
+          fmt::format("{} holds a different sweep: {}", name, fmt::join(diff, "; ")));
+    return;
+  }
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(out, ec))
+    if (e.path().filename() != ".lock")
+      throw std::runtime_error(
+          fmt::format("refusing to merge into {}: it is not empty and holds no sweep.json", name));
+}
+
+// Point p from the first directory that finished it, else the first that recorded its
+// failure; nothing when `out` has it finished already.
+void merge_point(const fs::path& out, const std::vector<fs::path>& dirs, const Point& p) {
+  if (fs::is_regular_file(point_dir(out, p) / "metrics.json")) return;
+  for (const auto& d : dirs) {
+    if (fs::is_regular_file(point_dir(d, p) / "metrics.json")) {
+      fs::remove_all(point_dir(out, p));
+      copy_point(point_dir(d, p), point_dir(out, p));
+      std::error_code ec;
+      fs::remove(point_failure(out, p), ec);
+      fs::remove(point_stderr(out, p), ec);
       return;
     }
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(out, ec))
-      if (e.path().filename() != ".lock")
-        throw std::runtime_error(fmt::format(
-            "refusing to merge into {}: it is not empty and holds no sweep.json", o.out));
-  };
-  check_out();  // before touching anything
-  fs::create_directories(out);
-  const DirLock lock(out);
-  check_out();  // again, now that nothing else writes here
-  fs::create_directories(out / "points");
-  remove_stale_temporaries(out);
-  remove_stale_temporaries(out / "points");
-  write_atomic(out / "sweep.json", m.to_json().dump(2) + "\n");
-
-  // Each point from the first directory that finished it, else the first that recorded
-  // its failure.
-  const auto all = m.indices();
-  for (size_t i : all) {
-    const Point p = m.grid.point(i);
-    if (fs::is_regular_file(point_dir(out, p) / "metrics.json")) continue;
-    bool found = false;
-    for (const auto& d : dirs) {
-      if (fs::is_regular_file(point_dir(d, p) / "metrics.json")) {
-        fs::remove_all(point_dir(out, p));
-        copy_point(point_dir(d, p), point_dir(out, p));
-        std::error_code ec;
-        fs::remove(point_failure(out, p), ec);
-        fs::remove(point_stderr(out, p), ec);
-        found = true;
-        break;
-      }
-    }
-    if (found) continue;
-    for (const auto& d : dirs) {
-      if (fs::is_regular_file(point_failure(d, p))) {
-        copy_file_atomic(point_failure(d, p), point_failure(out, p));
-        if (fs::is_regular_file(point_stderr(d, p)))
-          copy_file_atomic(point_stderr(d, p), point_stderr(out, p));
-        break;
-      }
+  }
+  for (const auto& d : dirs) {
+    if (fs::is_regular_file(point_failure(d, p))) {
+      copy_file_atomic(point_failure(d, p), point_failure(out, p));
+      if (fs::is_regular_file(point_stderr(d, p)))
+        copy_file_atomic(point_stderr(d, p), point_stderr(out, p));
+      return;
     }
   }
+}
 
-  const auto results = collect(out, m, all);
-  const auto files = write_results(out, m, results);
+// The table and what is missing or failed; the exit status.
+int report(const MergeOptions& o, const Inputs& in, const Manifest& m, const fs::path& out,
+           const std::vector<PointResult>& results, const std::vector<std::string>& files) {
   size_t failed = 0;
   std::set<std::string> missing_shards;
   size_t missing = 0;
@@ -128,28 +113,58 @@ int run_merge(const MergeOptions& o) {
     failed += r.status == Status::Failed;
     if (r.status != Status::Missing) continue;
     ++missing;
-    for (const auto& s : ms)
+    for (const auto& s : in.ms)
       if (!s.shard.whole())
         missing_shards.insert(fmt::format("{}/{}", r.point.index % s.shard.count, s.shard.count));
   }
   if (!o.quiet) {
     std::cout << markdown(m, results);
-    std::cout << fmt::format("\nmerged {} director{} into {}/: {}\n", dirs.size(),
-                             dirs.size() == 1 ? "y" : "ies", out.string(), fmt::join(files, ", "));
+    std::cout << fmt::format("\nmerged {} director{} into {}/: {}\n", in.dirs.size(),
+                             in.dirs.size() == 1 ? "y" : "ies", out.string(),
+                             fmt::join(files, ", "));
   }
   if (missing)
     std::cerr << fmt::format(
         "sweep-merge: {} of {} points are in none of the directories{}; run the sweep with "
         "--out {} --resume to fill them in\n",
-        missing, all.size(),
+        missing, results.size(),
         missing_shards.empty()
             ? ""
             : fmt::format(" (shards {} not given?)", fmt::join(missing_shards, ", ")),
         o.out);
   if (failed)
     std::cerr << fmt::format("sweep-merge: {} of {} points failed (see {}/results.md)\n", failed,
-                             all.size(), out.string());
+                             results.size(), out.string());
   return failed_status(failed + missing);
+}
+
+}  // namespace
+
+int run_merge(const MergeOptions& o) {
+  const Inputs in = read_inputs(o);
+  Manifest m = in.ms[0];
+  m.shard = Shard{};
+  if (!o.metrics.empty()) m.metrics = parse_metrics(o.metrics);
+
+  const fs::path out = checked_sweep_dir(o.out);
+  for (const auto& d : in.dirs)
+    if (fs::exists(out) && fs::equivalent(out, d))
+      throw std::runtime_error(
+          fmt::format("--out {} is one of the directories to merge; merge into a new one", o.out));
+  check_out(out, m, o.out);  // before touching anything
+  fs::create_directories(out);
+  const DirLock lock(out);
+  check_out(out, m, o.out);  // again, now that nothing else writes here
+  fs::create_directories(out / "points");
+  remove_stale_temporaries(out);
+  remove_stale_temporaries(out / "points");
+  write_atomic(out / "sweep.json", m.to_json().dump(2) + "\n");
+
+  const auto all = m.indices();
+  for (size_t i : all) merge_point(out, in.dirs, m.grid.point(i));
+  const auto results = collect(out, m, all);
+  const auto files = write_results(out, m, results);
+  return report(o, in, m, out, results, files);
 }
 
 }  // namespace latsim::sweep

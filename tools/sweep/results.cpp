@@ -246,95 +246,325 @@ bool is_plot_file(const std::string& name) {
          name.compare(name.size() - 4, 4, ".svg") == 0;
 }
 
-std::map<std::string, std::string> plots(const Manifest& m,
-                                         const std::vector<PointResult>& results) {
-  std::map<std::string, std::string> files;
+// One key: latency metrics (with their averages dashed) together in plot-latency.svg,
+// every other metric in its own plot-<metric>.svg.
+void line_plots(const Manifest& m, const std::vector<PointResult>& results,
+                std::map<std::string, std::string>& files) {
   const auto& g = m.grid;
-  const auto cb = combos(m, results);
   const bool several = g.seeds.size() > 1;
   const auto keys = short_keys(g);
   const std::string seeds = seeds_text(g.seeds);
-  if (g.params.size() == 1) {
-    // Every combination in the order of the one param's values.
-    const auto& values = g.params[0].values;
-    std::map<std::string, const Combo*> by_value;
-    for (const auto& c : cb) by_value[c.values[0]] = &c;
-    auto series_of = [&](size_t k, bool avg, const std::string& name, int color) {
-      Series s;
-      s.name = name;
-      s.color = color;
-      s.dashed = avg;
-      for (const auto& v : values) {
-        auto it = by_value.find(v);
-        s.points.push_back(it == by_value.end() ? Spread{} : spread_of(*it->second, k, avg));
-      }
-      return s;
-    };
-    auto base_plot = [&](const std::string& what) {
-      LinePlot p;
-      p.title = fmt::format("{}: {} vs {}", m.scenario_name, what, keys[0]);
-      p.subtitle = fmt::format("{} points, {}{}", results.size(), seeds,
-                               several ? "; line: median, band: min–max over seeds" : "");
-      p.x_label = g.params[0].key;
-      p.x_values = values;
-      p.band = several;
-      return p;
-    };
-    LinePlot lat = base_plot("latency");
-    lat.y_label = "latency (µs)";
-    int color = 0;
-    for (size_t k = 0; k < m.metrics.size(); ++k) {
-      if (!is_latency(m.metrics[k])) continue;
-      lat.series.push_back(series_of(k, false, m.metrics[k], color));
-      Series avg = series_of(k, true, avg_sibling(m.metrics[k]), color);
-      const bool has_avg = std::any_of(avg.points.begin(), avg.points.end(),
-                                       [](const Spread& s) { return bool(s.mid); });
-      if (has_avg) lat.series.push_back(avg);
-      ++color;
+  // Every combination in the order of the one param's values.
+  const auto& values = g.params[0].values;
+  const auto cb = combos(m, results);
+  std::map<std::string, const Combo*> by_value;
+  for (const auto& c : cb) by_value[c.values[0]] = &c;
+  auto series_of = [&](size_t k, bool avg, const std::string& name, int color) {
+    Series s;
+    s.name = name;
+    s.color = color;
+    s.dashed = avg;
+    for (const auto& v : values) {
+      auto it = by_value.find(v);
+      s.points.push_back(it == by_value.end() ? Spread{} : spread_of(*it->second, k, avg));
     }
-    if (!lat.series.empty()) files["plot-latency.svg"] = line_plot_svg(lat);
-    for (size_t k = 0; k < m.metrics.size(); ++k) {
-      if (is_latency(m.metrics[k])) continue;
-      LinePlot p = base_plot(m.metrics[k]);
-      const std::string unit = unit_of(m.metrics[k]);
-      p.y_label = m.metrics[k] + (unit.empty() ? "" : " (" + unit + ")");
-      p.series.push_back(series_of(k, false, m.metrics[k], color++));
-      files["plot-" + file_safe(m.metrics[k]) + ".svg"] = line_plot_svg(p);
-    }
-  } else if (g.params.size() == 2) {
-    const auto& rows = g.params[0].values;
-    const auto& cols = g.params[1].values;
-    std::map<std::pair<std::string, std::string>, const Combo*> at;
-    for (const auto& c : cb) at[{c.values[0], c.values[1]}] = &c;
-    for (size_t k = 0; k < m.metrics.size(); ++k) {
-      HeatMap h;
-      h.unit = unit_of(m.metrics[k]);
-      h.title = fmt::format("{}: {}{}", m.scenario_name, m.metrics[k],
-                            h.unit.empty() ? "" : " (" + h.unit + ")");
-      h.subtitle = fmt::format("{} points, {}{}\nrows: {}, columns: {}", results.size(), seeds,
-                               several ? "; cells: median, below it min–max" : "", g.params[0].key,
-                               g.params[1].key);
-      h.row_label = keys[0];
-      h.col_label = keys[1];
-      h.rows = rows;
-      h.cols = cols;
-      h.ranges = several;
-      for (const auto& r : rows) {
-        for (const auto& c : cols) {
-          auto it = at.find({r, c});
-          if (it == at.end()) {
-            h.cells.push_back({});
-            h.notes.push_back("missing");
-          } else {
-            h.cells.push_back(spread_of(*it->second, k, false));
-            h.notes.push_back(note_of(*it->second));
-          }
+    return s;
+  };
+  auto base_plot = [&](const std::string& what) {
+    LinePlot p;
+    p.title = fmt::format("{}: {} vs {}", m.scenario_name, what, keys[0]);
+    p.subtitle = fmt::format("{} points, {}{}", results.size(), seeds,
+                             several ? "; line: median, band: min–max over seeds" : "");
+    p.x_label = g.params[0].key;
+    p.x_values = values;
+    p.band = several;
+    return p;
+  };
+  LinePlot lat = base_plot("latency");
+  lat.y_label = "latency (µs)";
+  int color = 0;
+  for (size_t k = 0; k < m.metrics.size(); ++k) {
+    if (!is_latency(m.metrics[k])) continue;
+    lat.series.push_back(series_of(k, false, m.metrics[k], color));
+    Series avg = series_of(k, true, avg_sibling(m.metrics[k]), color);
+    const bool has_avg = std::any_of(avg.points.begin(), avg.points.end(),
+                                     [](const Spread& s) { return bool(s.mid); });
+    if (has_avg) lat.series.push_back(avg);
+    ++color;
+  }
+  if (!lat.series.empty()) files["plot-latency.svg"] = line_plot_svg(lat);
+  for (size_t k = 0; k < m.metrics.size(); ++k) {
+    if (is_latency(m.metrics[k])) continue;
+    LinePlot p = base_plot(m.metrics[k]);
+    const std::string unit = unit_of(m.metrics[k]);
+    p.y_label = m.metrics[k] + (unit.empty() ? "" : " (" + unit + ")");
+    p.series.push_back(series_of(k, false, m.metrics[k], color++));
+    files["plot-" + file_safe(m.metrics[k]) + ".svg"] = line_plot_svg(p);
+  }
+}
+
+// Two keys: a heatmap-<metric>.svg per metric, rows by the first key, columns by the second.
+void heat_maps(const Manifest& m, const std::vector<PointResult>& results,
+               std::map<std::string, std::string>& files) {
+  const auto& g = m.grid;
+  const bool several = g.seeds.size() > 1;
+  const auto keys = short_keys(g);
+  const std::string seeds = seeds_text(g.seeds);
+  const auto& rows = g.params[0].values;
+  const auto& cols = g.params[1].values;
+  const auto cb = combos(m, results);
+  std::map<std::pair<std::string, std::string>, const Combo*> at;
+  for (const auto& c : cb) at[{c.values[0], c.values[1]}] = &c;
+  for (size_t k = 0; k < m.metrics.size(); ++k) {
+    HeatMap h;
+    h.unit = unit_of(m.metrics[k]);
+    h.title = fmt::format("{}: {}{}", m.scenario_name, m.metrics[k],
+                          h.unit.empty() ? "" : " (" + h.unit + ")");
+    h.subtitle = fmt::format("{} points, {}{}\nrows: {}, columns: {}", results.size(), seeds,
+                             several ? "; cells: median, below it min–max" : "", g.params[0].key,
+                             g.params[1].key);
+    h.row_label = keys[0];
+    h.col_label = keys[1];
+    h.rows = rows;
+    h.cols = cols;
+    h.ranges = several;
+    for (const auto& r : rows) {
+      for (const auto& c : cols) {
+        auto it = at.find({r, c});
+        if (it == at.end()) {
+          h.cells.push_back({});
+          h.notes.push_back("missing");
+        } else {
+          h.cells.push_back(spread_of(*it->second, k, false));
+          h.notes.push_back(note_of(*it->second));
         }
       }
-      files["heatmap-" + file_safe(m.metrics[k]) + ".svg"] = heat_map_svg(h);
+    }
+    files["heatmap-" + file_safe(m.metrics[k]) + ".svg"] = heat_map_svg(h);
+  }
+}
+
+// The plot files a sweep over one or two keys gets, by file name; none for more keys.
+std::map<std::string, std::string> plots(const Manifest& m,
+                                         const std::vector<PointResult>& results) {
+  std::map<std::string, std::string> files;
+  if (m.grid.params.size() == 1) line_plots(m, results, files);
+  if (m.grid.params.size() == 2) heat_maps(m, results, files);
+  return files;
+}
+
+// results.md's opening: the header line, then which keys are abbreviated and what is fixed.
+std::string md_intro(const Manifest& m, const std::vector<std::string>& keys, size_t npoints) {
+  const auto& g = m.grid;
+  std::string o = header_line(m, npoints) + "\n\n";
+  std::vector<std::string> legend;
+  for (size_t i = 0; i < keys.size(); ++i)
+    if (keys[i] != g.params[i].key)
+      legend.push_back(fmt::format("{} = `{}`", keys[i], g.params[i].key));
+  if (!legend.empty()) o += fmt::format("Swept: {}.", fmt::join(legend, ", "));
+  if (!g.sets.empty())
+    o += fmt::format("{}Fixed: `{}`.", legend.empty() ? "" : " ", fmt::join(g.sets, "`, `"));
+  if (!legend.empty() || !g.sets.empty()) o += "\n\n";
+  return o;
+}
+
+// The main table: a row per point, or with several seeds a row per combination of values.
+std::string md_points(const Manifest& m, const std::vector<std::string>& keys,
+                      const std::vector<PointResult>& results) {
+  const bool several = m.grid.seeds.size() > 1;
+  bool notes = false;
+  for (const auto& r : results) notes |= r.status != Status::Ok;
+  std::vector<std::string> header = keys;
+  if (!several) header.push_back("seed");
+  for (const auto& k : m.metrics) header.push_back(k);
+  if (notes) header.push_back("note");
+  std::string o;
+  std::vector<std::vector<std::string>> rows;
+  if (!several) {
+    for (const auto& r : results) {
+      std::vector<std::string> row;
+      for (const auto& kv : r.point.values) row.push_back(kv.second);
+      row.push_back(std::to_string(r.point.seed));
+      for (const auto& v : r.metrics) row.push_back(cell_text(v));
+      if (notes)
+        row.push_back(r.status == Status::Ok       ? ""
+                      : r.status == Status::Failed ? "failed: " + r.error
+                                                   : "missing");
+      rows.push_back(row);
+    }
+  } else {
+    o += "Cells: median (min–max) over the seeds.\n\n";
+    for (const auto& c : combos(m, results)) {
+      std::vector<std::string> row = c.values;
+      for (size_t k = 0; k < m.metrics.size(); ++k)
+        row.push_back(spread_text(spread_of(c, k, false)));
+      if (notes) {
+        size_t failed = 0, missing = 0;
+        for (const auto* r : c.runs) {
+          failed += r->status == Status::Failed;
+          missing += r->status == Status::Missing;
+        }
+        std::vector<std::string> n;
+        if (failed) n.push_back(fmt::format("{} failed", failed));
+        if (missing) n.push_back(fmt::format("{} missing", missing));
+        row.push_back(fmt::format("{}", fmt::join(n, ", ")));
+      }
+      rows.push_back(row);
     }
   }
-  return files;
+  return o + md_table(header, rows, notes);
+}
+
+// Two keys: the first metric as a grid, rows by the first key, columns by the second.
+std::string md_grid(const Manifest& m, const std::vector<std::string>& keys,
+                    const std::vector<PointResult>& results) {
+  const auto& g = m.grid;
+  const bool several = g.seeds.size() > 1;
+  std::map<std::pair<std::string, std::string>, std::string> cell;
+  for (const auto& c : combos(m, results)) {
+    std::string t = spread_text(spread_of(c, 0, false));
+    cell[{c.values[0], c.values[1]}] = t.empty() ? note_of(c) : t;
+  }
+  const std::string unit = unit_of(m.metrics[0]);
+  std::string o = fmt::format("\n{}{}{}, {} down, {} across:\n\n", m.metrics[0],
+                              unit.empty() ? "" : " (" + unit + ")",
+                              several ? ", median (min–max)" : "", keys[0], keys[1]);
+  std::vector<std::string> h{keys[0] + " \\ " + keys[1]};
+  for (const auto& c : g.params[1].values) h.push_back(c);
+  std::vector<std::vector<std::string>> grid_rows;
+  for (const auto& r : g.params[0].values) {
+    std::vector<std::string> row{r};
+    for (const auto& c : g.params[1].values) {
+      auto it = cell.find({r, c});
+      row.push_back(it == cell.end() ? "" : it->second);
+    }
+    grid_rows.push_back(row);
+  }
+  return o + md_table(h, grid_rows);
+}
+
+// How many points failed or are missing, and a line per failure; "" when none.
+std::string md_failures(const std::vector<PointResult>& results) {
+  size_t failed = 0, missing = 0;
+  for (const auto& r : results) {
+    failed += r.status == Status::Failed;
+    missing += r.status == Status::Missing;
+  }
+  if (!failed && !missing) return "";
+  std::string o = "\n";
+  if (failed) o += fmt::format("{} point{} failed", failed, failed == 1 ? "" : "s");
+  if (failed && missing) o += ", ";
+  if (missing) o += fmt::format("{} missing", missing);
+  o += ".\n";
+  for (const auto& r : results) {
+    if (r.status != Status::Failed) continue;
+    std::string last = r.stderr_tail;
+    const auto nl = last.rfind('\n');
+    if (nl != std::string::npos) last = last.substr(nl + 1);
+    std::vector<std::string> kv;
+    for (const auto& [k, v] : r.point.values) kv.push_back(k + "=" + v);
+    o += fmt::format("- `{}` seed {}: {}{}\n", fmt::join(kv, " "), r.point.seed, r.error,
+                     last.empty() ? "" : ": " + last);
+  }
+  return o;
+}
+
+std::string results_csv(const Manifest& m, const std::vector<PointResult>& results) {
+  std::string csv;
+  {
+    std::vector<std::string> h;
+    for (const auto& p : m.grid.params) h.push_back(csv_field(p.key));
+    h.push_back("seed");
+    for (const auto& k : m.metrics) h.push_back(csv_field(k));
+    h.push_back("status");
+    h.push_back("id");
+    csv += fmt::format("{}\n", fmt::join(h, ","));
+  }
+  for (const auto& r : results) {
+    std::vector<std::string> f;
+    for (const auto& kv : r.point.values) f.push_back(csv_field(kv.second));
+    f.push_back(std::to_string(r.point.seed));
+    for (const auto& v : r.metrics)
+      f.push_back(csv_field(v.is_null() ? "" : v.is_string() ? v.get<std::string>() : v.dump()));
+    f.push_back(status_name(r.status));
+    f.push_back(r.point.id);
+    csv += fmt::format("{}\n", fmt::join(f, ","));
+  }
+  return csv;
+}
+
+// One point in results.json.
+json point_json(const Manifest& m, const PointResult& r) {
+  json values = json::object();
+  for (const auto& [k, v] : r.point.values) values[k] = typed(v);
+  json metrics = json::object();
+  for (size_t k = 0; k < m.metrics.size(); ++k) metrics[m.metrics[k]] = r.metrics[k];
+  json p = {{"index", r.point.index},
+            {"id", r.point.id},
+            {"values", values},
+            {"seed", r.point.seed},
+            {"status", status_name(r.status)}};
+  if (r.status == Status::Ok) {
+    p["dir"] = "points/" + r.point.id;
+    p["metrics"] = metrics;
+  }
+  if (r.status == Status::Failed) {
+    p["error"] = r.error;
+    p["stderr_tail"] = r.stderr_tail;
+  }
+  return p;
+}
+
+// results.json's across_seeds: min, median and max of each metric per combination.
+json across_seeds_json(const Manifest& m, const std::vector<PointResult>& results) {
+  json agg = json::array();
+  for (const auto& c : combos(m, results)) {
+    json values = json::object();
+    for (size_t i = 0; i < c.values.size(); ++i) values[m.grid.params[i].key] = typed(c.values[i]);
+    json ms = json::object();
+    size_t n = 0;
+    for (const auto* r : c.runs) n += r->status == Status::Ok;
+    for (size_t k = 0; k < m.metrics.size(); ++k) {
+      const Spread s = spread_of(c, k, false);
+      ms[m.metrics[k]] =
+          s.mid ? json{{"min", *s.lo}, {"median", *s.mid}, {"max", *s.hi}} : json(nullptr);
+    }
+    agg.push_back({{"values", values}, {"ok_seeds", n}, {"metrics", ms}});
+  }
+  return agg;
+}
+
+json results_json(const Manifest& m, const std::vector<PointResult>& results) {
+  const auto& g = m.grid;
+  json pts = json::array();
+  size_t ok = 0, failed = 0, missing = 0;
+  for (const auto& r : results) {
+    ok += r.status == Status::Ok;
+    failed += r.status == Status::Failed;
+    missing += r.status == Status::Missing;
+    pts.push_back(point_json(m, r));
+  }
+  json params = json::array();
+  for (const auto& p : g.params) {
+    json vals = json::array();
+    for (const auto& v : p.values) vals.push_back(typed(v));
+    params.push_back({{"key", p.key}, {"values", vals}});
+  }
+  json res = {{"schema_version", 1},
+              {"scenario", m.scenario_name},
+              {"scenario_fnv1a", m.scenario_hash},
+              {"duration_s", m.duration_s},
+              {"sets", g.sets},
+              {"params", params},
+              {"seeds", g.seeds},
+              {"metrics", m.metrics},
+              {"shard", m.shard.whole() ? json(nullptr)
+                                        : json(fmt::format("{}/{}", m.shard.index, m.shard.count))},
+              {"summary",
+               {{"points", results.size()}, {"ok", ok}, {"failed", failed}, {"missing", missing}}},
+              {"points", pts}};
+  if (g.seeds.size() > 1) res["across_seeds"] = across_seeds_json(m, results);
+  return res;
 }
 
 }  // namespace
@@ -525,211 +755,24 @@ std::vector<PointResult> collect(const fs::path& dir, const Manifest& m,
 }
 
 std::string markdown(const Manifest& m, const std::vector<PointResult>& results) {
-  const auto& g = m.grid;
-  const auto keys = short_keys(g);
-  std::string o = header_line(m, results.size()) + "\n\n";
-  std::vector<std::string> legend;
-  for (size_t i = 0; i < keys.size(); ++i)
-    if (keys[i] != g.params[i].key)
-      legend.push_back(fmt::format("{} = `{}`", keys[i], g.params[i].key));
-  if (!legend.empty()) o += fmt::format("Swept: {}.", fmt::join(legend, ", "));
-  if (!g.sets.empty())
-    o += fmt::format("{}Fixed: `{}`.", legend.empty() ? "" : " ", fmt::join(g.sets, "`, `"));
-  if (!legend.empty() || !g.sets.empty()) o += "\n\n";
-
-  const bool several = g.seeds.size() > 1;
-  bool notes = false;
-  for (const auto& r : results) notes |= r.status != Status::Ok;
-  std::vector<std::string> header = keys;
-  if (!several) header.push_back("seed");
-  for (const auto& k : m.metrics) header.push_back(k);
-  if (notes) header.push_back("note");
-  std::vector<std::vector<std::string>> rows;
-  if (!several) {
-    for (const auto& r : results) {
-      std::vector<std::string> row;
-      for (const auto& kv : r.point.values) row.push_back(kv.second);
-      row.push_back(std::to_string(r.point.seed));
-      for (const auto& v : r.metrics) row.push_back(cell_text(v));
-      if (notes)
-        row.push_back(r.status == Status::Ok       ? ""
-                      : r.status == Status::Failed ? "failed: " + r.error
-                                                   : "missing");
-      rows.push_back(row);
-    }
-  } else {
-    o += "Cells: median (min–max) over the seeds.\n\n";
-    for (const auto& c : combos(m, results)) {
-      std::vector<std::string> row = c.values;
-      for (size_t k = 0; k < m.metrics.size(); ++k)
-        row.push_back(spread_text(spread_of(c, k, false)));
-      if (notes) {
-        size_t failed = 0, missing = 0;
-        for (const auto* r : c.runs) {
-          failed += r->status == Status::Failed;
-          missing += r->status == Status::Missing;
-        }
-        std::vector<std::string> n;
-        if (failed) n.push_back(fmt::format("{} failed", failed));
-        if (missing) n.push_back(fmt::format("{} missing", missing));
-        row.push_back(fmt::format("{}", fmt::join(n, ", ")));
-      }
-      rows.push_back(row);
-    }
-  }
-  o += md_table(header, rows, notes);
-
-  // Two keys: the first metric as a grid, rows by the first key, columns by the second.
-  if (g.params.size() == 2 && !m.metrics.empty()) {
-    std::map<std::pair<std::string, std::string>, std::string> cell;
-    for (const auto& c : combos(m, results)) {
-      std::string t = spread_text(spread_of(c, 0, false));
-      cell[{c.values[0], c.values[1]}] = t.empty() ? note_of(c) : t;
-    }
-    const std::string unit = unit_of(m.metrics[0]);
-    o += fmt::format("\n{}{}{}, {} down, {} across:\n\n", m.metrics[0],
-                     unit.empty() ? "" : " (" + unit + ")", several ? ", median (min–max)" : "",
-                     keys[0], keys[1]);
-    std::vector<std::string> h{keys[0] + " \\ " + keys[1]};
-    for (const auto& c : g.params[1].values) h.push_back(c);
-    std::vector<std::vector<std::string>> grid_rows;
-    for (const auto& r : g.params[0].values) {
-      std::vector<std::string> row{r};
-      for (const auto& c : g.params[1].values) {
-        auto it = cell.find({r, c});
-        row.push_back(it == cell.end() ? "" : it->second);
-      }
-      grid_rows.push_back(row);
-    }
-    o += md_table(h, grid_rows);
-  }
-
-  size_t failed = 0, missing = 0;
-  for (const auto& r : results) {
-    failed += r.status == Status::Failed;
-    missing += r.status == Status::Missing;
-  }
-  if (failed || missing) {
-    o += "\n";
-    if (failed) o += fmt::format("{} point{} failed", failed, failed == 1 ? "" : "s");
-    if (failed && missing) o += ", ";
-    if (missing) o += fmt::format("{} missing", missing);
-    o += ".\n";
-    for (const auto& r : results) {
-      if (r.status != Status::Failed) continue;
-      std::string last = r.stderr_tail;
-      const auto nl = last.rfind('\n');
-      if (nl != std::string::npos) last = last.substr(nl + 1);
-      o += fmt::format(
-          "- `{}` seed {}: {}{}\n",
-          [&] {
-            std::vector<std::string> kv;
-            for (const auto& [k, v] : r.point.values) kv.push_back(k + "=" + v);
-            return fmt::format("{}", fmt::join(kv, " "));
-          }(),
-          r.point.seed, r.error, last.empty() ? "" : ": " + last);
-    }
-  }
-  return o;
+  const auto keys = short_keys(m.grid);
+  std::string o = md_intro(m, keys, results.size());
+  o += md_points(m, keys, results);
+  if (m.grid.params.size() == 2 && !m.metrics.empty()) o += md_grid(m, keys, results);
+  return o + md_failures(results);
 }
 
 std::vector<std::string> write_results(const fs::path& dir, const Manifest& m,
                                        const std::vector<PointResult>& results) {
   std::vector<std::string> written;
-  const auto& g = m.grid;
-
-  // results.csv
-  std::string csv;
-  {
-    std::vector<std::string> h;
-    for (const auto& p : g.params) h.push_back(csv_field(p.key));
-    h.push_back("seed");
-    for (const auto& k : m.metrics) h.push_back(csv_field(k));
-    h.push_back("status");
-    h.push_back("id");
-    csv += fmt::format("{}\n", fmt::join(h, ","));
-  }
-  for (const auto& r : results) {
-    std::vector<std::string> f;
-    for (const auto& kv : r.point.values) f.push_back(csv_field(kv.second));
-    f.push_back(std::to_string(r.point.seed));
-    for (const auto& v : r.metrics)
-      f.push_back(csv_field(v.is_null() ? "" : v.is_string() ? v.get<std::string>() : v.dump()));
-    f.push_back(status_name(r.status));
-    f.push_back(r.point.id);
-    csv += fmt::format("{}\n", fmt::join(f, ","));
-  }
-  write_atomic(dir / "results.csv", csv);
+  write_atomic(dir / "results.csv", results_csv(m, results));
   written.push_back("results.csv");
-
-  // results.json
-  json pts = json::array();
-  size_t ok = 0, failed = 0, missing = 0;
-  for (const auto& r : results) {
-    json values = json::object();
-    for (const auto& [k, v] : r.point.values) values[k] = typed(v);
-    json metrics = json::object();
-    for (size_t k = 0; k < m.metrics.size(); ++k) metrics[m.metrics[k]] = r.metrics[k];
-    json p = {{"index", r.point.index},
-              {"id", r.point.id},
-              {"values", values},
-              {"seed", r.point.seed},
-              {"status", status_name(r.status)}};
-    if (r.status == Status::Ok) {
-      p["dir"] = "points/" + r.point.id;
-      p["metrics"] = metrics;
-    }
-    if (r.status == Status::Failed) {
-      p["error"] = r.error;
-      p["stderr_tail"] = r.stderr_tail;
-    }
-    ok += r.status == Status::Ok;
-    failed += r.status == Status::Failed;
-    missing += r.status == Status::Missing;
-    pts.push_back(p);
-  }
-  json params = json::array();
-  for (const auto& p : g.params) {
-    json vals = json::array();
-    for (const auto& v : p.values) vals.push_back(typed(v));
-    params.push_back({{"key", p.key}, {"values", vals}});
-  }
-  json res = {{"schema_version", 1},
-              {"scenario", m.scenario_name},
-              {"scenario_fnv1a", m.scenario_hash},
-              {"duration_s", m.duration_s},
-              {"sets", g.sets},
-              {"params", params},
-              {"seeds", g.seeds},
-              {"metrics", m.metrics},
-              {"shard", m.shard.whole() ? json(nullptr)
-                                        : json(fmt::format("{}/{}", m.shard.index, m.shard.count))},
-              {"summary",
-               {{"points", results.size()}, {"ok", ok}, {"failed", failed}, {"missing", missing}}},
-              {"points", pts}};
-  if (g.seeds.size() > 1) {
-    json agg = json::array();
-    for (const auto& c : combos(m, results)) {
-      json values = json::object();
-      for (size_t i = 0; i < c.values.size(); ++i) values[g.params[i].key] = typed(c.values[i]);
-      json ms = json::object();
-      size_t n = 0;
-      for (const auto* r : c.runs) n += r->status == Status::Ok;
-      for (size_t k = 0; k < m.metrics.size(); ++k) {
-        const Spread s = spread_of(c, k, false);
-        ms[m.metrics[k]] =
-            s.mid ? json{{"min", *s.lo}, {"median", *s.mid}, {"max", *s.hi}} : json(nullptr);
-      }
-      agg.push_back({{"values", values}, {"ok_seeds", n}, {"metrics", ms}});
-    }
-    res["across_seeds"] = agg;
-  }
-  write_atomic(dir / "results.json", res.dump(2) + "\n");
+  write_atomic(dir / "results.json", results_json(m, results).dump(2) + "\n");
   written.push_back("results.json");
-
   write_atomic(dir / "results.md", markdown(m, results));
   written.push_back("results.md");
 
+  // An earlier run's plots that this run does not make go: none is left stale.
   const auto files = plots(m, results);
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec)) {

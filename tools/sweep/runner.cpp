@@ -145,6 +145,177 @@ class Progress {
   Clock::time_point last_{};
 };
 
+// One run_jobs call: starts jobs up to the width, watches deadlines and signals, reaps
+// children and reports each to on_done.
+class Pool {
+ public:
+  Pool(const std::vector<Job>& jobs, const RunnerOptions& o, const OnDone& on_done)
+      : jobs_(jobs),
+        o_(o),
+        on_done_(on_done),
+        t0_(Clock::now()),
+        width_(std::max<size_t>(1, o.jobs)),
+        progress_(o, o.done_before + jobs.size()) {}
+
+  RunSummary run() {
+    sigemptyset(&watched_);
+    for (int s : {SIGCHLD, SIGINT, SIGTERM, SIGHUP}) sigaddset(&watched_, s);
+    ::sigprocmask(SIG_BLOCK, &watched_, &old_mask_);
+    for (;;) {
+      while (!interrupt_ && running_.size() < width_ && next_ < jobs_.size()) start(next_++);
+      if (running_.empty()) break;
+      progress_.draw(o_.done_before + done_here_, sum_.failed, running_.size(), done_here_,
+                     seconds(Clock::now() - t0_), changed_);
+      changed_ = false;
+      sleep();
+      enforce_deadlines();
+      reap();
+    }
+    progress_.clear();
+    ::sigprocmask(SIG_SETMASK, &old_mask_, nullptr);
+    sum_.signal = interrupt_;
+    sum_.wall_s = seconds(Clock::now() - t0_);
+    return sum_;
+  }
+
+ private:
+  // Take pending signals, waiting at most `wait` for the first; a stop signal interrupts.
+  void take_signals(const timespec* wait) {
+    timespec zero{0, 0};
+    for (const timespec* t = wait;; t = &zero) {
+      const int sig = ::sigtimedwait(&watched_, nullptr, t);
+      if (sig < 0) return;  // timeout (EAGAIN) or EINTR
+      if (sig != SIGCHLD && !interrupt_) {
+        interrupt_ = sig;
+        for (const auto& r : running_) ::kill(r.pid, SIGTERM);
+        kill_at_ = Clock::now() + std::chrono::seconds(5);
+      }
+    }
+  }
+
+  void start(size_t j) {
+    ExecData d;
+    d.args = jobs_[j].argv;
+    for (auto& a : d.args) d.argv.push_back(a.data());
+    d.argv.push_back(nullptr);
+    d.stderr_path = jobs_[j].stderr_path;
+    const pid_t pid = d.args.empty() ? -1 : spawn(d, old_mask_, self_);
+    if (pid < 0) {
+      JobResult r;
+      r.outcome = Outcome::NotStarted;
+      r.exit_code = 127;
+      std::ofstream(jobs_[j].stderr_path)
+          << "latsim: cannot start a child process: " << std::strerror(errno) << "\n";
+      done(j, r);
+      return;
+    }
+    Running r{j, pid, Clock::now(), std::nullopt};
+    if (jobs_[j].timeout_s > 0)
+      r.deadline = r.start + std::chrono::duration_cast<Clock::duration>(
+                                 std::chrono::duration<double>(jobs_[j].timeout_s));
+    running_.push_back(r);
+  }
+
+  // Sleep until a child ends, a signal comes, a deadline passes or the progress line is
+  // due; at most 200 ms, so nothing depends on SIGCHLD alone.
+  void sleep() {
+    const auto now = Clock::now();
+    double wait_s = 0.2;
+    for (const auto& r : running_)
+      if (r.deadline && !r.timed_out) wait_s = std::min(wait_s, seconds(*r.deadline - now));
+    wait_s = std::max(wait_s, 0.001);
+    timespec ts{time_t(wait_s), long((wait_s - std::floor(wait_s)) * 1e9)};
+    take_signals(&ts);
+  }
+
+  void enforce_deadlines() {
+    const auto now = Clock::now();
+    for (auto& r : running_) {
+      if (!interrupt_ && r.deadline && !r.timed_out && now >= *r.deadline) {
+        r.timed_out = true;
+        ::kill(r.pid, SIGKILL);
+      }
+      if (interrupt_ && now >= kill_at_) ::kill(r.pid, SIGKILL);
+    }
+  }
+
+  void reap() {
+    for (size_t i = 0; i < running_.size();) {
+      int status = 0;
+      const pid_t w = ::waitpid(running_[i].pid, &status, WNOHANG);
+      if (w == 0 || (w < 0 && errno == EINTR)) {
+        ++i;
+        continue;
+      }
+      // A Ctrl-C reaches the children and us together: see ours before judging theirs.
+      const timespec zero{0, 0};
+      take_signals(&zero);
+      const Running r = running_[i];
+      running_.erase(running_.begin() + long(i));
+      ended(r, w, status);
+    }
+  }
+
+  // How a reaped child (waitpid gave w and status) went.
+  JobResult result_of(const Running& r, pid_t w, int status) const {
+    JobResult res;
+    res.pid = r.pid;
+    res.timeout_s = jobs_[r.job].timeout_s;
+    res.wall_s = seconds(Clock::now() - r.start);
+    if (w < 0) {
+      res.outcome = Outcome::NotStarted;
+      res.exit_code = 127;
+    } else if (r.timed_out) {
+      res.outcome = Outcome::TimedOut;
+    } else if (WIFEXITED(status)) {
+      res.outcome = Outcome::Exited;
+      res.exit_code = WEXITSTATUS(status);
+    } else {
+      res.outcome = Outcome::Signaled;
+      res.signal = WTERMSIG(status);
+    }
+    // Stopped by our own interruption (or by the terminal's Ctrl-C that also hit us):
+    // not a result of the job, so not reported.
+    if (interrupt_ && !res.ok()) res.outcome = Outcome::Interrupted;
+    return res;
+  }
+
+  void ended(const Running& r, pid_t w, int status) {
+    const JobResult res = result_of(r, w, status);
+    if (res.outcome == Outcome::Interrupted) {
+      on_done_(r.job, res);
+      return;
+    }
+    ++sum_.finished;
+    done(r.job, res);
+    changed_ = true;  // redrawn once the next job has started
+  }
+
+  // A job counts as done: tell on_done, and print its failure message if it has one.
+  void done(size_t job, const JobResult& res) {
+    ++done_here_;
+    if (auto msg = on_done_(job, res)) {
+      ++sum_.failed;
+      progress_.message(*msg);
+    }
+  }
+
+  const std::vector<Job>& jobs_;
+  const RunnerOptions& o_;
+  const OnDone& on_done_;
+  const Clock::time_point t0_;
+  const size_t width_;
+  const pid_t self_ = ::getpid();
+  Progress progress_;
+  sigset_t watched_{}, old_mask_{};
+  RunSummary sum_;
+  std::vector<Running> running_;
+  size_t next_ = 0, done_here_ = 0;
+  int interrupt_ = 0;
+  bool changed_ = true;
+  Clock::time_point kill_at_{};
+};
+
 }  // namespace
 
 std::string JobResult::describe() const {
@@ -205,138 +376,7 @@ bool process_alive(pid_t pid) {
 }
 
 RunSummary run_jobs(const std::vector<Job>& jobs, const RunnerOptions& o, const OnDone& on_done) {
-  RunSummary sum;
-  const auto t0 = Clock::now();
-  const size_t width = std::max<size_t>(1, o.jobs);
-  const size_t total = o.done_before + jobs.size();
-
-  sigset_t watched, old_mask;
-  sigemptyset(&watched);
-  for (int s : {SIGCHLD, SIGINT, SIGTERM, SIGHUP}) sigaddset(&watched, s);
-  ::sigprocmask(SIG_BLOCK, &watched, &old_mask);
-  const pid_t self = ::getpid();
-
-  Progress progress(o, total);
-  std::vector<Running> running;
-  size_t next = 0, done_here = 0;
-  int interrupt = 0;
-  bool changed = true;
-  Clock::time_point kill_at{};
-
-  auto take_signals = [&](const timespec* wait) {
-    timespec zero{0, 0};
-    for (const timespec* t = wait;; t = &zero) {
-      const int sig = ::sigtimedwait(&watched, nullptr, t);
-      if (sig < 0) return;  // timeout (EAGAIN) or EINTR
-      if (sig != SIGCHLD && !interrupt) {
-        interrupt = sig;
-        for (const auto& r : running) ::kill(r.pid, SIGTERM);
-        kill_at = Clock::now() + std::chrono::seconds(5);
-      }
-    }
-  };
-
-  for (;;) {
-    while (!interrupt && running.size() < width && next < jobs.size()) {
-      const size_t j = next++;
-      ExecData d;
-      d.args = jobs[j].argv;
-      for (auto& a : d.args) d.argv.push_back(a.data());
-      d.argv.push_back(nullptr);
-      d.stderr_path = jobs[j].stderr_path;
-      const pid_t pid = d.args.empty() ? -1 : spawn(d, old_mask, self);
-      if (pid < 0) {
-        JobResult r;
-        r.outcome = Outcome::NotStarted;
-        r.exit_code = 127;
-        std::ofstream(jobs[j].stderr_path)
-            << "latsim: cannot start a child process: " << std::strerror(errno) << "\n";
-        ++done_here;
-        if (auto msg = on_done(j, r)) {
-          ++sum.failed;
-          progress.message(*msg);
-        }
-        continue;
-      }
-      Running r{j, pid, Clock::now(), std::nullopt};
-      if (jobs[j].timeout_s > 0)
-        r.deadline = r.start + std::chrono::duration_cast<Clock::duration>(
-                                   std::chrono::duration<double>(jobs[j].timeout_s));
-      running.push_back(r);
-    }
-    if (running.empty()) break;
-    progress.draw(o.done_before + done_here, sum.failed, running.size(), done_here,
-                  seconds(Clock::now() - t0), changed);
-    changed = false;
-
-    // Sleep until a child ends, a signal comes, a deadline passes or the progress line is
-    // due; at most 200 ms, so nothing depends on SIGCHLD alone.
-    auto now = Clock::now();
-    double wait_s = 0.2;
-    for (const auto& r : running)
-      if (r.deadline && !r.timed_out) wait_s = std::min(wait_s, seconds(*r.deadline - now));
-    wait_s = std::max(wait_s, 0.001);
-    timespec ts{time_t(wait_s), long((wait_s - std::floor(wait_s)) * 1e9)};
-    take_signals(&ts);
-
-    now = Clock::now();
-    for (auto& r : running) {
-      if (!interrupt && r.deadline && !r.timed_out && now >= *r.deadline) {
-        r.timed_out = true;
-        ::kill(r.pid, SIGKILL);
-      }
-      if (interrupt && now >= kill_at) ::kill(r.pid, SIGKILL);
-    }
-
-    for (size_t i = 0; i < running.size();) {
-      int status = 0;
-      const pid_t w = ::waitpid(running[i].pid, &status, WNOHANG);
-      if (w == 0 || (w < 0 && errno == EINTR)) {
-        ++i;
-        continue;
-      }
-      // A Ctrl-C reaches the children and us together: see ours before judging theirs.
-      const timespec zero{0, 0};
-      take_signals(&zero);
-      const Running r = running[i];
-      running.erase(running.begin() + long(i));
-      JobResult res;
-      res.pid = r.pid;
-      res.timeout_s = jobs[r.job].timeout_s;
-      res.wall_s = seconds(Clock::now() - r.start);
-      if (w < 0) {
-        res.outcome = Outcome::NotStarted;
-        res.exit_code = 127;
-      } else if (r.timed_out) {
-        res.outcome = Outcome::TimedOut;
-      } else if (WIFEXITED(status)) {
-        res.outcome = Outcome::Exited;
-        res.exit_code = WEXITSTATUS(status);
-      } else {
-        res.outcome = Outcome::Signaled;
-        res.signal = WTERMSIG(status);
-      }
-      // Stopped by our own interruption (or by the terminal's Ctrl-C that also hit us):
-      // not a result of the job, so not reported.
-      if (interrupt && !res.ok()) res.outcome = Outcome::Interrupted;
-      if (res.outcome == Outcome::Interrupted) {
-        on_done(r.job, res);
-        continue;
-      }
-      ++done_here;
-      ++sum.finished;
-      if (auto msg = on_done(r.job, res)) {
-        ++sum.failed;
-        progress.message(*msg);
-      }
-      changed = true;  // redrawn once the next job has started
-    }
-  }
-  progress.clear();
-  ::sigprocmask(SIG_SETMASK, &old_mask, nullptr);
-  sum.signal = interrupt;
-  sum.wall_s = seconds(Clock::now() - t0);
-  return sum;
+  return Pool(jobs, o, on_done).run();
 }
 
 }  // namespace latsim::sweep

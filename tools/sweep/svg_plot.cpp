@@ -180,6 +180,331 @@ double heading(std::string& o, const std::string& title, const std::string& subt
   return y;
 }
 
+// The plot area of a line plot or histogram, in pixels.
+struct Frame {
+  double x0, x1, y0, y1;
+};
+
+// Horizontal grid lines at the y ticks; with `minor`, lighter ones at the minor ticks too.
+void grid(std::string& o, const Frame& f, const Axis& ay, bool minor) {
+  o += "<g stroke=\"#e6e6e6\" stroke-width=\"1\">\n";
+  if (minor)
+    for (double t : ay.minor)
+      o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#f3f3f3\"/>\n",
+                       num(f.x0), num(ay.at(t)), num(f.x1), num(ay.at(t)));
+  for (double t : ay.ticks)
+    o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>\n", num(f.x0), num(ay.at(t)),
+                     num(f.x1), num(ay.at(t)));
+  o += "</g>\n";
+}
+
+void frame_rect(std::string& o, const Frame& f) {
+  o += fmt::format(
+      "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#333333\"/>\n",
+      num(f.x0), num(f.y0), num(f.x1 - f.x0), num(f.y1 - f.y0));
+}
+
+void y_ticks(std::string& o, const Frame& f, const Axis& ay) {
+  for (double t : ay.ticks) {
+    o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#333333\"/>\n",
+                     num(f.x0 - 5), num(ay.at(t)), num(f.x0), num(ay.at(t)));
+    o += text(f.x0 - 8, ay.at(t) + 4, format_number(t), 11, "text-anchor=\"end\"");
+  }
+}
+
+// The x label below the frame and the y label rotated along its left side.
+void axis_labels(std::string& o, const Frame& f, const std::string& x_label,
+                 const std::string& y_label) {
+  o += text((f.x0 + f.x1) / 2, f.y1 + 44, x_label, 13, "text-anchor=\"middle\"");
+  o += fmt::format(
+      "<text x=\"0\" y=\"0\" font-size=\"13\" text-anchor=\"middle\" "
+      "transform=\"translate({},{}) rotate(-90)\">{}</text>\n",
+      num(22), num((f.y0 + f.y1) / 2), esc(y_label));
+}
+
+// x pixel of each x value: numeric values by value (log when they span more than a
+// decade), others evenly.
+std::vector<double> x_positions(const std::vector<std::string>& values, const Frame& f) {
+  const size_t n = values.size();
+  std::vector<double> xs(n);
+  bool numeric = n > 0;
+  for (size_t i = 0; i < n && numeric; ++i) numeric = to_double(values[i], xs[i]);
+  std::vector<double> px(n);
+  const double pad = 24;
+  if (numeric && n > 1) {
+    const double mn = *std::min_element(xs.begin(), xs.end());
+    const double mx = *std::max_element(xs.begin(), xs.end());
+    Axis ax;
+    ax.log = wants_log(mn, mx);
+    ax.lo = mn;
+    ax.hi = mx == mn ? mn + 1 : mx;
+    ax.p0 = f.x0 + pad;
+    ax.p1 = f.x1 - pad;
+    for (size_t i = 0; i < n; ++i) px[i] = ax.at(xs[i]);
+  } else {
+    for (size_t i = 0; i < n; ++i)
+      px[i] = n == 1 ? (f.x0 + f.x1) / 2
+                     : f.x0 + pad + (f.x1 - f.x0 - 2 * pad) * double(i) / double(n - 1);
+  }
+  return px;
+}
+
+// The range of every value (median and range) of every series; nullopt when there is none.
+std::optional<std::pair<double, double>> value_range(const std::vector<Series>& series) {
+  double mn = INFINITY, mx = -INFINITY;
+  for (const auto& s : series)
+    for (const auto& v : s.points)
+      for (const auto& x : {v.lo, v.mid, v.hi})
+        if (x) mn = std::min(mn, *x), mx = std::max(mx, *x);
+  if (!(mn <= mx)) return std::nullopt;
+  return std::make_pair(mn, mx);
+}
+
+// Tick marks under the frame, each labelled unless the label would overlap the previous one.
+void x_ticks(std::string& o, const Frame& f, const std::vector<double>& px,
+             const std::vector<std::string>& labels) {
+  double last_right = -INFINITY;
+  for (size_t i = 0; i < px.size(); ++i) {
+    o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#333333\"/>\n",
+                     num(px[i]), num(f.y1), num(px[i]), num(f.y1 + 5));
+    const double w = text_width(labels[i], 11);
+    if (px[i] - w / 2 < last_right + 6) continue;
+    o += text(px[i], f.y1 + 19, labels[i], 11, "text-anchor=\"middle\"");
+    last_right = px[i] + w / 2;
+  }
+}
+
+// The stretches of consecutive x indices (below n) where a series has a median (and, with
+// need_range, a range).
+std::vector<std::vector<size_t>> runs_of(const Series& s, size_t n, bool need_range) {
+  std::vector<std::vector<size_t>> out(1);
+  for (size_t i = 0; i < s.points.size() && i < n; ++i) {
+    const auto& v = s.points[i];
+    const bool has = v.mid && (!need_range || (v.lo && v.hi));
+    if (has)
+      out.back().push_back(i);
+    else if (!out.back().empty())
+      out.emplace_back();
+  }
+  if (out.back().empty()) out.pop_back();
+  return out;
+}
+
+void bands(std::string& o, const LinePlot& p, const std::vector<double>& px, const Axis& ay) {
+  for (const auto& s : p.series) {
+    for (const auto& run : runs_of(s, px.size(), true)) {
+      std::string pts;
+      for (size_t i : run) pts += num(px[i]) + "," + num(ay.at(*s.points[i].hi)) + " ";
+      for (auto it = run.rbegin(); it != run.rend(); ++it)
+        pts += num(px[*it]) + "," + num(ay.at(*s.points[*it].lo)) + " ";
+      pts.pop_back();
+      o += fmt::format(
+          "<polygon class=\"band\" points=\"{}\" fill=\"{}\" fill-opacity=\"0.18\" "
+          "stroke=\"none\"/>\n",
+          pts, color(s.color));
+    }
+  }
+}
+
+void polylines(std::string& o, const LinePlot& p, const std::vector<double>& px, const Axis& ay) {
+  for (const auto& s : p.series) {
+    for (const auto& run : runs_of(s, px.size(), false)) {
+      if (run.size() < 2) continue;
+      std::string pts;
+      for (size_t i : run) pts += num(px[i]) + "," + num(ay.at(*s.points[i].mid)) + " ";
+      pts.pop_back();
+      o += fmt::format(
+          "<polyline class=\"line\" points=\"{}\" fill=\"none\" stroke=\"{}\" "
+          "stroke-width=\"2\"{}/>\n",
+          pts, color(s.color), s.dashed ? " stroke-dasharray=\"6 4\"" : "");
+    }
+  }
+}
+
+// A dot per median, its tooltip giving the value (and the range).
+void markers(std::string& o, const LinePlot& p, const std::vector<double>& px, const Axis& ay) {
+  for (const auto& s : p.series) {
+    for (size_t i = 0; i < s.points.size() && i < px.size(); ++i) {
+      const auto& v = s.points[i];
+      if (!v.mid) continue;
+      std::string tip =
+          fmt::format("{} = {}: {} = {}", p.x_label, p.x_values[i], s.name, format_number(*v.mid));
+      if (p.band && v.lo && v.hi)
+        tip += fmt::format(" (min {}, max {})", format_number(*v.lo), format_number(*v.hi));
+      o += fmt::format(
+          "<circle cx=\"{}\" cy=\"{}\" r=\"3.5\" fill=\"{}\"{}><title>{}</title></circle>\n",
+          num(px[i]), num(ay.at(*v.mid)), color(s.color), s.dashed ? " fill-opacity=\"0.6\"" : "",
+          esc(tip));
+    }
+  }
+}
+
+// Right of the frame: a sample line per series, and what the band means.
+void legend(std::string& o, const LinePlot& p, const Frame& f) {
+  double ly = f.y0 + 8;
+  for (const auto& s : p.series) {
+    o += fmt::format(
+        "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"2\"{}/>\n",
+        num(f.x1 + 20), num(ly), num(f.x1 + 46), num(ly), color(s.color),
+        s.dashed ? " stroke-dasharray=\"6 4\"" : "");
+    o += text(f.x1 + 54, ly + 4, s.name, 12);
+    ly += 20;
+  }
+  if (p.band) {
+    o += fmt::format(
+        "<rect x=\"{}\" y=\"{}\" width=\"26\" height=\"10\" fill=\"#777777\" "
+        "fill-opacity=\"0.25\"/>\n",
+        num(f.x1 + 20), num(ly - 5));
+    o += text(f.x1 + 54, ly + 4, "min–max over seeds", 12);
+    ly += 20;
+    o += text(f.x1 + 54, ly + 4, "(line: median)", 12, "fill=\"#555555\"");
+  }
+}
+
+// Where a heat map's parts go: the column key above the column values, the row key in the
+// corner above the row values (both read like a table's headers), the colour bar on the right.
+struct HeatLayout {
+  double cw, ch;  // cell size
+  bool show_text, show_range;
+  std::string row_head, col_head;
+  double gx, gy, gw, gh;  // grid
+  double bar_x, bar_h;    // colour bar
+  double W, H;
+};
+
+HeatLayout heat_layout(const HeatMap& h) {
+  HeatLayout l;
+  const size_t nr = h.rows.size(), nc = h.cols.size();
+  l.cw = nc <= 8 ? 84 : std::max(28.0, 672.0 / double(nc));
+  const double ch_full = h.ranges ? 52 : 40;
+  l.ch = nr <= 10 ? ch_full : std::max(18.0, 440.0 / double(nr));
+  l.show_text = l.cw >= 40 && l.ch >= 20;
+  l.show_range = h.ranges && l.show_text && l.ch >= 36;
+  l.row_head = h.row_label + " ↓";
+  l.col_head = h.col_label + " →";
+  double row_label_w = text_width(l.row_head, 12);
+  for (const auto& r : h.rows) row_label_w = std::max(row_label_w, text_width(r, 12));
+  l.gx = 24 + row_label_w + 12;
+  const auto sub = lines_of(h.subtitle);
+  l.gy = 104 + 16.0 * double(sub.size() - 1);
+  l.gw = l.cw * double(nc);
+  l.gh = l.ch * double(nr);
+  l.bar_x = l.gx + l.gw + 34;
+  l.bar_h = std::max(140.0, std::min(l.gh, 320.0));
+  double title_w = text_width(h.title, 16);
+  for (const auto& s : sub) title_w = std::max(title_w, text_width(s, 12));
+  l.W = std::max(l.bar_x + 110, 24 + title_w + 24);
+  l.H = l.gy + std::max(l.gh, l.bar_h) + 34;
+  return l;
+}
+
+// From cell values to colours: linear, or logarithmic when they span more than a decade.
+struct HeatScale {
+  double mn = INFINITY, mx = -INFINITY;
+  bool any = false, log = false;
+
+  explicit HeatScale(const std::vector<Spread>& cells) {
+    for (const auto& c : cells)
+      if (c.mid) mn = std::min(mn, *c.mid), mx = std::max(mx, *c.mid);
+    any = mn <= mx;
+    log = any && wants_log(mn, mx);
+  }
+  // 0 for the least value, 1 for the greatest.
+  double t(double v) const {
+    if (!any || mx == mn) return 0.5;
+    return log ? (std::log10(v) - std::log10(mn)) / (std::log10(mx) - std::log10(mn))
+               : (v - mn) / (mx - mn);
+  }
+};
+
+// The column values along the top, the row values down the left, each under its key.
+void heat_headers(std::string& o, const HeatMap& h, const HeatLayout& l) {
+  const size_t nc = h.cols.size();
+  o += text(l.gx, l.gy - 28, l.col_head, 13, "font-weight=\"bold\"");
+  for (size_t c = 0; c < nc; ++c)
+    if (l.cw >= text_width(h.cols[c], 12) + 4 || nc <= 16)
+      o += text(l.gx + l.cw * (double(c) + 0.5), l.gy - 8, h.cols[c], 12, "text-anchor=\"middle\"");
+  o += text(l.gx - 10, l.gy - 8, l.row_head, 13, "text-anchor=\"end\" font-weight=\"bold\"");
+  for (size_t r = 0; r < h.rows.size(); ++r)
+    if (l.ch >= 14)
+      o += text(l.gx - 10, l.gy + l.ch * (double(r) + 0.5) + 4, h.rows[r], 12,
+                "text-anchor=\"end\"");
+}
+
+// One cell: its coloured square with a tooltip, and its value when there is room.
+void heat_cell(std::string& o, const HeatMap& h, const HeatLayout& l, const HeatScale& scale,
+               size_t r, size_t c) {
+  const size_t i = r * h.cols.size() + c;
+  const Spread& v = i < h.cells.size() ? h.cells[i] : Spread{};
+  const std::string note = i < h.notes.size() && !h.notes[i].empty() ? h.notes[i] : "missing";
+  const double x = l.gx + l.cw * double(c), y = l.gy + l.ch * double(r);
+  const Rgb fill = v.mid ? heat(scale.t(*v.mid)) : Rgb{238, 238, 238};
+  std::string tip =
+      fmt::format("{} = {}, {} = {}: ", h.row_label, h.rows[r], h.col_label, h.cols[c]);
+  if (v.mid) {
+    tip += format_number(*v.mid) + (h.unit.empty() ? "" : " " + h.unit);
+    if (h.ranges && v.lo && v.hi)
+      tip += fmt::format(" (min {}, max {})", format_number(*v.lo), format_number(*v.hi));
+  } else {
+    tip += note;
+  }
+  o += fmt::format(
+      "<rect class=\"cell\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" "
+      "stroke=\"#ffffff\" stroke-width=\"1\"><title>{}</title></rect>\n",
+      num(x), num(y), num(l.cw), num(l.ch), hex(fill), esc(tip));
+  if (!l.show_text) return;
+  const std::string ink = dark(fill) ? "#ffffff" : "#000000";
+  const double cx = x + l.cw / 2;
+  if (!v.mid) {
+    o += text(cx, y + l.ch / 2 + 4, note, 11,
+              "text-anchor=\"middle\" fill=\"#777777\" font-style=\"italic\"");
+  } else if (l.show_range && v.lo && v.hi) {
+    o += text(cx, y + l.ch / 2 - 2, format_number(*v.mid), 13,
+              fmt::format("text-anchor=\"middle\" fill=\"{}\" font-weight=\"bold\"", ink));
+    o += text(cx, y + l.ch / 2 + 14, format_number(*v.lo) + "–" + format_number(*v.hi), 10,
+              fmt::format("text-anchor=\"middle\" fill=\"{}\"", ink));
+  } else {
+    o += text(cx, y + l.ch / 2 + 5, format_number(*v.mid), 13,
+              fmt::format("text-anchor=\"middle\" fill=\"{}\"", ink));
+  }
+}
+
+// The colour bar, low at the bottom, with the least and greatest value and round ticks
+// between them that do not crowd each other.
+void color_bar(std::string& o, const HeatMap& h, const HeatLayout& l, const HeatScale& scale) {
+  const double mn = scale.mn, mx = scale.mx;
+  const double by0 = l.gy, by1 = l.gy + l.bar_h;
+  o += "<defs><linearGradient id=\"scale\" x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\">\n";
+  for (int s = 0; s <= 8; ++s)
+    o += fmt::format("<stop offset=\"{}\" stop-color=\"{}\"/>\n", format_number(s / 8.0),
+                     hex(heat(s / 8.0)));
+  o += "</linearGradient></defs>\n";
+  o += fmt::format(
+      "<rect x=\"{}\" y=\"{}\" width=\"16\" height=\"{}\" fill=\"url(#scale)\" "
+      "stroke=\"#333333\"/>\n",
+      num(l.bar_x), num(by0), num(l.bar_h));
+  if (!h.unit.empty()) o += text(l.bar_x, by0 - 8, h.unit, 12);
+  std::vector<double> ticks{mn, mx};
+  if (mx > mn) {
+    const Axis a = value_axis(mn, mx, 0, 1, scale.log, 4);
+    for (double t : a.ticks)
+      if (t > mn && t < mx) ticks.push_back(t);
+  }
+  std::sort(ticks.begin(), ticks.end());
+  double last_y = INFINITY;
+  for (auto it = ticks.begin(); it != ticks.end(); ++it) {
+    const double t = *it;
+    const double y = by1 - scale.t(t) * (by1 - by0);
+    const bool end = t == mn || t == mx;
+    if (!end && (std::abs(y - last_y) < 14 || std::abs(y - by0) < 14)) continue;
+    o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#333333\"/>\n",
+                     num(l.bar_x + 16), num(y), num(l.bar_x + 21), num(y));
+    o += text(l.bar_x + 24, y + 4, format_number(t), 11);
+    last_y = y;
+  }
+  if (scale.log) o += text(l.bar_x, by1 + 18, "log scale", 10, "fill=\"#555555\"");
+}
+
 }  // namespace
 
 std::string format_number(double v) {
@@ -197,275 +522,44 @@ std::string format_number(double v) {
 std::string line_plot_svg(const LinePlot& p) {
   const double extra = 16.0 * double(lines_of(p.subtitle).size() - 1);
   const double W = 860, H = 480 + extra;
-  const double x0 = 84, x1 = 600, y0 = 72 + extra, y1 = 396 + extra;
+  const Frame f{84, 600, 72 + extra, 396 + extra};
   std::string o = svg_open(W, H);
-  heading(o, p.title, p.subtitle, x0);
+  heading(o, p.title, p.subtitle, f.x0);
 
-  // x: numeric values by value (log when they span more than a decade), others evenly.
-  const size_t n = p.x_values.size();
-  std::vector<double> xs(n);
-  bool numeric = n > 0;
-  for (size_t i = 0; i < n && numeric; ++i) numeric = to_double(p.x_values[i], xs[i]);
-  std::vector<double> px(n);
-  const double pad = 24;
-  if (numeric && n > 1) {
-    const double mn = *std::min_element(xs.begin(), xs.end());
-    const double mx = *std::max_element(xs.begin(), xs.end());
-    Axis ax;
-    ax.log = wants_log(mn, mx);
-    ax.lo = mn;
-    ax.hi = mx == mn ? mn + 1 : mx;
-    ax.p0 = x0 + pad;
-    ax.p1 = x1 - pad;
-    for (size_t i = 0; i < n; ++i) px[i] = ax.at(xs[i]);
-  } else {
-    for (size_t i = 0; i < n; ++i)
-      px[i] = n == 1 ? (x0 + x1) / 2 : x0 + pad + (x1 - x0 - 2 * pad) * double(i) / double(n - 1);
-  }
+  const std::vector<double> px = x_positions(p.x_values, f);
+  const auto range = value_range(p.series);
+  const Axis ay = value_axis(range ? range->first : 0, range ? range->second : 1, f.y1, f.y0, true);
 
-  // y: every value, median and range.
-  double mn = INFINITY, mx = -INFINITY;
-  for (const auto& s : p.series)
-    for (const auto& v : s.points)
-      for (const auto& x : {v.lo, v.mid, v.hi})
-        if (x) mn = std::min(mn, *x), mx = std::max(mx, *x);
-  const bool any = mn <= mx;
-  const Axis ay = value_axis(any ? mn : 0, any ? mx : 1, y1, y0, true);
-
-  // Frame, grid and ticks.
-  o += "<g stroke=\"#e6e6e6\" stroke-width=\"1\">\n";
-  for (double t : ay.minor)
-    o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#f3f3f3\"/>\n",
-                     num(x0), num(ay.at(t)), num(x1), num(ay.at(t)));
-  for (double t : ay.ticks)
-    o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>\n", num(x0), num(ay.at(t)),
-                     num(x1), num(ay.at(t)));
-  o += "</g>\n";
-  o += fmt::format(
-      "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#333333\"/>\n",
-      num(x0), num(y0), num(x1 - x0), num(y1 - y0));
-  for (double t : ay.ticks) {
-    o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#333333\"/>\n",
-                     num(x0 - 5), num(ay.at(t)), num(x0), num(ay.at(t)));
-    o += text(x0 - 8, ay.at(t) + 4, format_number(t), 11, "text-anchor=\"end\"");
-  }
-  double last_right = -INFINITY;
-  for (size_t i = 0; i < n; ++i) {
-    o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#333333\"/>\n",
-                     num(px[i]), num(y1), num(px[i]), num(y1 + 5));
-    const double w = text_width(p.x_values[i], 11);
-    if (px[i] - w / 2 < last_right + 6) continue;  // would overlap the previous label
-    o += text(px[i], y1 + 19, p.x_values[i], 11, "text-anchor=\"middle\"");
-    last_right = px[i] + w / 2;
-  }
-  o += text((x0 + x1) / 2, y1 + 44, p.x_label, 13, "text-anchor=\"middle\"");
-  o += fmt::format(
-      "<text x=\"0\" y=\"0\" font-size=\"13\" text-anchor=\"middle\" "
-      "transform=\"translate({},{}) rotate(-90)\">{}</text>\n",
-      num(22), num((y0 + y1) / 2), esc(p.y_label + (ay.log ? " (log scale)" : "")));
-  if (!any)
-    o += text((x0 + x1) / 2, (y0 + y1) / 2, "no values", 14,
+  grid(o, f, ay, true);
+  frame_rect(o, f);
+  y_ticks(o, f, ay);
+  x_ticks(o, f, px, p.x_values);
+  axis_labels(o, f, p.x_label, p.y_label + (ay.log ? " (log scale)" : ""));
+  if (!range)
+    o += text((f.x0 + f.x1) / 2, (f.y0 + f.y1) / 2, "no values", 14,
               "text-anchor=\"middle\" fill=\"#999999\"");
 
   // Bands, then lines, then markers, so markers stay on top.
-  auto runs = [&](const Series& s, bool need_range) {
-    std::vector<std::vector<size_t>> out(1);
-    for (size_t i = 0; i < s.points.size() && i < n; ++i) {
-      const auto& v = s.points[i];
-      const bool has = v.mid && (!need_range || (v.lo && v.hi));
-      if (has)
-        out.back().push_back(i);
-      else if (!out.back().empty())
-        out.emplace_back();
-    }
-    if (out.back().empty()) out.pop_back();
-    return out;
-  };
-  if (p.band) {
-    for (const auto& s : p.series) {
-      for (const auto& run : runs(s, true)) {
-        std::string pts;
-        for (size_t i : run) pts += num(px[i]) + "," + num(ay.at(*s.points[i].hi)) + " ";
-        for (auto it = run.rbegin(); it != run.rend(); ++it)
-          pts += num(px[*it]) + "," + num(ay.at(*s.points[*it].lo)) + " ";
-        pts.pop_back();
-        o += fmt::format(
-            "<polygon class=\"band\" points=\"{}\" fill=\"{}\" fill-opacity=\"0.18\" "
-            "stroke=\"none\"/>\n",
-            pts, color(s.color));
-      }
-    }
-  }
-  for (const auto& s : p.series) {
-    for (const auto& run : runs(s, false)) {
-      if (run.size() < 2) continue;
-      std::string pts;
-      for (size_t i : run) pts += num(px[i]) + "," + num(ay.at(*s.points[i].mid)) + " ";
-      pts.pop_back();
-      o += fmt::format(
-          "<polyline class=\"line\" points=\"{}\" fill=\"none\" stroke=\"{}\" "
-          "stroke-width=\"2\"{}/>\n",
-          pts, color(s.color), s.dashed ? " stroke-dasharray=\"6 4\"" : "");
-    }
-  }
-  for (const auto& s : p.series) {
-    for (size_t i = 0; i < s.points.size() && i < n; ++i) {
-      const auto& v = s.points[i];
-      if (!v.mid) continue;
-      std::string tip =
-          fmt::format("{} = {}: {} = {}", p.x_label, p.x_values[i], s.name, format_number(*v.mid));
-      if (p.band && v.lo && v.hi)
-        tip += fmt::format(" (min {}, max {})", format_number(*v.lo), format_number(*v.hi));
-      o += fmt::format(
-          "<circle cx=\"{}\" cy=\"{}\" r=\"3.5\" fill=\"{}\"{}><title>{}</title></circle>\n",
-          num(px[i]), num(ay.at(*v.mid)), color(s.color), s.dashed ? " fill-opacity=\"0.6\"" : "",
-          esc(tip));
-    }
-  }
-
-  // Legend.
-  double ly = y0 + 8;
-  for (const auto& s : p.series) {
-    o += fmt::format(
-        "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"2\"{}/>\n",
-        num(x1 + 20), num(ly), num(x1 + 46), num(ly), color(s.color),
-        s.dashed ? " stroke-dasharray=\"6 4\"" : "");
-    o += text(x1 + 54, ly + 4, s.name, 12);
-    ly += 20;
-  }
-  if (p.band) {
-    o += fmt::format(
-        "<rect x=\"{}\" y=\"{}\" width=\"26\" height=\"10\" fill=\"#777777\" "
-        "fill-opacity=\"0.25\"/>\n",
-        num(x1 + 20), num(ly - 5));
-    o += text(x1 + 54, ly + 4, "min–max over seeds", 12);
-    ly += 20;
-    o += text(x1 + 54, ly + 4, "(line: median)", 12, "fill=\"#555555\"");
-  }
+  if (p.band) bands(o, p, px, ay);
+  polylines(o, p, px, ay);
+  markers(o, p, px, ay);
+  legend(o, p, f);
   o += "</svg>\n";
   return o;
 }
 
 std::string heat_map_svg(const HeatMap& h) {
-  const size_t nr = h.rows.size(), nc = h.cols.size();
-  const double cw = nc <= 8 ? 84 : std::max(28.0, 672.0 / double(nc));
-  const double ch_full = h.ranges ? 52 : 40;
-  const double ch = nr <= 10 ? ch_full : std::max(18.0, 440.0 / double(nr));
-  const bool show_text = cw >= 40 && ch >= 20;
-  const bool show_range = h.ranges && show_text && ch >= 36;
-
-  // Layout: the column key above the column values, the row key in the corner above the
-  // row values (both read like a table's headers), the colour bar on the right.
-  const std::string row_head = h.row_label + " ↓";
-  const std::string col_head = h.col_label + " →";
-  double row_label_w = text_width(row_head, 12);
-  for (const auto& r : h.rows) row_label_w = std::max(row_label_w, text_width(r, 12));
-  const double gx = 24 + row_label_w + 12;  // grid left
-  const auto sub = lines_of(h.subtitle);
-  const double gy = 104 + 16.0 * double(sub.size() - 1);  // grid top
-  const double gw = cw * double(nc), gh = ch * double(nr);
-  const double bar_x = gx + gw + 34, bar_h = std::max(140.0, std::min(gh, 320.0));
-  double title_w = text_width(h.title, 16);
-  for (const auto& l : sub) title_w = std::max(title_w, text_width(l, 12));
-  const double W = std::max(bar_x + 110, 24 + title_w + 24);
-  const double H = gy + std::max(gh, bar_h) + 34;
-
-  std::string o = svg_open(W, H);
+  const HeatLayout l = heat_layout(h);
+  std::string o = svg_open(l.W, l.H);
   heading(o, h.title, h.subtitle, 24);
-
-  double mn = INFINITY, mx = -INFINITY;
-  for (const auto& c : h.cells)
-    if (c.mid) mn = std::min(mn, *c.mid), mx = std::max(mx, *c.mid);
-  const bool any = mn <= mx;
-  const bool log = any && wants_log(mn, mx);
-  auto t_of = [&](double v) {
-    if (!any || mx == mn) return 0.5;
-    return log ? (std::log10(v) - std::log10(mn)) / (std::log10(mx) - std::log10(mn))
-               : (v - mn) / (mx - mn);
-  };
-
-  o += text(gx, gy - 28, col_head, 13, "font-weight=\"bold\"");
-  for (size_t c = 0; c < nc; ++c)
-    if (cw >= text_width(h.cols[c], 12) + 4 || nc <= 16)
-      o += text(gx + cw * (double(c) + 0.5), gy - 8, h.cols[c], 12, "text-anchor=\"middle\"");
-  o += text(gx - 10, gy - 8, row_head, 13, "text-anchor=\"end\" font-weight=\"bold\"");
-  for (size_t r = 0; r < nr; ++r)
-    if (ch >= 14)
-      o += text(gx - 10, gy + ch * (double(r) + 0.5) + 4, h.rows[r], 12, "text-anchor=\"end\"");
-
-  for (size_t r = 0; r < nr; ++r) {
-    for (size_t c = 0; c < nc; ++c) {
-      const size_t i = r * nc + c;
-      const Spread& v = i < h.cells.size() ? h.cells[i] : Spread{};
-      const std::string note = i < h.notes.size() && !h.notes[i].empty() ? h.notes[i] : "missing";
-      const double x = gx + cw * double(c), y = gy + ch * double(r);
-      const Rgb fill = v.mid ? heat(t_of(*v.mid)) : Rgb{238, 238, 238};
-      std::string tip =
-          fmt::format("{} = {}, {} = {}: ", h.row_label, h.rows[r], h.col_label, h.cols[c]);
-      if (v.mid) {
-        tip += format_number(*v.mid) + (h.unit.empty() ? "" : " " + h.unit);
-        if (h.ranges && v.lo && v.hi)
-          tip += fmt::format(" (min {}, max {})", format_number(*v.lo), format_number(*v.hi));
-      } else {
-        tip += note;
-      }
-      o += fmt::format(
-          "<rect class=\"cell\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" "
-          "stroke=\"#ffffff\" stroke-width=\"1\"><title>{}</title></rect>\n",
-          num(x), num(y), num(cw), num(ch), hex(fill), esc(tip));
-      if (!show_text) continue;
-      const std::string ink = dark(fill) ? "#ffffff" : "#000000";
-      const double cx = x + cw / 2;
-      if (!v.mid) {
-        o += text(cx, y + ch / 2 + 4, note, 11,
-                  "text-anchor=\"middle\" fill=\"#777777\" font-style=\"italic\"");
-      } else if (show_range && v.lo && v.hi) {
-        o += text(cx, y + ch / 2 - 2, format_number(*v.mid), 13,
-                  fmt::format("text-anchor=\"middle\" fill=\"{}\" font-weight=\"bold\"", ink));
-        o += text(cx, y + ch / 2 + 14, format_number(*v.lo) + "–" + format_number(*v.hi), 10,
-                  fmt::format("text-anchor=\"middle\" fill=\"{}\"", ink));
-      } else {
-        o += text(cx, y + ch / 2 + 5, format_number(*v.mid), 13,
-                  fmt::format("text-anchor=\"middle\" fill=\"{}\"", ink));
-      }
-    }
-  }
-
-  // Colour bar: low at the bottom.
-  if (any) {
-    const double by0 = gy, by1 = gy + bar_h;
-    o += "<defs><linearGradient id=\"scale\" x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\">\n";
-    for (int s = 0; s <= 8; ++s)
-      o += fmt::format("<stop offset=\"{}\" stop-color=\"{}\"/>\n", format_number(s / 8.0),
-                       hex(heat(s / 8.0)));
-    o += "</linearGradient></defs>\n";
-    o += fmt::format(
-        "<rect x=\"{}\" y=\"{}\" width=\"16\" height=\"{}\" fill=\"url(#scale)\" "
-        "stroke=\"#333333\"/>\n",
-        num(bar_x), num(by0), num(bar_h));
-    if (!h.unit.empty()) o += text(bar_x, by0 - 8, h.unit, 12);
-    std::vector<double> ticks{mn, mx};
-    if (mx > mn) {
-      const Axis a = value_axis(mn, mx, 0, 1, log, 4);
-      for (double t : a.ticks)
-        if (t > mn && t < mx) ticks.push_back(t);
-    }
-    std::sort(ticks.begin(), ticks.end());
-    double last_y = INFINITY;
-    for (auto it = ticks.begin(); it != ticks.end(); ++it) {
-      const double t = *it;
-      const double y = by1 - t_of(t) * (by1 - by0);
-      const bool end = t == mn || t == mx;
-      if (!end && (std::abs(y - last_y) < 14 || std::abs(y - by0) < 14)) continue;
-      o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#333333\"/>\n",
-                       num(bar_x + 16), num(y), num(bar_x + 21), num(y));
-      o += text(bar_x + 24, y + 4, format_number(t), 11);
-      last_y = y;
-    }
-    if (log) o += text(bar_x, by1 + 18, "log scale", 10, "fill=\"#555555\"");
-  } else {
-    o += text(gx, gy + gh + 20, "no values", 12, "fill=\"#999999\"");
-  }
+  const HeatScale scale(h.cells);
+  heat_headers(o, h, l);
+  for (size_t r = 0; r < h.rows.size(); ++r)
+    for (size_t c = 0; c < h.cols.size(); ++c) heat_cell(o, h, l, scale, r, c);
+  if (scale.any)
+    color_bar(o, h, l, scale);
+  else
+    o += text(l.gx, l.gy + l.gh + 20, "no values", 12, "fill=\"#999999\"");
   o += "</svg>\n";
   return o;
 }
@@ -473,23 +567,19 @@ std::string heat_map_svg(const HeatMap& h) {
 std::string histogram_svg(const Histogram& h) {
   const double extra = 16.0 * double(lines_of(h.subtitle).size() - 1);
   const double W = 860, H = 480 + extra;
-  const double x0 = 84, x1 = 800, y0 = 72 + extra, y1 = 396 + extra;
+  const Frame f{84, 800, 72 + extra, 396 + extra};
   std::string o = svg_open(W, H);
-  heading(o, h.title, h.subtitle, x0);
+  heading(o, h.title, h.subtitle, f.x0);
 
   unsigned long long most = 1;
   for (const auto& b : h.buckets) most = std::max(most, b.second);
   const double hi_us =
       std::max({1.0, h.max, h.buckets.empty() ? 0.0 : double(h.buckets.back().first)});
-  const Axis ax = value_axis(0, hi_us + 1, x0, x1, false, 8);
-  Axis ay = value_axis(0.5, std::max(10.0, double(most)), y1, y0, true);  // log counts
+  const Axis ax = value_axis(0, hi_us + 1, f.x0, f.x1, false, 8);
+  Axis ay = value_axis(0.5, std::max(10.0, double(most)), f.y1, f.y0, true);  // log counts
   ay.lo = std::min(ay.lo, 1.0);
 
-  o += "<g stroke=\"#e6e6e6\" stroke-width=\"1\">\n";
-  for (double t : ay.ticks)
-    o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>\n", num(x0), num(ay.at(t)),
-                     num(x1), num(ay.at(t)));
-  o += "</g>\n";
+  grid(o, f, ay, false);
   // One bar per µs bucket, from count 1 (the bottom of the log axis) up.
   const double bw = std::max(1.0, (ax.at(1) - ax.at(0)));
   for (const auto& [us, n] : h.buckets) {
@@ -500,34 +590,24 @@ std::string histogram_svg(const Histogram& h) {
         num(ax.at(double(us))), num(top), num(bw), num(std::max(0.5, bottom - top)),
         color(h.color));
   }
-  o += fmt::format(
-      "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#333333\"/>\n",
-      num(x0), num(y0), num(x1 - x0), num(y1 - y0));
-  for (double t : ay.ticks) {
-    o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#333333\"/>\n",
-                     num(x0 - 5), num(ay.at(t)), num(x0), num(ay.at(t)));
-    o += text(x0 - 8, ay.at(t) + 4, format_number(t), 11, "text-anchor=\"end\"");
-  }
+  frame_rect(o, f);
+  y_ticks(o, f, ay);
   for (double t : ax.ticks) {
     o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#333333\"/>\n",
-                     num(ax.at(t)), num(y1), num(ax.at(t)), num(y1 + 5));
-    o += text(ax.at(t), y1 + 19, format_number(t), 11, "text-anchor=\"middle\"");
+                     num(ax.at(t)), num(f.y1), num(ax.at(t)), num(f.y1 + 5));
+    o += text(ax.at(t), f.y1 + 19, format_number(t), 11, "text-anchor=\"middle\"");
   }
-  o += text((x0 + x1) / 2, y1 + 44, h.x_label, 13, "text-anchor=\"middle\"");
-  o += fmt::format(
-      "<text x=\"0\" y=\"0\" font-size=\"13\" text-anchor=\"middle\" "
-      "transform=\"translate({},{}) rotate(-90)\">{}</text>\n",
-      num(22), num((y0 + y1) / 2), esc("samples (log scale)"));
+  axis_labels(o, f, h.x_label, "samples (log scale)");
   // min / avg / max as dashed verticals with their values.
   const std::pair<const char*, double> marks[] = {{"min", h.min}, {"avg", h.avg}, {"max", h.max}};
-  double label_y = y0 + 14;
+  double label_y = f.y0 + 14;
   for (const auto& [name, v] : marks) {
     const double x = ax.at(v) + (std::string(name) == "avg" ? 0 : bw / 2);
     o += fmt::format(
         "<line class=\"mark-{}\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#d62728\" "
         "stroke-dasharray=\"4,3\"/>\n",
-        name, num(x), num(y0), num(x), num(y1));
-    const bool left = x > x0 + (x1 - x0) * 0.75;  // keep labels near the right edge inside
+        name, num(x), num(f.y0), num(x), num(f.y1));
+    const bool left = x > f.x0 + (f.x1 - f.x0) * 0.75;  // keep labels near the right edge inside
     o += text(left ? x - 4 : x + 4, label_y, fmt::format("{} {} us", name, format_number(v)), 11,
               left ? "fill=\"#d62728\" text-anchor=\"end\"" : "fill=\"#d62728\"");
     label_y += 14;

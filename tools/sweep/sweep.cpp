@@ -105,6 +105,138 @@ void prepare_dir(const fs::path& dir, const Manifest& m, bool resume) {
   }
 }
 
+// The default output directory: out/<scenario>-sweep, one per shard.
+std::string default_out(const Manifest& m) {
+  std::string out = "out/" + m.scenario_name + "-sweep";
+  if (!m.shard.whole()) out += fmt::format("-shard-{}-of-{}", m.shard.index, m.shard.count);
+  return out;
+}
+
+// Lay out a prepared, locked DIR: points/, the manifest, no leftovers of killed processes.
+void start_dir(const fs::path& dir, const Manifest& m) {
+  fs::create_directories(dir / "points");
+  write_atomic(dir / "sweep.json", m.to_json().dump(2) + "\n");
+  remove_stale_temporaries(dir);
+  remove_stale_temporaries(dir / "points");
+}
+
+// The points still to run, in grid order, and how many finished in an earlier run.
+struct Todo {
+  std::vector<Point> points;
+  size_t done_before = 0;
+};
+
+Todo todo_of(const fs::path& dir, const Manifest& m, const std::vector<size_t>& indices) {
+  Todo t;
+  for (size_t i : indices) {
+    Point p = m.grid.point(i);
+    if (fs::is_regular_file(point_dir(dir, p) / "metrics.json"))
+      ++t.done_before;
+    else
+      t.points.push_back(std::move(p));
+  }
+  return t;
+}
+
+// The `latsim run` of one point, writing into its point directory.
+Job point_job(const SweepOptions& o, const Manifest& m, const fs::path& dir, const Point& p,
+              const std::string& self) {
+  Job j;
+  j.argv = {"/proc/self/exe", "run", o.scenario};
+  for (const auto& s : m.grid.overrides(p)) {
+    j.argv.push_back("--set");
+    j.argv.push_back(s);
+  }
+  j.argv.insert(j.argv.end(),
+                {"--seed", std::to_string(p.seed), "-q", "--out", point_dir(dir, p).string()});
+  j.stderr_path = (dir / "points" / ("." + p.id + ".stderr-" + self)).string();
+  j.timeout_s = o.point_timeout;
+  return j;
+}
+
+// Tidy up after point p's job and record a failure; a message when it failed.
+std::optional<std::string> settle(const fs::path& dir, const Point& p, const fs::path& err,
+                                  const JobResult& r) {
+  const fs::path pdir = point_dir(dir, p);
+  std::error_code ec;
+  // What a killed child leaves: its temporary output directory (see platform/outputs.cpp).
+  auto remove_child_temporaries = [&] {
+    for (const char* kind : {"tmp", "old"})
+      fs::remove_all(dir / "points" / fmt::format(".{}.{}-{}", p.id, kind, r.pid), ec);
+  };
+  if (r.outcome == Outcome::Interrupted) {
+    remove_child_temporaries();
+    fs::remove(err, ec);
+    return std::nullopt;
+  }
+  const bool finished = r.ok() && fs::is_regular_file(pdir / "metrics.json", ec);
+  if (finished) {
+    fs::remove(point_failure(dir, p), ec);
+    fs::remove(point_stderr(dir, p), ec);
+    if (fs::file_size(err, ec) > 0 && !ec)
+      fs::rename(err, pdir / "stderr.txt", ec);
+    else
+      fs::remove(err, ec);
+    return std::nullopt;
+  }
+  remove_child_temporaries();
+  const std::string error = r.ok() ? "exited 0 without writing metrics.json" : r.describe();
+  const std::string tail = tail_of(err.string());
+  fs::rename(err, point_stderr(dir, p), ec);
+  write_failure(dir, p, error, tail);
+  std::string last = tail;
+  if (const auto nl = last.rfind('\n'); nl != std::string::npos) last = last.substr(nl + 1);
+  return fmt::format("sweep: point {} ({}) failed: {}{}", p.index, point_text(p), error,
+                     last.empty() ? "" : ": " + last);
+}
+
+// After a signal: what is kept and how to go on; the exit status.
+int report_interrupted(const fs::path& dir, const Manifest& m, const std::vector<size_t>& indices,
+                       int signal) {
+  size_t finished = 0;
+  for (size_t i : indices)
+    finished += fs::is_regular_file(point_dir(dir, m.grid.point(i)) / "metrics.json");
+  std::cerr << fmt::format(
+      "sweep: stopped by signal {}; {} of {} points finished and kept in {}/points; "
+      "run the same command with --resume to go on\n",
+      signal, finished, indices.size(), dir.string());
+  return 128 + signal;
+}
+
+// Result files, sweep-run-info.json and the summary; the exit status.
+int finish(const SweepOptions& o, const fs::path& dir, const Manifest& m,
+           const std::vector<size_t>& indices, const RunnerOptions& ro, const RunSummary& sum,
+           std::chrono::steady_clock::time_point t0) {
+  const size_t total = indices.size();
+  const auto results = collect(dir, m, indices);
+  const auto files = write_results(dir, m, results);
+  size_t failed = 0;
+  for (const auto& r : results) failed += r.status != Status::Ok;
+
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const json info = {{"wall_seconds", std::round(wall * 1000) / 1000},
+                     {"jobs", ro.jobs},
+                     {"points", total},
+                     {"already_finished", ro.done_before},
+                     {"run", sum.finished},
+                     {"failed_now", sum.failed},
+                     {"failed", failed}};
+  write_atomic(dir / "sweep-run-info.json", info.dump(2) + "\n");
+
+  if (!o.quiet) {
+    std::cout << markdown(m, results);
+    std::cout << fmt::format(
+        "\n{} of {} points finished ({} run now, {} already), {} failed; "
+        "{:.1f} s wall, -j {}\noutputs in {}/: {}\n",
+        total - failed, total, sum.finished - sum.failed, ro.done_before, failed, wall, ro.jobs,
+        dir.string(), fmt::join(files, ", "));
+  }
+  if (failed)
+    std::cerr << fmt::format("sweep: {} of {} points failed (see {}/results.md)\n", failed, total,
+                             dir.string());
+  return failed_status(failed);
+}
+
 }  // namespace
 
 int failed_status(size_t failed) { return failed == 0 ? 0 : failed > 100 ? 101 : int(failed); }
@@ -116,132 +248,30 @@ int run_sweep(const SweepOptions& o) {
     dry_run(m);
     return 0;
   }
-  std::string out = o.out;
-  if (out.empty()) {
-    out = "out/" + m.scenario_name + "-sweep";
-    if (!m.shard.whole()) out += fmt::format("-shard-{}-of-{}", m.shard.index, m.shard.count);
-  }
-  const fs::path dir = checked_sweep_dir(out);
+  const fs::path dir = checked_sweep_dir(o.out.empty() ? default_out(m) : o.out);
   prepare_dir(dir, m, o.resume);  // refuse before touching anything
   fs::create_directories(dir);
   const DirLock lock(dir);
   prepare_dir(dir, m, o.resume);  // again, now that no other sweep can write here
-  fs::create_directories(dir / "points");
-  write_atomic(dir / "sweep.json", m.to_json().dump(2) + "\n");
-  remove_stale_temporaries(dir);
-  remove_stale_temporaries(dir / "points");
+  start_dir(dir, m);
 
-  // The points still to run, in grid order.
   const auto indices = m.indices();
-  std::vector<Point> todo;
-  size_t done_before = 0;
-  for (size_t i : indices) {
-    Point p = m.grid.point(i);
-    if (fs::is_regular_file(point_dir(dir, p) / "metrics.json"))
-      ++done_before;
-    else
-      todo.push_back(std::move(p));
-  }
-
+  const Todo todo = todo_of(dir, m, indices);
   std::vector<Job> jobs;
   const std::string self = std::to_string(::getpid());
-  for (const auto& p : todo) {
-    Job j;
-    j.argv = {"/proc/self/exe", "run", o.scenario};
-    for (const auto& s : m.grid.overrides(p)) {
-      j.argv.push_back("--set");
-      j.argv.push_back(s);
-    }
-    j.argv.insert(j.argv.end(),
-                  {"--seed", std::to_string(p.seed), "-q", "--out", point_dir(dir, p).string()});
-    j.stderr_path = (dir / "points" / ("." + p.id + ".stderr-" + self)).string();
-    j.timeout_s = o.point_timeout;
-    jobs.push_back(std::move(j));
-  }
+  for (const auto& p : todo.points) jobs.push_back(point_job(o, m, dir, p, self));
 
   RunnerOptions ro;
   ro.jobs = o.jobs ? o.jobs : default_jobs();
   ro.progress = !o.quiet && ::isatty(STDERR_FILENO);
   ro.label = "sweep";
   ro.noun = "points";
-  ro.done_before = done_before;
-  const size_t total = indices.size();
-
-  auto on_done = [&](size_t k, const JobResult& r) -> std::optional<std::string> {
-    const Point& p = todo[k];
-    const fs::path err = jobs[k].stderr_path;
-    const fs::path pdir = point_dir(dir, p);
-    std::error_code ec;
-    // What a killed child leaves: its temporary output directory (see platform/outputs.cpp).
-    auto remove_child_temporaries = [&] {
-      for (const char* kind : {"tmp", "old"})
-        fs::remove_all(dir / "points" / fmt::format(".{}.{}-{}", p.id, kind, r.pid), ec);
-    };
-    if (r.outcome == Outcome::Interrupted) {
-      remove_child_temporaries();
-      fs::remove(err, ec);
-      return std::nullopt;
-    }
-    const bool finished = r.ok() && fs::is_regular_file(pdir / "metrics.json", ec);
-    if (finished) {
-      fs::remove(point_failure(dir, p), ec);
-      fs::remove(point_stderr(dir, p), ec);
-      if (fs::file_size(err, ec) > 0 && !ec)
-        fs::rename(err, pdir / "stderr.txt", ec);
-      else
-        fs::remove(err, ec);
-      return std::nullopt;
-    }
-    remove_child_temporaries();
-    const std::string error = r.ok() ? "exited 0 without writing metrics.json" : r.describe();
-    const std::string tail = tail_of(err.string());
-    fs::rename(err, point_stderr(dir, p), ec);
-    write_failure(dir, p, error, tail);
-    std::string last = tail;
-    if (const auto nl = last.rfind('\n'); nl != std::string::npos) last = last.substr(nl + 1);
-    return fmt::format("sweep: point {} ({}) failed: {}{}", p.index, point_text(p), error,
-                       last.empty() ? "" : ": " + last);
-  };
-
-  const RunSummary sum = run_jobs(jobs, ro, on_done);
-  if (sum.signal) {
-    size_t finished = 0;
-    for (size_t i : indices)
-      finished += fs::is_regular_file(point_dir(dir, m.grid.point(i)) / "metrics.json");
-    std::cerr << fmt::format(
-        "sweep: stopped by signal {}; {} of {} points finished and kept in {}/points; "
-        "run the same command with --resume to go on\n",
-        sum.signal, finished, total, dir.string());
-    return 128 + sum.signal;
-  }
-
-  const auto results = collect(dir, m, indices);
-  const auto files = write_results(dir, m, results);
-  size_t failed = 0;
-  for (const auto& r : results) failed += r.status != Status::Ok;
-
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const json info = {{"wall_seconds", std::round(wall * 1000) / 1000},
-                     {"jobs", ro.jobs},
-                     {"points", total},
-                     {"already_finished", done_before},
-                     {"run", sum.finished},
-                     {"failed_now", sum.failed},
-                     {"failed", failed}};
-  write_atomic(dir / "sweep-run-info.json", info.dump(2) + "\n");
-
-  if (!o.quiet) {
-    std::cout << markdown(m, results);
-    std::cout << fmt::format(
-        "\n{} of {} points finished ({} run now, {} already), {} failed; "
-        "{:.1f} s wall, -j {}\noutputs in {}/: {}\n",
-        total - failed, total, sum.finished - sum.failed, done_before, failed, wall, ro.jobs,
-        dir.string(), fmt::join(files, ", "));
-  }
-  if (failed)
-    std::cerr << fmt::format("sweep: {} of {} points failed (see {}/results.md)\n", failed, total,
-                             dir.string());
-  return failed_status(failed);
+  ro.done_before = todo.done_before;
+  const RunSummary sum = run_jobs(jobs, ro, [&](size_t k, const JobResult& r) {
+    return settle(dir, todo.points[k], jobs[k].stderr_path, r);
+  });
+  if (sum.signal) return report_interrupted(dir, m, indices, sum.signal);
+  return finish(o, dir, m, indices, ro, sum, t0);
 }
 
 }  // namespace latsim::sweep
