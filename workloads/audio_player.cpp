@@ -10,13 +10,7 @@ using P = AudioPlayerParams;
 const Registration kAudioPlayer{
     {"audio_player",
      "MP3 player: decode a fragment, write it to the sound card, sleep for the next",
-     {name_key(),
-      param(params::bind(integer("fragments", 2, 16, "", "fragments in the audio buffer"),
-                         &P::fragments)),
-      param(
-          params::bind(params::multiple_of(
-                           integer("fragment_bytes", 64, 65536, "bytes", "bytes per fragment"), 4),
-                       &P::fragment_bytes)),
+     {name_key(), fragments_key<P>(), fragment_bytes_key<P>(),
       param(params::bind(params::number("decode_percent", 0, 100, "%", "CPU share of decoding"),
                          &P::decode_percent)),
       param(params::bind(integer("nice", -20, 19, "", "nice value"), &P::nice))},

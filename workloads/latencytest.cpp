@@ -17,12 +17,7 @@ const Registration kLatencytest{
       param(params::bind(
           params::number("phase_s", 0.1, 3600, "s", "duration of each of the 7 stress phases"),
           &P::phase_s)),
-      param(params::bind(integer("fragments", 2, 16, "", "fragments in the audio buffer"),
-                         &P::fragments)),
-      param(
-          params::bind(params::multiple_of(
-                           integer("fragment_bytes", 64, 65536, "bytes", "bytes per fragment"), 4),
-                       &P::fragment_bytes)),
+      fragments_key<P>(), fragment_bytes_key<P>(),
       param(params::bind(
           params::of_type(params::ValueType::Bool, "burner", "non-RT CPU burner for the other CPU"),
           &P::burner)),

@@ -84,4 +84,19 @@ params::Key<Config> param(params::Key<P> k) {
   return params::mount<Config>(k, "", [](Config& c) -> P& { return std::any_cast<P&>(c.params); });
 }
 
+// The sound device's buffer as an OSS program sets it (SNDCTL_DSP_SETFRAGMENT): fragments
+// and bytes per fragment, for any params struct P with those two members.
+template <class P>
+params::Key<Config> fragments_key() {
+  return param(params::bind(
+      params::integer("fragments", 2, 16, "", "fragments in the audio buffer"), &P::fragments));
+}
+template <class P>
+params::Key<Config> fragment_bytes_key() {
+  return param(params::bind(
+      params::multiple_of(
+          params::integer("fragment_bytes", 64, 65536, "bytes", "bytes per fragment"), 4),
+      &P::fragment_bytes));
+}
+
 }  // namespace latsim::workloads
