@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 #include "kernel_sim/arch/cpu_ops.h"
+#include "kernel_sim/flavour.h"
 #include "kernel_sim/irq/irq_desc.h"
 #include "kernel_sim/kernel_params.h"
 #include "common/random.h"
@@ -131,7 +132,7 @@ class Kernel {
   const std::vector<std::unique_ptr<Workload>>& workloads() const { return workloads_; }
 
   const KernelParams& params() const { return p_; }
-  bool sched_24() const { return p_.flavour.rfind("2.4", 0) == 0; }  // a 2.4 flavour
+  const Flavour& flavour() const { return flavour_; }  // kernel.flavour, resolved
   int ncpus() const { return int(cpus_.size()); }
   Task& current();
   int smp_processor_id() { return current().cpu; }
@@ -295,8 +296,7 @@ class Kernel {
   // Every spinlock the kernel owns, for per-lock statistics (lockstat-like).
   std::vector<const Spinlock*> spinlocks() const;
 
-  // --- flavour mechanisms (issue 4) ---
-  bool rt_flavour() const { return p_.flavour == "rt"; }
+  // --- flavour mechanisms ---
   // Return to user mode (syscall exit / resume_userspace): the point where every
   // flavour reschedules, and the only one without kernel or voluntary preemption.
   void resume_userspace(const char* parent);
@@ -404,6 +404,7 @@ class Kernel {
   TaskInfo task_info(const Task& t) const;
 
   KernelParams p_;
+  Flavour flavour_;
   std::vector<CpuOps*> cpus_;
   std::vector<PerCpu> pcpu_;
   std::vector<Runqueue> rq_;
@@ -426,7 +427,7 @@ class Kernel {
   std::vector<TimerList> timers_;    // per-CPU timer bases (tvec_bases)
   std::deque<Spinlock> timer_lock_;  // each base's own lock (DEFINE_PER_CPU tvec_bases)
   // The lock of `cpu`'s timer base: its own on 2.6, 2.4's global timerlist_lock.
-  Spinlock& timer_base_lock(int cpu) { return timer_lock_[sched_24() ? 0 : size_t(cpu)]; }
+  Spinlock& timer_base_lock(int cpu) { return timer_lock_[flavour_.per_cpu_tvec_bases ? size_t(cpu) : 0]; }
   LatencyTracer tracer_;
   Rng rng_;
   int next_pid_ = 300;
@@ -466,7 +467,7 @@ class Kernel {
   sc_core::sc_event tlb_ack_;
   TlbStats tlb_stats_;
   KernelObserver* obs_ = nullptr;
-  // issue 4: flavours, locks, hrtimers
+  // flavours, locks, hrtimers
   void lock_acquired(Spinlock& l);
   void lock_released(Spinlock& l);
   bool sleeping_lock(const Spinlock& l) const;

@@ -43,11 +43,8 @@ struct KernelParams {
   int nic_weight = 64;           // dev->weight of 8139too: packets per poll before requeueing
   std::vector<uint16_t> uhci_io;  // UHCI controllers' I/O BARs, as PCI probing finds them
   unsigned usb_irq = 10;          // their (shared) interrupt line
-  // kernel.flavour: 2.6.9-vp, 2.6.9, 2.4.20-lowlatency, 2.4.10-preempt, rt.
-  std::string flavour = "2.6.9-vp";
-  bool high_res_timers = false;  // hrtimers on a one-shot local APIC timer (rt)
-  int irq_thread_prio = 49;      // SCHED_FIFO priority of IRQ threads (VP 49, -rt 50)
-  int timer_softirq_prio = 1;    // -rt: ktimersoftd/N is SCHED_FIFO 1 ([98] in seed 003)
+  std::string flavour = "2.6.9-vp";  // kernel.flavour: its fields are flavour.h's Flavour
+  int timer_softirq_prio = 1;        // -rt: ktimersoftd/N is SCHED_FIFO 1 ([98] in seed 003)
   // VP up to -Q7 (seed 000, Ingo Molnar, fixed in -Q8): an IRQ thread does not wake
   // ksoftirqd for the softirqs its handler raised; they wait for the next irq_exit.
   bool vp_redirect_softirq_wakeup_bug = false;

@@ -29,6 +29,7 @@ namespace {
 kernel::KernelParams kernel_params(const Scenario& s) {
   kernel::KernelParams p;
   const auto& k = s.kernel;
+  const kernel::Flavour& f = kernel::resolve_flavour(k.flavour);
   p.version = k.version;
   p.hz = k.hz;
   p.voluntary_preemption = k.voluntary_preemption;
@@ -68,23 +69,22 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.shared_irq_any_disables = k.shared_irq_disabled == "any_action";
   p.irq_inprogress = k.irq_inprogress;
   p.wake_balance = k.wake_balance;
-  const bool v269 = k.flavour == "2.6.9-vp" || k.flavour == "2.6.9";
-  p.elevator = k.elevator != "auto" ? k.elevator : v269 ? "anticipatory" : "noop";
-  p.plugging = k.plugging != "auto" ? k.plugging : v269 ? "timer" : "inline";
+  p.elevator = k.elevator != "auto" ? k.elevator : f.elevator;
+  p.plugging = k.plugging != "auto" ? k.plugging : f.plugging;
   p.page_lru = k.page_lru;
   p.unplug_delay_ms = k.unplug_delay_ms;
   p.unplug_thresh = k.unplug_thresh;
   p.task_hot_underflow_bug = k.task_hot_underflow_bug;
   // 2.4's OSS es1371_write sleeps in plain schedule(): no timer (sound/oss/es1371.c).
-  p.pcm_write_timeout = k.pcm_write_timeout && k.flavour.rfind("2.4", 0) != 0;
-  p.timer_ack = k.timer_ack && k.flavour != "rt";  // later kernels ack only an 82489DX
+  p.pcm_write_timeout = k.pcm_write_timeout && f.snd_ens1371;
+  p.timer_ack = k.timer_ack && f.timer_ack;
   p.code_path_scale = k.code_path_scale;
   p.switch_pick_lines = k.switch_pick_lines;
   p.switch_next_lines = k.switch_next_lines;
   p.switch_mm_lines = k.switch_mm_lines;
   p.switch_resume_lines = k.switch_resume_lines;
   p.schedule_code_lines = k.schedule_code_lines;
-  p.slab_reap = k.slab_reap && k.flavour.rfind("2.4", 0) != 0;  // 2.4: kswapd's reaping only
+  p.slab_reap = k.slab_reap && f.cache_reap;
   p.slab_caches = k.slab_caches;
   p.slab_reap_lines = k.slab_reap_lines;
   p.rootfs = k.rootfs;
@@ -92,10 +92,6 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.kupdate_interval_s = k.kupdate_interval_s;
   p.journal_max_batch = k.journal_max_batch;
   p.latencytimes_read_s = k.latencytimes_read_s;
-  if (k.flavour == "rt") {
-    p.high_res_timers = true;  // CONFIG_HIGH_RES_TIMERS: one-shot local APIC
-    p.irq_thread_prio = 50;    // forced IRQ threads run at SCHED_FIFO 50 on -rt
-  }
   return p;
 }
 

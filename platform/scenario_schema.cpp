@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "kernel_sim/flavour.h"
 #include "platform/presets/registry.h"
 
 namespace latsim::platform {
@@ -253,10 +254,9 @@ std::vector<Key<Scenario>> make_scenario_keys() {
               LATSIM_AT(platform.video.copy_ns_per_pixel)),
 
       // kernel
-      bind<S>(implemented(choice("kernel.flavour",
-                                 {"2.6.9-vp", "2.6.9", "2.4.20-lowlatency", "2.4.10-preempt", "rt"},
+      bind<S>(implemented(choice("kernel.flavour", kernel::flavour_names(),
                                  "kernel model: preemption points, locks and handlers"),
-                          {"2.6.9-vp", "2.6.9", "2.4.20-lowlatency", "2.4.10-preempt", "rt"}),
+                          kernel::flavour_names()),
               LATSIM_AT(kernel.flavour)),
       bind<S>(of_type(T::String, "kernel.version", "version string printed in trace headers"),
               LATSIM_AT(kernel.version)),
