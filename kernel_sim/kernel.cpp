@@ -13,12 +13,7 @@ namespace latsim::kernel {
 
 namespace {
 LatencyTracerParams tracer_params(const KernelParams& p) {
-  LatencyTracerParams t;
-  t.enabled = p.tracing_enabled;
-  t.threshold_us = p.preempt_max_latency_us;
-  t.max_traces = p.max_traces;
-  t.spans = p.trace_spans;
-  t.task_at_end = p.trace_task_at_end;
+  LatencyTracerParams t = p.trace;
   t.kernel_version = p.version;
   return t;
 }
@@ -32,7 +27,7 @@ std::vector<CpuOps*> boot_cpus(std::vector<CpuOps*> cpus, int maxcpus) {
 }  // namespace
 
 Kernel::Kernel(const KernelParams& p, std::vector<CpuOps*> cpus)
-    : p_(p),
+    : p_(with_flavour(p, resolve_flavour(p.flavour))),
       flavour_(resolve_flavour(p.flavour)),
       cpus_(boot_cpus(std::move(cpus), p.maxcpus)),
       pcpu_(cpus_.size()),
@@ -77,10 +72,7 @@ Rtl8139Driver& Kernel::nic() {
 
 ReiserFs& Kernel::reiserfs() {
   if (!fs_) {
-    ReiserFsParams fp;
-    fp.kupdate_interval_s = uint32_t(p_.kupdate_interval_s);
-    fp.journal_max_batch = uint32_t(p_.journal_max_batch);
-    fs_ = std::make_unique<ReiserFs>(*this, fp);
+    fs_ = std::make_unique<ReiserFs>(*this, p_.reiserfs);
     fs_->mount();
   }
   return *fs_;

@@ -483,14 +483,14 @@ class Loader {
     const kernel::Flavour* f = kernel::find_flavour(k.flavour);
     if (!f) return;  // already reported
     const kernel::PreemptSwitches& fixed = f->switches;
-    const std::tuple<const char*, int*, int> keys[] = {
+    const std::tuple<const char*, bool*, int> keys[] = {
         {"kernel.voluntary_preemption", &k.voluntary_preemption, fixed.voluntary},
         {"kernel.kernel_preemption", &k.kernel_preemption, fixed.kernel},
         {"kernel.softirq_preemption", &k.softirq_preemption, fixed.softirq},
         {"kernel.hardirq_preemption", &k.hardirq_preemption, fixed.hardirq}};
     for (const auto& [key, value, want] : keys) {
       if (want == kernel::PreemptSwitches::kSettable) continue;
-      if (present_.count(key) && *value != want)
+      if (present_.count(key) && int{*value} != want)
         error(location_of(key), key,
               f->vanilla ? fmt::format("is a voluntary-preempt switch; kernel.flavour {} (vanilla) "
                                        "has none (use 2.6.9-vp, or kernel_preemption for "
@@ -498,7 +498,7 @@ class Loader {
                                        f->name)
                          : fmt::format("is fixed to {} by kernel.flavour {} (accepted: {})", want,
                                        f->name, want));
-      *value = want;
+      *value = want != 0;
     }
     if (!present_.count("kernel.version")) k.version = f->release;
   }
@@ -534,7 +534,7 @@ class Loader {
 
   void check_cross_fields() {
     try {
-      kernel::check_span_spec(s_.tracing.spans);
+      kernel::check_span_spec(s_.kernel.trace.spans);
     } catch (const std::invalid_argument& e) {
       error(location_of("tracing.spans"), "tracing.spans", e.what());
     }

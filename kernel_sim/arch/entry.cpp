@@ -16,7 +16,7 @@ void Kernel::mcount(const char* name, const char* parent) {
   const int c = smp_processor_id();
   enter(name, parent);
   if (obs_) obs_->function_entry(c, now(), name, parent);
-  if (!p_.tracing_enabled) return;
+  if (!p_.trace.enabled) return;
   tracer_.mcount(c, now(), rq_[size_t(c)].curr->preempt_count, name, parent);
 }
 
@@ -24,7 +24,8 @@ void Kernel::fn(const char* name, const char* parent, uint64_t cycles, uint64_t 
                 uint64_t stream) {
   mcount(name, parent);
   // The tracer's own cost (mcount) is paid on every traced call while tracing is on.
-  const uint64_t overhead = p_.tracing_enabled ? uint64_t(p_.mcount_cycles) : 0;
+  const uint64_t overhead =
+      p_.trace.enabled && p_.mcount_overhead ? uint64_t(p_.mcount_cycles) : 0;
   const uint64_t misses = (footprint ? this_cpu().cache_misses(name, footprint) : 0) + stream;
   const uint64_t body = p_.code_path_scale == 1.0
                             ? cycles

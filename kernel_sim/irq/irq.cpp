@@ -16,8 +16,7 @@ bool Kernel::request_irq(unsigned irq, const char* name, unsigned long flags, Ir
   if (!pic_mode()) io_apic_route(irq);
   // hardirq_preemption: every IRQ but the timer runs in its own SCHED_FIFO thread.
   const auto per_irq = p_.irq_threaded.find(irq);
-  const auto lv = p_.irq_level.find(irq);
-  d.level = !pic_mode() && lv != p_.irq_level.end() && lv->second;
+  d.level = !pic_mode() && irq_level_triggered(irq);
   d.threaded =
       p_.hardirq_preemption && irq != 0 && (per_irq == p_.irq_threaded.end() || per_irq->second);
   if (d.threaded && !d.thread) {

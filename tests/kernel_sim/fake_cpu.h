@@ -14,6 +14,7 @@
 #include <vector>
 #include "kernel_sim/arch/cpu_ops.h"
 #include "kernel_sim/kernel.h"
+#include "tests/kernel_sim/unit_params.h"
 #include "models/cpu/l2_residency.h"
 #include "models/cpu/mesi_directory.h"
 
@@ -186,7 +187,7 @@ class FakeCpu : public CpuOps {
 
 // A machine of N fake CPUs and a kernel booted on them.
 struct FakeMachine {
-  explicit FakeMachine(int ncpus, kernel::KernelParams p = {}, FakeCosts c = {}) {
+  explicit FakeMachine(int ncpus, kernel::KernelParams p = unit_params(), FakeCosts c = {}) {
     c.hz = p.hz;
     c.apic_bus_mhz = p.apic_bus_mhz;
     for (int i = 0; i < ncpus; ++i) owned.push_back(std::make_unique<FakeCpu>(i, c, &cpus));
@@ -213,10 +214,10 @@ class LambdaWorkload : public kernel::Workload {
 
 // Parameters of each flavour as the loader sets them: the VP switches it fixes.
 inline kernel::KernelParams flavour_params(const std::string& flavour) {
-  kernel::KernelParams p;
+  kernel::KernelParams p = unit_params();
   p.flavour = flavour;
   p.nmi_watchdog = false;
-  p.tracing_enabled = false;
+  p.trace.enabled = false;
   const kernel::PreemptSwitches& fixed = kernel::resolve_flavour(flavour).switches;
   const std::pair<bool*, int> switches[] = {{&p.voluntary_preemption, fixed.voluntary},
                                             {&p.kernel_preemption, fixed.kernel},

@@ -59,7 +59,7 @@ TEST(ScenarioEmit, ResolvedYamlLoadsBackIdentically) {
   const Scenario again = load_scenario_text(yaml, "resolved.yaml");
   EXPECT_EQ(scenario_to_yaml(again), yaml);
   EXPECT_EQ(again.platform.pci.latency_timer, 32);
-  EXPECT_EQ(again.kernel.max_sectors_kb, 32);
+  EXPECT_EQ(again.kernel.block.max_sectors_kb, 32);
   EXPECT_EQ(again.workload[1].name, "cat");
   EXPECT_EQ(again.description, s.description);
 }
