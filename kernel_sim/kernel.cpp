@@ -27,8 +27,8 @@ std::vector<CpuOps*> boot_cpus(std::vector<CpuOps*> cpus, int maxcpus) {
 }  // namespace
 
 Kernel::Kernel(const KernelParams& p, std::vector<CpuOps*> cpus)
-    : p_(with_flavour(p, resolve_flavour(p.flavour))),
-      flavour_(resolve_flavour(p.flavour)),
+    : flavour_(resolve_flavour(p.flavour)),
+      p_(with_flavour(p, flavour_)),
       cpus_(boot_cpus(std::move(cpus), p.maxcpus)),
       pcpu_(cpus_.size()),
       rq_(cpus_.size()),

@@ -11,7 +11,6 @@
 #include "kernel_sim/drivers/net/rtl8139.h"
 #include "kernel_sim/drivers/sound/es1371.h"
 #include "kernel_sim/drivers/usb/uhci_hcd.h"
-#include "kernel_sim/flavour.h"
 #include "kernel_sim/fs/reiserfs.h"
 #include "kernel_sim/net/dev.h"
 #include "kernel_sim/workloads/audio_player.h"
@@ -566,7 +565,7 @@ void write_outputs(const Scenario& s, Machine&, kernel::Kernel& k, const RunResu
         info.cmdline = c->cmdline(file);
         info.release = k.params().version;
         info.version = k.params().kernel_preemption ? "#1 SMP PREEMPT" : "#1 SMP";
-        info.realtime = kernel::resolve_flavour(s.kernel.flavour).sys_kernel_realtime;
+        info.realtime = k.flavour().sys_kernel_realtime;
         info.start_s = c->start_s();
         info.end_s = sc_core::sc_time_stamp().to_seconds();
         write_file(tmp / file, c->json(info));

@@ -267,13 +267,13 @@ std::vector<Key<Scenario>> make_scenario_keys() {
       bind<S>(number("platform.video.copy_ns_per_pixel", 0, 10000, "ns",
                      "core time per pixel of a screen-to-screen copy (source read + write)"),
               LATSIM_AT(platform.video.copy_ns_per_pixel)),
-
   };
+  // The kernel's keys, declared in kernel_sim (kernel_params.h).
   mount_all(keys, kernel::kernel_keys(), "kernel.", LATSIM_AT(kernel));
   const auto kernel_mechanism = [](const std::string& name) {
     return mount_one(kernel::mechanism_keys(), name, "mechanisms.", LATSIM_AT(kernel));
   };
-  append(keys, {
+  const std::vector<Key<Scenario>> mechanisms = {
       bind<S>(of_type(T::Bool, "mechanisms.bus_master_holdoff",
                       "host bridge keeps the CPU off while a bus master transfers"),
               LATSIM_AT(mechanisms.bus_master_holdoff)),
@@ -288,9 +288,10 @@ std::vector<Key<Scenario>> make_scenario_keys() {
               LATSIM_AT(mechanisms.cache_coherence)),
       kernel_mechanism("cache_locking"),
       kernel_mechanism("mcount_cycles"),
-  });
+  };
+  append(keys, mechanisms);
   mount_all(keys, kernel::tracer_keys(), "tracing.", LATSIM_AT(kernel.trace));
-  append(keys, {
+  const std::vector<Key<Scenario>> outputs = {
       bind<S>(of_type(T::String, "outputs.dir", "output directory (empty: out/<name>/)"),
               LATSIM_AT(outputs.dir)),
       bind<S>(of_type(T::String, "outputs.timeline",
@@ -306,7 +307,8 @@ std::vector<Key<Scenario>> make_scenario_keys() {
                      "tasks, interrupts and the other tracks only), auto (functions when "
                      "outputs.timeline_window is set; a whole run's function slices cost most)"),
               LATSIM_AT(outputs.timeline_detail)),
-  });
+  };
+  append(keys, outputs);
   return keys;
 }
 

@@ -24,8 +24,7 @@ void Kernel::fn(const char* name, const char* parent, uint64_t cycles, uint64_t 
                 uint64_t stream) {
   mcount(name, parent);
   // The tracer's own cost (mcount) is paid on every traced call while tracing is on.
-  const uint64_t overhead =
-      p_.trace.enabled && p_.mcount_overhead ? uint64_t(p_.mcount_cycles) : 0;
+  const uint64_t overhead = p_.trace.enabled && p_.mcount_overhead ? uint64_t(p_.mcount_cycles) : 0;
   const uint64_t misses = (footprint ? this_cpu().cache_misses(name, footprint) : 0) + stream;
   const uint64_t body = p_.code_path_scale == 1.0
                             ? cycles
@@ -197,7 +196,7 @@ void Kernel::smp_apic_timer_interrupt() {
   }
   fn("smp_apic_timer_interrupt", interrupted, 60, 1);
   this_cpu().apic_write(0xb0, 0);  // ack_APIC_irq
-  if (flavour_.high_res_timers) {        // local_apic_timer_interrupt -> hrtimer_interrupt
+  if (flavour_.high_res_timers) {  // local_apic_timer_interrupt -> hrtimer_interrupt
     irq_enter({"smp_apic_timer_interrupt", "irq_enter"});
     hrtimer_interrupt("smp_apic_timer_interrupt");
     irq_exit({"smp_apic_timer_interrupt", "irq_exit"});

@@ -10,7 +10,8 @@ BlockLayer::BlockLayer(Kernel& k)
     : k_(k),
       rng_(k.params().seed, "page_alloc"),
       files_(2),  // kReadFile and kWriteFile, empty until set up
-      lru_(k.params().block.page_lru == "fifo" ? PageLru::Policy::Fifo : PageLru::Policy::ActiveInactive),
+      lru_(k.params().block.page_lru == "fifo" ? PageLru::Policy::Fifo
+                                               : PageLru::Policy::ActiveInactive),
       capacity_pages_(uint64_t(k.params().block.pagecache_mb) * 256),
       max_sectors_(uint32_t(k.params().block.max_sectors_kb) * 2),
       ra_pages_(uint64_t(k.params().block.read_ahead_kb) / 4) {}

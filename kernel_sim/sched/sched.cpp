@@ -149,10 +149,12 @@ bool Kernel::try_to_wake_up(Task* p, const char* parent) {
     // Wake balancing (sched/wake_balance.cpp); a running task stays (out_activate), a
     // new one starts where sched_fork put it (the earlier rule also moved new tasks).
     const int this_cpu_id = smp_processor_id();
-    const bool fork_placed = new_task_wake_ && p_.wake_balance != "nr_running" && flavour_.o1_scheduler;
-    const int target = p->array || flavour_.select_task_rq_rt || rq_[size_t(cpu)].curr == p || fork_placed
-                           ? cpu
-                           : wake_cpu(p, cpu, this_cpu_id);
+    const bool fork_placed =
+        new_task_wake_ && p_.wake_balance != "nr_running" && flavour_.o1_scheduler;
+    const int target =
+        p->array || flavour_.select_task_rq_rt || rq_[size_t(cpu)].curr == p || fork_placed
+            ? cpu
+            : wake_cpu(p, cpu, this_cpu_id);
     if (target != cpu) {
       spin_unlock_irqrestore(rq_[size_t(cpu)].lock, flags, kWakeUnlock);
       cpu = target;

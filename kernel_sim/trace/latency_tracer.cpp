@@ -22,8 +22,7 @@ params::Table<LatencyTracerParams> tracer_keys() {
   using namespace params;
   using P = LatencyTracerParams;
   return {
-      bind<P>(of_type(ValueType::Bool, "enabled", "/proc/sys/kernel/tracing_enabled"),
-              &P::enabled),
+      bind<P>(of_type(ValueType::Bool, "enabled", "/proc/sys/kernel/tracing_enabled"), &P::enabled),
       bind_flag<P>(with_source(choice("task_at", {"end", "start"},
                                       "the task a trace's header and log line name: end "
                                       "(current when the section ends, as the VP tracer's "

@@ -14,9 +14,9 @@
 #include <vector>
 #include "kernel_sim/arch/cpu_ops.h"
 #include "kernel_sim/kernel.h"
-#include "tests/kernel_sim/unit_params.h"
 #include "models/cpu/l2_residency.h"
 #include "models/cpu/mesi_directory.h"
+#include "tests/kernel_sim/unit_params.h"
 
 namespace latsim::test {
 

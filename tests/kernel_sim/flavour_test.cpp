@@ -1,6 +1,7 @@
 // kernel.flavour resolved once (kernel_sim/flavour.h): every field of every flavour,
 // pinned as one line each, and the names the schema accepts.
 #include "kernel_sim/flavour.h"
+#include "kernel_sim/kernel_params.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -88,6 +89,23 @@ TEST(Flavour, PreemptRt) {
             "tvec_bases=1 hres=1 ktimersoftd=1 timer_ack=0 hardirqs=1 irq_prio=50 per_chain=1 "
             "rt_full=1 kmap=1 cache_reap=1 noop/inline alsa=1 uhci_hcd=1 "
             "preempt_times=0 realtime=1");
+}
+
+// The knobs a flavour decides: `auto` and the mechanisms its kernel lacks.
+TEST(Flavour, ResolvesAutoAndSwitchesOffWhatTheKernelLacks) {
+  const KernelParams vp = with_flavour(KernelParams{}, resolve_flavour("2.6.9-vp"));
+  EXPECT_EQ(vp.block.elevator + "/" + vp.block.plugging, "anticipatory/timer");
+  EXPECT_TRUE(vp.pcm_write_timeout && vp.slab_reap && vp.timer_ack);
+  const KernelParams ll = with_flavour(KernelParams{}, resolve_flavour("2.4.20-lowlatency"));
+  EXPECT_EQ(ll.block.elevator + "/" + ll.block.plugging, "noop/inline");
+  EXPECT_FALSE(ll.pcm_write_timeout || ll.slab_reap);
+  EXPECT_TRUE(ll.timer_ack);
+  KernelParams chosen;
+  chosen.block.elevator = "anticipatory";
+  chosen.block.plugging = "timer";
+  const KernelParams rt = with_flavour(chosen, resolve_flavour("rt"));
+  EXPECT_EQ(rt.block.elevator + "/" + rt.block.plugging, "anticipatory/timer");
+  EXPECT_FALSE(rt.timer_ack);
 }
 
 TEST(Flavour, AnUnknownNameIsRejected) {
