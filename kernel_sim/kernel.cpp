@@ -13,12 +13,7 @@ namespace latsim::kernel {
 
 namespace {
 LatencyTracerParams tracer_params(const KernelParams& p) {
-  LatencyTracerParams t;
-  t.enabled = p.tracing_enabled;
-  t.threshold_us = p.preempt_max_latency_us;
-  t.max_traces = p.max_traces;
-  t.spans = p.trace_spans;
-  t.task_at_end = p.trace_task_at_end;
+  LatencyTracerParams t = p.trace;
   t.kernel_version = p.version;
   return t;
 }
@@ -32,7 +27,8 @@ std::vector<CpuOps*> boot_cpus(std::vector<CpuOps*> cpus, int maxcpus) {
 }  // namespace
 
 Kernel::Kernel(const KernelParams& p, std::vector<CpuOps*> cpus)
-    : p_(p),
+    : flavour_(resolve_flavour(p.flavour)),
+      p_(with_flavour(p, flavour_)),
       cpus_(boot_cpus(std::move(cpus), p.maxcpus)),
       pcpu_(cpus_.size()),
       rq_(cpus_.size()),
@@ -43,8 +39,8 @@ Kernel::Kernel(const KernelParams& p, std::vector<CpuOps*> cpus)
   hrtimer_q_.resize(cpus_.size());
   hrtimer_lock_.reset(new Spinlock[cpus_.size()]);
   // 2.6: each CPU's tvec_base has its own lock; 2.4: one timerlist_lock for the one wheel.
-  for (size_t i = 0; i < (sched_24() ? 1 : cpus_.size()); ++i)
-    timer_lock_.emplace_back(sched_24() ? "timerlist_lock" : "base->lock");
+  for (size_t i = 0; i < (flavour_.per_cpu_tvec_bases ? cpus_.size() : 1); ++i)
+    timer_lock_.emplace_back(flavour_.per_cpu_tvec_bases ? "base->lock" : "timerlist_lock");
   for (size_t i = 0; i < cpus_.size(); ++i) {
     acct_.push_back(std::make_unique<AccountedCpu>(
         *cpus_[i], [this, i] { return cpu_class(int(i)); },
@@ -52,8 +48,7 @@ Kernel::Kernel(const KernelParams& p, std::vector<CpuOps*> cpus)
     cpus_[i] = acct_.back().get();
   }
   block_ = std::make_unique<BlockLayer>(*this);
-  // CONFIG_PREEMPT_TIMES exists only with the 2001 preempt patch.
-  if (p_.flavour == "2.4.10-preempt")
+  if (flavour_.preempt_times)
     pstats_ = std::make_unique<PreemptStats>(
         ncpus(), sc_core::sc_time(p_.latencytimes_read_s, sc_core::SC_SEC));
 }
@@ -77,10 +72,7 @@ Rtl8139Driver& Kernel::nic() {
 
 ReiserFs& Kernel::reiserfs() {
   if (!fs_) {
-    ReiserFsParams fp;
-    fp.kupdate_interval_s = uint32_t(p_.kupdate_interval_s);
-    fp.journal_max_batch = uint32_t(p_.journal_max_batch);
-    fs_ = std::make_unique<ReiserFs>(*this, fp);
+    fs_ = std::make_unique<ReiserFs>(*this, p_.reiserfs);
     fs_->mount();
   }
   return *fs_;
@@ -183,14 +175,14 @@ void Kernel::start_kernel() {
     pcpu_[size_t(c)].ksoftirqd = t;
   }
   next_pid_ = 2 + 2 * ncpus();
-  if (rt_flavour()) {
+  if (flavour_.ktimersoftd) {
     // -rt: ktimersoftd/N runs TIMER_SOFTIRQ and HRTIMER_SOFTIRQ at SCHED_FIFO.
     for (int c = 0; c < ncpus(); ++c)
       pcpu_[size_t(c)].ktimersoftd = create_task(
           "ktimersoftd/" + std::to_string(c), [this, c] { ktimersoftd(c); }, Policy::Fifo,
           p_.timer_softirq_prio, c, 1u << c);
   }
-  if (p_.high_res_timers) {
+  if (flavour_.high_res_timers) {
     open_softirq(HRTIMER_SOFTIRQ, [this] { run_hrtimer_softirq(); });
     tick_setup_sched_timer(0);
   }
@@ -217,7 +209,7 @@ void Kernel::start_kernel() {
 
 void Kernel::start_secondary() {
   setup_apic_timer();
-  if (p_.high_res_timers) tick_setup_sched_timer(smp_processor_id());
+  if (flavour_.high_res_timers) tick_setup_sched_timer(smp_processor_id());
 }
 
 void Kernel::cpu_idle(int c) {

@@ -9,10 +9,11 @@
 #include <memory>
 #include <unordered_map>
 #include <vector>
+#include "common/random.h"
 #include "kernel_sim/arch/cpu_ops.h"
+#include "kernel_sim/flavour.h"
 #include "kernel_sim/irq/irq_desc.h"
 #include "kernel_sim/kernel_params.h"
-#include "common/random.h"
 #include "kernel_sim/locks/rwlock.h"
 #include "kernel_sim/locks/semaphore.h"
 #include "kernel_sim/locks/spinlock.h"
@@ -131,7 +132,7 @@ class Kernel {
   const std::vector<std::unique_ptr<Workload>>& workloads() const { return workloads_; }
 
   const KernelParams& params() const { return p_; }
-  bool sched_24() const { return p_.flavour.rfind("2.4", 0) == 0; }  // a 2.4 flavour
+  const Flavour& flavour() const { return flavour_; }  // kernel.flavour, resolved
   int ncpus() const { return int(cpus_.size()); }
   Task& current();
   int smp_processor_id() { return current().cpu; }
@@ -298,7 +299,6 @@ class Kernel {
   std::vector<const Spinlock*> spinlocks() const;
 
   // --- flavour mechanisms ---
-  bool rt_flavour() const { return p_.flavour == "rt"; }
   // Return to user mode (syscall exit / resume_userspace): the point where every
   // flavour reschedules, and the only one without kernel or voluntary preemption.
   void resume_userspace(const char* parent);
@@ -361,7 +361,8 @@ class Kernel {
   bool level_ack_masks() const;
   void mask_and_ack_level_ioapic_irq(unsigned irq, IrqDesc& d);
   void end_level_ioapic_irq(unsigned irq, IrqDesc& d, const char* parent);
-  void io_apic_entry(unsigned irq);  // write one redirection entry, masked
+  bool irq_level_triggered(unsigned irq) const;  // the IO-APIC pin's trigger: level or edge
+  void io_apic_entry(unsigned irq);              // write one redirection entry, masked
   void io_apic_route(unsigned irq);  // program a PCI IRQ's redirection entry once
   uint32_t io_apic_read(unsigned reg);
   void io_apic_write(unsigned reg, uint32_t v);
@@ -405,6 +406,7 @@ class Kernel {
   void active_load_balance(Runqueue& busiest, int push_cpu);
   TaskInfo task_info(const Task& t) const;
 
+  Flavour flavour_;  // before p_, which it resolves
   KernelParams p_;
   std::vector<CpuOps*> cpus_;
   std::vector<PerCpu> pcpu_;
@@ -428,7 +430,9 @@ class Kernel {
   std::vector<TimerList> timers_;    // per-CPU timer bases (tvec_bases)
   std::deque<Spinlock> timer_lock_;  // each base's own lock (DEFINE_PER_CPU tvec_bases)
   // The lock of `cpu`'s timer base: its own on 2.6, 2.4's global timerlist_lock.
-  Spinlock& timer_base_lock(int cpu) { return timer_lock_[sched_24() ? 0 : size_t(cpu)]; }
+  Spinlock& timer_base_lock(int cpu) {
+    return timer_lock_[flavour_.per_cpu_tvec_bases ? size_t(cpu) : 0];
+  }
   LatencyTracer tracer_;
   Rng rng_;
   int next_pid_ = 300;

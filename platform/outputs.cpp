@@ -101,7 +101,6 @@ void write_program_files(const Scenario& s, kernel::Kernel& k,
                          const std::vector<workloads::Program*>& programs, const fs::path& dir) {
   const workloads::RunEnd end{
       k, sc_core::sc_time_stamp().to_seconds(),
-      s.kernel.flavour == "rt",  // /sys/kernel/realtime on PREEMPT_RT
       [&dir](const std::string& file, const std::string& text) { write_file(dir / file, text); }};
   for (const auto& kind : workloads::kinds()) {
     if (!kind.outputs) continue;

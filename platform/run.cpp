@@ -18,76 +18,14 @@
 namespace latsim::platform {
 namespace {
 
+// The scenario's kernel parameters plus what the kernel finds on this machine.
 kernel::KernelParams kernel_params(const Scenario& s) {
-  kernel::KernelParams p;
-  const auto& k = s.kernel;
-  p.version = k.version;
-  p.hz = k.hz;
-  p.voluntary_preemption = k.voluntary_preemption;
-  p.kernel_preemption = k.kernel_preemption;
-  p.softirq_preemption = k.softirq_preemption;
-  p.hardirq_preemption = k.hardirq_preemption;
-  p.nmi_watchdog = k.nmi_watchdog;
-  p.highmem = k.highmem;
-  p.max_sectors_kb = k.max_sectors_kb;
-  p.read_ahead_kb = k.read_ahead_kb;
-  p.preempt_max_latency_us = uint64_t(k.preempt_max_latency_us);
-  p.irq_threaded[14] = k.ide0_threaded != 0;
-  p.tracing_enabled = s.tracing.enabled;
-  p.max_traces = size_t(s.tracing.max_traces);
-  p.trace_spans = s.tracing.spans;
-  p.trace_task_at_end = s.tracing.task_at == "end";
-  p.mcount_cycles = s.mechanisms.mcount_overhead ? s.mechanisms.mcount_cycles : 0;
-  p.io_delay = s.mechanisms.isa_io_delay;
-  p.cache_locking = s.mechanisms.cache_locking;
-  p.ide_dma = k.hdparm.dma;
-  p.ide_unmaskirq = k.hdparm.unmaskirq;
-  p.ide_io_32bit = k.hdparm.io_32bit;
-  p.apic_bus_mhz = s.platform.cpu.fsb_mhz;
-  p.seed = s.seed;
-  p.maxcpus = k.maxcpus;
-  p.netdev_max_backlog = k.netdev_max_backlog;
-  p.irq_threaded[11] = k.eth0_threaded != 0;
-  p.irq_threaded[10] = k.audiopci_threaded != 0;
-  p.irq_level[10] = p.irq_level[11] = k.pci_irq_trigger == "level";
+  kernel::KernelParams p = s.kernel;
+  p.apic_bus_mhz = s.platform.cpu.fsb_mhz;  // calibrate_APIC_clock: the bus clock
+  p.io_apic = s.platform.io_apic;
   for (int i = 0; i < s.platform.usb.uhci; ++i) p.uhci_io.push_back(kUhciIoBase[i]);
   p.usb_irq = unsigned(s.platform.usb.irq);
-  p.irq_level[p.usb_irq] = k.pci_irq_trigger == "level";  // a PCI INTx# like the others
-  p.flavour = k.flavour;
-  p.periodic_balance = k.periodic_balance;
-  p.vp_redirect_softirq_wakeup_bug = k.vp_redirect_softirq_wakeup_bug;
-  p.irq_lowest_priority = k.irq_delivery == "lowest_priority";
-  p.shared_irq_any_disables = k.shared_irq_disabled == "any_action";
-  p.irq_inprogress = k.irq_inprogress;
-  p.wake_balance = k.wake_balance;
-  const bool v269 = k.flavour == "2.6.9-vp" || k.flavour == "2.6.9";
-  p.elevator = k.elevator != "auto" ? k.elevator : v269 ? "anticipatory" : "noop";
-  p.plugging = k.plugging != "auto" ? k.plugging : v269 ? "timer" : "inline";
-  p.page_lru = k.page_lru;
-  p.unplug_delay_ms = k.unplug_delay_ms;
-  p.unplug_thresh = k.unplug_thresh;
-  p.task_hot_underflow_bug = k.task_hot_underflow_bug;
-  // 2.4's OSS es1371_write sleeps in plain schedule(): no timer (sound/oss/es1371.c).
-  p.pcm_write_timeout = k.pcm_write_timeout && k.flavour.rfind("2.4", 0) != 0;
-  p.timer_ack = k.timer_ack && k.flavour != "rt";  // later kernels ack only an 82489DX
-  p.code_path_scale = k.code_path_scale;
-  p.switch_pick_lines = k.switch_pick_lines;
-  p.switch_next_lines = k.switch_next_lines;
-  p.switch_mm_lines = k.switch_mm_lines;
-  p.switch_resume_lines = k.switch_resume_lines;
-  p.schedule_code_lines = k.schedule_code_lines;
-  p.slab_reap = k.slab_reap && k.flavour.rfind("2.4", 0) != 0;  // 2.4: kswapd's reaping only
-  p.slab_caches = k.slab_caches;
-  p.slab_reap_lines = k.slab_reap_lines;
-  p.rootfs = k.rootfs;
-  p.io_apic = s.platform.io_apic;
-  p.kupdate_interval_s = k.kupdate_interval_s;
-  p.journal_max_batch = k.journal_max_batch;
-  p.latencytimes_read_s = k.latencytimes_read_s;
-  if (k.flavour == "rt") {
-    p.high_res_timers = true;  // CONFIG_HIGH_RES_TIMERS: one-shot local APIC
-    p.irq_thread_prio = 50;    // forced IRQ threads run at SCHED_FIFO 50 on -rt
-  }
+  p.seed = s.seed;
   return p;
 }
 

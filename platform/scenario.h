@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include "kernel_sim/kernel_params.h"
 
 #include "platform/output_config.h"
 #include "workloads/registry.h"
@@ -134,97 +135,16 @@ struct PlatformConfig {
   std::string ioapic_bus = "xbus";
 };
 
-struct HdparmConfig {
-  bool dma = true;
-  bool unmaskirq = false;
-  bool io_32bit = false;  // hdparm -c1: PIO data moved with insl instead of insw
-};
-
-struct KernelConfig {
-  std::string flavour = "2.6.9-vp";
-  std::string version = "2.6.9-rc1-VP-R1";  // printed in trace headers
-  int hz = 1000;
-  int voluntary_preemption = 1;
-  int kernel_preemption = 1;
-  int softirq_preemption = 1;
-  int hardirq_preemption = 1;
-  bool nmi_watchdog = true;
-  bool highmem = true;  // CONFIG_HIGHMEM: kmap_atomic() raises the preempt count (2.6)
-  // Tunables by their real paths.
-  int max_sectors_kb = 128;          // /sys/block/hda/queue/max_sectors_kb
-  int read_ahead_kb = 128;           // /sys/block/hda/queue/read_ahead_kb
-  int netdev_max_backlog = 300;      // /proc/sys/net/core/netdev_max_backlog
-  int preempt_max_latency_us = 500;  // /proc/sys/kernel/preempt_max_latency
-  int ide0_threaded = 1;             // /proc/irq/14/ide0/threaded
-  int maxcpus = 0;                   // maxcpus= boot option: CPUs brought up (0: all)
-  int eth0_threaded = 1;             // /proc/irq/11/eth0/threaded
-  int audiopci_threaded = 1;         // /proc/irq/10/Ensoniq AudioPCI/threaded
-  bool periodic_balance = true;      // rebalance_tick -> load_balance (2.6 flavours)
-  int switch_pick_lines = 3;         // next's task_struct lines schedule() reads picking it
-  int switch_next_lines = 3;         // next->mm, thread.esp/eip, the stack line switch_to pushes
-  int switch_mm_lines = 2;           // next mm's pgd and cpu_vm_mask lines (switch_mm)
-  int switch_resume_lines = 5;       // next's lines touched after __switch_to (thread, stack)
-  int schedule_code_lines = 0;       // schedule()'s own code lines (23: +0x51..+0x337, seed 000)
-  bool slab_reap = true;             // slab.c cache_reap on events/N every 2 s (2.6 only)
-  int slab_caches = 100;             // caches on cache_chain (estimate: stock 2.6.9 slabinfo)
-  int slab_reap_lines = 4;           // lines cache_reap touches per cache besides the lock's
-  double code_path_scale = 1.0;      // kernel code path cycles relative to the 2.6.9 model
-  std::string rootfs = "none";       // none | reiserfs: mounted at boot, with kupdated
-  double latencytimes_read_s = 0;    // first read of /proc/latencytimes (restarts logging)
-  int kupdate_interval_s = 5;        // ReiserFS root: kupdated period (bdflush interval)
-  int journal_max_batch = 900;       // ReiserFS: JOURNAL_MAX_BATCH, a transaction's block limit
-  HdparmConfig hdparm;
-  // VP up to -Q7: softirqs raised in an IRQ thread wait for the next irq_exit (seed 000)
-  bool vp_redirect_softirq_wakeup_bug = false;
-  // cpu0: IO-APIC entries fixed to CPU0; lowest_priority: 2.6's setup_IO_APIC_irqs
-  // (logical destination cpu_online_map, dest_LowestPrio, mach-default).
-  std::string irq_delivery = "lowest_priority";
-  // A shared line's handlers run with interrupts on unless: first_action (2.6.9, 2.4 per
-  // action) asked for SA_INTERRUPT, or any_action did (Takashi Iwai's patch, LKML 2004-08-18).
-  std::string shared_irq_disabled = "first_action";
-  // IRQ_INPROGRESS: a CPU an interrupt reaches while another runs the line's handlers
-  // leaves them to it (2.6.9 __do_IRQ); false: it runs them too (the model before).
-  bool irq_inprogress = true;
-  // try_to_wake_up: sd (2.6.9 SD_WAKE_AFFINE/SD_WAKE_BALANCE) or nr_running (earlier model rule)
-  std::string wake_balance = "sd";  // 2.6.9 sched.c; nr_running: the simpler rule
-  // auto: anticipatory on the 2.6.9 flavours (their default elevator), noop (FIFO with
-  // back-merging, standing in for 2.4's elevator) on the others.
-  std::string elevator = "auto";
-  // auto: timer (2.6.9's plug, unplug timer and kblockd) on the 2.6.9 flavours, inline
-  // (the queue runs at once) on the others: 2.4 runs tq_disk, later kernels plug on-stack.
-  std::string plugging = "auto";
-  std::string page_lru = "active_inactive";  // mm/vmscan.c active and inactive lists, or fifo
-  int unplug_delay_ms = 3;                   // ll_rw_blk.c blk_queue_make_request: (3 * HZ) / 1000
-  int unplug_thresh = 4;                     // ll_rw_blk.c blk_queue_make_request
-  bool task_hot_underflow_bug = true;        // 2.6.9-rc1..rc3 task_hot(): hot tasks look cold
-  bool pcm_write_timeout = true;  // ALSA's write sleep: schedule_timeout's timer (2.6 only)
-  bool timer_ack = true;          // 2.6.9 do_timer_interrupt: 8259A poll on each IO-APIC tick
-  // IO-APIC trigger of the PCI IRQs (10 audio, 11 eth0): level (the MP table's PCI
-  // sources; ioapic_level_type) or edge (the model's earlier rule)
-  std::string pci_irq_trigger = "level";
-};
-
-// Named mechanism switches and parameters (counterfactuals live here).
+// Named mechanism switches of the machine (counterfactuals live here); the kernel's
+// (isa_io_delay, mcount_overhead, cache_locking, mcount_cycles) are KernelParams'.
 struct MechanismConfig {
   bool bus_master_holdoff = true;  // host bridge keeps CPU off while a master transfers
   bool pci_latency_timer = true;   // masters release the bus when their timer expires
-  bool isa_io_delay = true;        // outb_p/inb_p write port 0x80 as a delay
-  bool mcount_overhead = true;     // the tracer's own cost per mcount entry
   bool cache_coherence = true;     // MESI: shared kernel data another CPU wrote moves over the FSB
-  bool cache_locking = true;       // P6: a locked op on a cached line stays in the cache
-  int mcount_cycles = 60;          // assumption: cost of one mcount entry on a PIII
 };
 
 // One workload item: its kind, instance name and the kind's own params (workloads/).
 using WorkloadConfig = workloads::Config;
-
-struct TracingConfig {
-  bool enabled = true;  // /proc/sys/kernel/tracing_enabled
-  int max_traces = 50;  // traces/ keeps the largest N
-  std::string spans;    // "A-B,C": durations between traced functions, in metrics.json
-  // end | start: which task a trace's header names (VP's update_max_tr: current at the end)
-  std::string task_at = "end";
-};
 
 // A sweep versioned with the scenario (`latsim sweep` uses it when given no --param).
 struct SweepConfig {
@@ -241,10 +161,10 @@ struct Scenario {
   uint64_t seed = 1;
   double duration_s = 30.0;
   PlatformConfig platform;
-  KernelConfig kernel;
+  // kernel.*, and the kernel's mechanisms.* and tracing.* keys (kernel_sim declares them).
+  kernel::KernelParams kernel;
   MechanismConfig mechanisms;
   std::vector<WorkloadConfig> workload;
-  TracingConfig tracing;
   OutputConfig outputs;
   SweepConfig sweep;
 };

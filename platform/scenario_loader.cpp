@@ -8,11 +8,13 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <yaml-cpp/yaml.h>
 
+#include "kernel_sim/flavour.h"
 #include "kernel_sim/trace/span_probe.h"
 #include "platform/presets/registry.h"
 #include "platform/scenario_schema.h"
@@ -471,37 +473,32 @@ class Loader {
     }
   }
 
-  // The other flavours fix the VP switches by their mechanism: 2.4.20-lowlatency
-  // has no kernel preemption (explicit reschedule points, softirqs inline);
-  // 2.4.10-preempt has kernel preemption outside spinlocks/BKL, softirqs inline;
-  // rt has preemption everywhere, threaded hard IRQs and softirq threads.
+  // Flavours other than 2.6.9-vp fix the VP switches by their mechanism (flavour.h):
+  // vanilla 2.6.9 has none of them (kernel_preemption stands for CONFIG_PREEMPT), the
+  // 2.4 and rt flavours set what their patches imply. kernel.version follows too.
   void check_flavour_switches() {
     auto& k = s_.kernel;
-    struct Fixed {
-      const char* flavour;
-      int vol, kern, soft, hard;
-      const char* version;
-    };
-    static const Fixed kFixed[] = {{"2.4.20-lowlatency", 0, 0, 0, 0, "2.4.20-lowlatency"},
-                                   {"2.4.10-preempt", 0, 1, 0, 0, "2.4.10-preempt"},
-                                   {"rt", 0, 1, 1, 1, "4.1.30-rt34"}};
-    for (const Fixed& f : kFixed) {
-      if (k.flavour != f.flavour) continue;
-      const std::pair<const char*, int*> keys[] = {
-          {"kernel.voluntary_preemption", &k.voluntary_preemption},
-          {"kernel.kernel_preemption", &k.kernel_preemption},
-          {"kernel.softirq_preemption", &k.softirq_preemption},
-          {"kernel.hardirq_preemption", &k.hardirq_preemption}};
-      const int want[] = {f.vol, f.kern, f.soft, f.hard};
-      for (size_t i = 0; i < 4; ++i) {
-        if (present_.count(keys[i].first) && *keys[i].second != want[i])
-          error(location_of(keys[i].first), keys[i].first,
-                fmt::format("is fixed to {} by kernel.flavour {} (accepted: {})", want[i],
-                            f.flavour, want[i]));
-        *keys[i].second = want[i];
-      }
-      if (!present_.count("kernel.version")) k.version = f.version;
+    const kernel::Flavour* f = kernel::find_flavour(k.flavour);
+    if (!f) return;  // already reported
+    const kernel::PreemptSwitches& fixed = f->switches;
+    const std::tuple<const char*, bool*, int> keys[] = {
+        {"kernel.voluntary_preemption", &k.voluntary_preemption, fixed.voluntary},
+        {"kernel.kernel_preemption", &k.kernel_preemption, fixed.kernel},
+        {"kernel.softirq_preemption", &k.softirq_preemption, fixed.softirq},
+        {"kernel.hardirq_preemption", &k.hardirq_preemption, fixed.hardirq}};
+    for (const auto& [key, value, want] : keys) {
+      if (want == kernel::PreemptSwitches::kSettable) continue;
+      if (present_.count(key) && int{*value} != want)
+        error(location_of(key), key,
+              f->vanilla ? fmt::format("is a voluntary-preempt switch; kernel.flavour {} (vanilla) "
+                                       "has none (use 2.6.9-vp, or kernel_preemption for "
+                                       "CONFIG_PREEMPT)",
+                                       f->name)
+                         : fmt::format("is fixed to {} by kernel.flavour {} (accepted: {})", want,
+                                       f->name, want));
+      *value = want != 0;
     }
+    if (!present_.count("kernel.version")) k.version = f->release;
   }
 
   // Each workload item against the board, by its kind's own check.
@@ -530,7 +527,7 @@ class Loader {
 
   void check_cross_fields() {
     try {
-      kernel::check_span_spec(s_.tracing.spans);
+      kernel::check_span_spec(s_.kernel.trace.spans);
     } catch (const std::invalid_argument& e) {
       error(location_of("tracing.spans"), "tracing.spans", e.what());
     }
@@ -549,25 +546,6 @@ class Loader {
       error(location_of("platform.smi.duration_us"), "platform.smi.duration_us",
             fmt::format("{} is not under period_us {}: the CPUs would never leave SMM",
                         smi.duration_us, smi.period_us));
-    }
-    if (s_.kernel.flavour == "2.6.9") {
-      // Vanilla 2.6.9 has no voluntary-preempt switches: softirqs run on irq_exit
-      // (ksoftirqd only under load), handlers run in hardirq context, might_sleep()
-      // is no preemption point. kernel_preemption stands for CONFIG_PREEMPT.
-      for (const char* key : {"kernel.voluntary_preemption", "kernel.softirq_preemption",
-                              "kernel.hardirq_preemption"}) {
-        const auto& k = s_.kernel;
-        const int v = std::string(key) == "kernel.voluntary_preemption" ? k.voluntary_preemption
-                      : std::string(key) == "kernel.softirq_preemption" ? k.softirq_preemption
-                                                                        : k.hardirq_preemption;
-        if (present_.count(key) && v != 0)
-          error(location_of(key), key,
-                "is a voluntary-preempt switch; kernel.flavour 2.6.9 (vanilla) has none "
-                "(use 2.6.9-vp, or kernel_preemption for CONFIG_PREEMPT)");
-      }
-      s_.kernel.voluntary_preemption = s_.kernel.softirq_preemption = s_.kernel.hardirq_preemption =
-          0;
-      if (!present_.count("kernel.version")) s_.kernel.version = "2.6.9";
     }
     check_flavour_switches();
     check_workloads();

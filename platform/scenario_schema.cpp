@@ -4,11 +4,13 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <type_traits>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "kernel_sim/kernel_params.h"
 #include "platform/presets/registry.h"
 
 namespace latsim::platform {
@@ -46,6 +48,20 @@ Key<Scenario> holdoff_key(KeySpec spec) {
   return key;
 }
 
+// The key `path` of a component's `table`, mounted under `prefix` at `ref`: for a section
+// whose keys come from the platform and a component in turn (mechanisms.*).
+template <class Inner, class Ref>
+Key<Scenario> mount_one(const Table<Inner>& table, const std::string& path,
+                        const std::string& prefix, Ref ref) {
+  for (const auto& k : table)
+    if (k.spec.path == path) return mount<Scenario>(k, prefix, ref);
+  throw std::logic_error("no key " + prefix + path);
+}
+
+void append(std::vector<Key<Scenario>>& into, const std::vector<Key<Scenario>>& keys) {
+  into.insert(into.end(), keys.begin(), keys.end());
+}
+
 // Member access for the table rows below.
 // clang-format off
 #define LATSIM_AT(member) [](Scenario& s) -> auto& { return s.member; }
@@ -54,7 +70,7 @@ Key<Scenario> holdoff_key(KeySpec spec) {
 std::vector<Key<Scenario>> make_scenario_keys() {
   using T = ValueType;
   using S = Scenario;
-  return {
+  std::vector<Key<Scenario>> keys = {
       bind<S>(required(int_choice("schema_version", {"1"}, "scenario schema version")),
               LATSIM_AT(schema_version)),
       bind<S>(required(of_type(T::Name, "name", "scenario name; names the output directory")),
@@ -250,240 +266,31 @@ std::vector<Key<Scenario>> make_scenario_keys() {
       bind<S>(number("platform.video.copy_ns_per_pixel", 0, 10000, "ns",
                      "core time per pixel of a screen-to-screen copy (source read + write)"),
               LATSIM_AT(platform.video.copy_ns_per_pixel)),
-
-      // kernel
-      bind<S>(implemented(choice("kernel.flavour",
-                                 {"2.6.9-vp", "2.6.9", "2.4.20-lowlatency", "2.4.10-preempt", "rt"},
-                                 "kernel model: preemption points, locks and handlers"),
-                          {"2.6.9-vp", "2.6.9", "2.4.20-lowlatency", "2.4.10-preempt", "rt"}),
-              LATSIM_AT(kernel.flavour)),
-      bind<S>(of_type(T::String, "kernel.version", "version string printed in trace headers"),
-              LATSIM_AT(kernel.version)),
-      bind<S>(int_choice("kernel.hz", {"100", "250", "1000"}, "timer interrupt rate (HZ)"),
-              LATSIM_AT(kernel.hz)),
-      bind<S>(of_type(T::Switch, "kernel.voluntary_preemption",
-                      "/proc/sys/kernel/voluntary_preemption (VP patch)"),
-              LATSIM_AT(kernel.voluntary_preemption)),
-      bind<S>(
-          of_type(T::Switch, "kernel.kernel_preemption",
-                  "/proc/sys/kernel/kernel_preemption (VP patch); CONFIG_PREEMPT on flavour 2.6.9"),
-          LATSIM_AT(kernel.kernel_preemption)),
-      bind<S>(of_type(T::Switch, "kernel.softirq_preemption",
-                      "/proc/sys/kernel/softirq_preemption: softirqs run in ksoftirqd"),
-              LATSIM_AT(kernel.softirq_preemption)),
-      bind<S>(of_type(T::Switch, "kernel.hardirq_preemption",
-                      "/proc/sys/kernel/hardirq_preemption: threaded hard IRQ handlers"),
-              LATSIM_AT(kernel.hardirq_preemption)),
-      bind<S>(of_type(T::Bool, "kernel.nmi_watchdog", "nmi_watchdog=1: IO-APIC NMI at HZ"),
-              LATSIM_AT(kernel.nmi_watchdog)),
-      bind<S>(of_type(T::Bool, "kernel.highmem",
-                      "CONFIG_HIGHMEM (the seed's kernel: kmap_atomic+0x23/0xe0 in its traces): on "
-                      "2.6 kmap_atomic() raises the preempt count, so a page's copy to or from "
-                      "user space and a fresh page's clear are non-preemptible; false: the "
-                      "page_address() macro, preemptible"),
-              LATSIM_AT(kernel.highmem)),
-      bind<S>(of_type(T::Bool, "kernel.periodic_balance",
-                      "rebalance_tick: load_balance every 1-4 ms idle, x64 busy (SD_CPU_INIT); "
-                      "active balance through migration/N (the 2.6 flavours; 2.4's one runqueue "
-                      "has none)"),
-              LATSIM_AT(kernel.periodic_balance)),
-      bind<S>(integer("kernel.switch_pick_lines", 0, 64, "lines",
-                      "next task's task_struct lines schedule() reads picking it (2.6.9: "
-                      "prio, run_list/timestamp, activated: 3); they miss if evicted"),
-              LATSIM_AT(kernel.switch_pick_lines)),
-      bind<S>(integer("kernel.switch_next_lines", 0, 64, "lines",
-                      "next task's lines context_switch/switch_to touch before __switch_to "
-                      "(next->mm, thread.esp/eip, the stack line it pushes: 3)"),
-              LATSIM_AT(kernel.switch_next_lines)),
-      bind<S>(integer("kernel.switch_mm_lines", 0, 64, "lines",
-                      "mm_struct lines switch_mm touches for a new mm (pgd, cpu_vm_mask/context: "
-                      "2); cpu_set/cpu_clear are locked writes, so a mask the other CPU wrote "
-                      "comes over the FSB (MESI); 0: switch_mm costs nothing"),
-              LATSIM_AT(kernel.switch_mm_lines)),
-      bind<S>(integer("kernel.switch_resume_lines", 0, 64, "lines",
-                      "next task's lines touched after __switch_to's entry (thread tls/esp0, "
-                      "debugreg, io_bitmap_ptr, schedule()'s frame on its stack, thread_info: 5)"),
-              LATSIM_AT(kernel.switch_resume_lines)),
-      bind<S>(integer("kernel.schedule_code_lines", 0, 64, "lines",
-                      "schedule()'s own code lines from its preempt_disable to its "
-                      "preempt_enable, fetched in four runs; they miss if evicted since this "
-                      "CPU's last switch (0: not charged; the seed's span +0x51..+0x337 is 23)"),
-              LATSIM_AT(kernel.schedule_code_lines)),
-      bind<S>(of_type(T::Bool, "kernel.slab_reap",
-                      "mm/slab.c cache_reap: events/N walks every slab cache every 2 * HZ + "
-                      "cpu ticks, taking each cache's spinlock with interrupts off (2.6 "
-                      "flavours; off on 2.4, whose kmem_cache_reap runs from kswapd)"),
-              LATSIM_AT(kernel.slab_reap)),
-      bind<S>(integer("kernel.slab_caches", 0, 1000, "caches",
-                      "caches on cache_chain cache_reap walks (estimate: ~100 rows in a stock "
-                      "2.6.9 /proc/slabinfo)"),
-              LATSIM_AT(kernel.slab_caches)),
-      bind<S>(integer("kernel.slab_reap_lines", 0, 64, "lines",
-                      "lines cache_reap touches per cache besides its lock word's, cold after "
-                      "2 s (estimate from the i386 kmem_cache_s layout: array[cpu], next_reap, "
-                      "next, the array_cache: 4)"),
-              LATSIM_AT(kernel.slab_reap_lines)),
-      bind<S>(of_type(T::Bool, "kernel.vp_redirect_softirq_wakeup_bug",
-                      "VP up to -Q7 (fixed in -Q8, seed 000): a handler run in its IRQ thread "
-                      "raises softirqs that wait for the next irq_exit on that CPU (0-1 ms at HZ "
-                      "1000) instead of waking ksoftirqd"),
-              LATSIM_AT(kernel.vp_redirect_softirq_wakeup_bug)),
-      bind<S>(choice("kernel.irq_delivery", {"cpu0", "lowest_priority"},
-                     "IO-APIC entries: cpu0 (fixed, physical CPU0) or lowest_priority "
-                     "(2.6 setup_IO_APIC_irqs: logical, all online CPUs, dest_LowestPrio)"),
-              LATSIM_AT(kernel.irq_delivery)),
-      bind<S>(choice("kernel.shared_irq_disabled", {"first_action", "any_action"},
-                     "a shared line's handlers run with interrupts off if its first action "
-                     "passed SA_INTERRUPT (2.6.9) or if any did (Takashi Iwai's 2004 patch)"),
-              LATSIM_AT(kernel.shared_irq_disabled)),
-      bind<S>(of_type(T::Bool, "kernel.irq_inprogress",
-                      "IRQ_INPROGRESS: an interrupt reaching a CPU while another runs the "
-                      "line's handlers leaves them to that CPU to run again (2.6.9 __do_IRQ)"),
-              LATSIM_AT(kernel.irq_inprogress)),
-      bind<S>(choice("kernel.wake_balance", {"sd", "nr_running"},
-                     "try_to_wake_up's CPU for a sleeping task: sd (2.6.9 sched.c: not off an "
-                     "idle CPU; here if cache-cold, SD_WAKE_AFFINE, or if its CPU is 137 % as "
-                     "loaded, SD_WAKE_BALANCE; the default) or nr_running (here if this CPU runs "
-                     "fewer: a simpler rule)"),
-              LATSIM_AT(kernel.wake_balance)),
-      bind<S>(choice("kernel.elevator", {"auto", "noop", "anticipatory"},
-                     "the hda queue's I/O scheduler: anticipatory (as-iosched.c: read and "
-                     "write batches of 500 / 125 ms, 6 ms waits for the last reader's next "
-                     "read), noop (FIFO with back-merging) or auto (anticipatory on 2.6.9, "
-                     "its default elevator; noop on the other flavours)"),
-              LATSIM_AT(kernel.elevator)),
-      bind<S>(choice("kernel.plugging", {"auto", "inline", "timer"},
-                     "request-queue plugging: timer (2.6.9 ll_rw_blk.c: a request on an empty "
-                     "queue plugs it; it runs at unplug_thresh queued requests, when a task "
-                     "waits on the I/O, or from kblockd/N when the unplug timer fires), inline "
-                     "(the queue runs at once) or auto (timer on 2.6.9, inline elsewhere)"),
-              LATSIM_AT(kernel.plugging)),
-      bind<S>(choice("kernel.page_lru", {"active_inactive", "fifo"},
-                     "page-cache reclaim: active_inactive (mm/swap.c mark_page_accessed moves a "
-                     "page read a second time to the active list; reclaim frees the inactive "
-                     "list's oldest and refills it from the active list in proportion) or fifo "
-                     "(the oldest page first, however often it was read)"),
-              LATSIM_AT(kernel.page_lru)),
-      bind<S>(integer("kernel.unplug_delay_ms", 1, 1000, "ms",
-                      "q->unplug_delay of the plug timer (ll_rw_blk.c: 3 ms)"),
-              LATSIM_AT(kernel.unplug_delay_ms)),
-      bind<S>(integer("kernel.unplug_thresh", 1, 128, "requests",
-                      "queued requests that unplug the queue in the submitter (ll_rw_blk.c: 4)"),
-              LATSIM_AT(kernel.unplug_thresh)),
-      bind<S>(of_type(T::Bool, "kernel.task_hot_underflow_bug",
-                      "2.6.9-rc1..rc3 task_hot(): unsigned timestamp_last_tick - p->timestamp "
-                      "wraps when p slept after its CPU's last tick, so it looks cache-cold and "
-                      "wake-affine moves it (K. Chen, LKML 2004-10-04; fixed by a long long cast)"),
-              LATSIM_AT(kernel.task_hot_underflow_bug)),
-      bind<S>(of_type(T::Bool, "kernel.pcm_write_timeout",
-                      "ALSA snd_pcm_lib_write1 sleeps in schedule_timeout(10 * HZ): add_timer on "
-                      "the writer's CPU base before the sleep, del_singleshot_timer_sync -> "
-                      "del_timer under that base's lock after the wake-up (2.6 flavours; 2.4's "
-                      "OSS es1371_write sleeps in schedule())"),
-              LATSIM_AT(kernel.pcm_write_timeout)),
-      bind<S>(choice("kernel.pci_irq_trigger", {"edge", "level"},
-                     "IO-APIC trigger of the PCI IRQs 10 and 11: level (the default: MP table PCI "
-                     "sources, ioapic_level_type; VP masks the pin in the ack and unmasks it in "
-                     "end, 2 IO-APIC writes) or edge (the model's earlier rule)"),
-              LATSIM_AT(kernel.pci_irq_trigger)),
-      bind<S>(of_type(T::Bool, "kernel.timer_ack",
-                      "2.6.9 do_timer_interrupt with the IO-APIC: poll the 8259A (outb 0x0c, "
-                      "inb 0x20) on every tick before do_timer"),
-              LATSIM_AT(kernel.timer_ack)),
-      bind<S>(number("kernel.code_path_scale", 0.1, 50, "x",
-                     "cycles of every modelled kernel function relative to the 2.6.9/i386 "
-                     "estimates (a later kernel's longer paths, another core's CPI)"),
-              LATSIM_AT(kernel.code_path_scale)),
-      bind<S>(integer("kernel.maxcpus", 0, 8, "CPUs",
-                      "maxcpus= boot option: CPUs the kernel brings up (0: all); the rest stay "
-                      "halted"),
-              LATSIM_AT(kernel.maxcpus)),
-      bind<S>(integer("kernel.tunables./sys/block/hda/queue/max_sectors_kb", 4, 128, "KiB",
-                      "largest request; sysfs accepts page size .. max_hw_sectors_kb (128)"),
-              LATSIM_AT(kernel.max_sectors_kb)),
-      bind<S>(integer("kernel.tunables./sys/block/hda/queue/read_ahead_kb", 0, 4096, "KiB",
-                      "read-ahead window (VM_MAX_READAHEAD 128)"),
-              LATSIM_AT(kernel.read_ahead_kb)),
-      bind<S>(integer("kernel.tunables./proc/sys/net/core/netdev_max_backlog", 1, 100000, "packets",
-                      "net_rx_action budget: packets per NET_RX softirq run"),
-              LATSIM_AT(kernel.netdev_max_backlog)),
-      bind<S>(integer("kernel.tunables./proc/sys/kernel/preempt_max_latency", 0, 1000000, "us",
-                      "tracer threshold: critical sections longer than this are recorded"),
-              LATSIM_AT(kernel.preempt_max_latency_us)),
-      bind<S>(of_type(T::Switch, "kernel.tunables./proc/irq/14/ide0/threaded",
-                      "VP: ide0's handler runs in its IRQ thread (with hardirq_preemption)"),
-              LATSIM_AT(kernel.ide0_threaded)),
-      bind<S>(of_type(T::Switch, "kernel.tunables./proc/irq/11/eth0/threaded",
-                      "VP: the RTL8139 handler runs in its IRQ thread (with hardirq_preemption)"),
-              LATSIM_AT(kernel.eth0_threaded)),
-      bind<S>(of_type(T::Switch, "kernel.tunables./proc/irq/10/Ensoniq AudioPCI/threaded",
-                      "VP: the ES1371 handler runs in its IRQ thread (with hardirq_preemption)"),
-              LATSIM_AT(kernel.audiopci_threaded)),
-      bind<S>(choice("kernel.rootfs", {"none", "reiserfs"},
-                     "root file system mounted at boot with kupdated (reiserfs: seed 001); "
-                     "dbench mounts it anyway"),
-              LATSIM_AT(kernel.rootfs)),
-      bind<S>(number("kernel.latencytimes_read_s", 0, 100000, "s",
-                     "2.4.10-preempt: when /proc/latencytimes is first read; the read restarts "
-                     "logging, so preempt-stats.txt covers the run after it"),
-              LATSIM_AT(kernel.latencytimes_read_s)),
-      bind<S>(integer("kernel.reiserfs.kupdate_interval_s", 1, 600, "s",
-                      "kupdated period (bdflush interval): sync_old_buffers, which commits the "
-                      "ReiserFS transaction"),
-              LATSIM_AT(kernel.kupdate_interval_s)),
-      bind<S>(integer("kernel.reiserfs.journal_max_batch", 1, 1024, "blocks",
-                      "JOURNAL_MAX_BATCH: a running transaction commits when it logs this many"),
-              LATSIM_AT(kernel.journal_max_batch)),
-      bind<S>(of_type(T::OnOff, "kernel.hdparm.dma", "hdparm -d: bus-master DMA for hda"),
-              LATSIM_AT(kernel.hdparm.dma)),
-      bind<S>(of_type(T::OnOff, "kernel.hdparm.unmaskirq",
-                      "hdparm -u: ide_intr re-enables interrupts during the handler"),
-              LATSIM_AT(kernel.hdparm.unmaskirq)),
-      bind<S>(of_type(T::OnOff, "kernel.hdparm.io_32bit",
-                      "hdparm -c1: PIO transfers move dwords (insl) instead of words (insw)"),
-              LATSIM_AT(kernel.hdparm.io_32bit)),
-
-      // mechanisms
+  };
+  // The kernel's keys, declared in kernel_sim (kernel_params.h).
+  mount_all(keys, kernel::kernel_keys(), "kernel.", LATSIM_AT(kernel));
+  const auto kernel_mechanism = [](const std::string& name) {
+    return mount_one(kernel::mechanism_keys(), name, "mechanisms.", LATSIM_AT(kernel));
+  };
+  const std::vector<Key<Scenario>> mechanisms = {
       bind<S>(of_type(T::Bool, "mechanisms.bus_master_holdoff",
                       "host bridge keeps the CPU off while a bus master transfers"),
               LATSIM_AT(mechanisms.bus_master_holdoff)),
       bind<S>(of_type(T::Bool, "mechanisms.pci_latency_timer",
                       "masters release the bus when their latency timer expires"),
               LATSIM_AT(mechanisms.pci_latency_timer)),
-      bind<S>(
-          of_type(T::Bool, "mechanisms.isa_io_delay", "outb_p/inb_p write port 0x80 as a delay"),
-          LATSIM_AT(mechanisms.isa_io_delay)),
-      bind<S>(of_type(T::Bool, "mechanisms.mcount_overhead",
-                      "charge the tracer's own cost per mcount entry"),
-              LATSIM_AT(mechanisms.mcount_overhead)),
+      kernel_mechanism("isa_io_delay"),
+      kernel_mechanism("mcount_overhead"),
       bind<S>(of_type(T::Bool, "mechanisms.cache_coherence",
                       "MESI snooping: kernel data (jiffies, xtime, irq_desc, runqueues, woken "
                       "tasks) last written by the other CPU costs an FSB transaction per line"),
               LATSIM_AT(mechanisms.cache_coherence)),
-      bind<S>(
-          of_type(T::Bool, "mechanisms.cache_locking",
-                  "P6 cache locking (Intel SDM 8.1.4): a lock acquisition's locked "
-                  "read-modify-write goes over the FSB only when the lock's line is not "
-                  "in this CPU's cache; false: LOCK# on the bus, a transaction per acquisition"),
-          LATSIM_AT(mechanisms.cache_locking)),
-      bind<S>(integer("mechanisms.mcount_cycles", 0, 10000, "cycles", "cost of one mcount entry"),
-              LATSIM_AT(mechanisms.mcount_cycles)),
-
-      // tracing and outputs
-      bind<S>(of_type(T::Bool, "tracing.enabled", "/proc/sys/kernel/tracing_enabled"),
-              LATSIM_AT(tracing.enabled)),
-      bind<S>(choice("tracing.task_at", {"end", "start"},
-                     "the task a trace's header and log line name: end (current when the "
-                     "section ends, as the VP tracer's update_max_tr: a section spanning a "
-                     "switch names the next task) or start (the task that opened it)"),
-              LATSIM_AT(tracing.task_at)),
-      bind<S>(integer("tracing.max_traces", 1, 10000, "", "traces/ keeps the largest N"),
-              LATSIM_AT(tracing.max_traces)),
-      bind<S>(of_type(T::String, "tracing.spans",
-                      "durations between traced functions in metrics.json latency_tracer.spans: "
-                      "\"A-B\" from A to the next B, \"A\" A's step; comma-separated"),
-              LATSIM_AT(tracing.spans)),
+      kernel_mechanism("cache_locking"),
+      kernel_mechanism("mcount_cycles"),
   };
+  append(keys, mechanisms);
+  mount_all(keys, kernel::tracer_keys(), "tracing.", LATSIM_AT(kernel.trace));
+  return keys;
 }
 
 // The component tables, mounted after the rows above in canonical order.

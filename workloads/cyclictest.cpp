@@ -123,7 +123,7 @@ void Cyclictest::start(Kernel& k) {
 }
 
 void Cyclictest::run(Kernel& k, int thread) {
-  if (k.params().high_res_timers) return run_hres(k, thread);
+  if (k.flavour().high_res_timers) return run_hres(k, thread);
   const uint64_t step = std::max<uint64_t>(
       1, uint64_t(std::llround(intv_[size_t(thread)] * 1e-6 / k.tick_period().to_seconds())));
   int cpu = k.smp_processor_id();

@@ -270,7 +270,7 @@ void Cyclictest::write_files(const std::vector<const Cyclictest*>& all, const Ru
     info.cmdline = c->cmdline(file);
     info.release = end.kernel.params().version;
     info.version = end.kernel.params().kernel_preemption ? "#1 SMP PREEMPT" : "#1 SMP";
-    info.realtime = end.realtime;
+    info.realtime = end.kernel.flavour().sys_kernel_realtime;
     info.start_s = c->start_s();
     info.end_s = end.now_s;
     end.write(file, c->json(info));

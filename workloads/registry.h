@@ -50,7 +50,6 @@ struct Arrivals {
 struct RunEnd {
   Kernel& kernel;
   double now_s = 0;
-  bool realtime = false;  // /sys/kernel/realtime exists (PREEMPT_RT)
   std::function<void(const std::string& file, const std::string& text)> write;
 };
 

@@ -16,7 +16,7 @@ void Kernel::mcount(const char* name, const char* parent) {
   const int c = smp_processor_id();
   enter(name, parent);
   if (obs_) obs_->function_entry(c, now(), name, parent);
-  if (!p_.tracing_enabled) return;
+  if (!p_.trace.enabled) return;
   tracer_.mcount(c, now(), rq_[size_t(c)].curr->preempt_count, name, parent);
 }
 
@@ -24,7 +24,7 @@ void Kernel::fn(const char* name, const char* parent, uint64_t cycles, uint64_t 
                 uint64_t stream) {
   mcount(name, parent);
   // The tracer's own cost (mcount) is paid on every traced call while tracing is on.
-  const uint64_t overhead = p_.tracing_enabled ? uint64_t(p_.mcount_cycles) : 0;
+  const uint64_t overhead = p_.trace.enabled && p_.mcount_overhead ? uint64_t(p_.mcount_cycles) : 0;
   const uint64_t misses = (footprint ? this_cpu().cache_misses(name, footprint) : 0) + stream;
   const uint64_t body = p_.code_path_scale == 1.0
                             ? cycles
@@ -196,7 +196,7 @@ void Kernel::smp_apic_timer_interrupt() {
   }
   fn("smp_apic_timer_interrupt", interrupted, 60, 1);
   this_cpu().apic_write(0xb0, 0);  // ack_APIC_irq
-  if (p_.high_res_timers) {        // local_apic_timer_interrupt -> hrtimer_interrupt
+  if (flavour_.high_res_timers) {  // local_apic_timer_interrupt -> hrtimer_interrupt
     irq_enter({"smp_apic_timer_interrupt", "irq_enter"});
     hrtimer_interrupt("smp_apic_timer_interrupt");
     irq_exit({"smp_apic_timer_interrupt", "irq_exit"});
@@ -257,8 +257,8 @@ void Kernel::setup_apic_timer() {
   wait_8254_wraparound();
   cpu.apic_write(0x3e0, 0x3);
   // high_res_timers: one-shot mode, programmed per event by hrtimer_program.
-  cpu.apic_write(0x320, LOCAL_TIMER_VECTOR | (p_.high_res_timers ? 0u : 1u << 17));
-  if (!p_.high_res_timers) cpu.apic_write(0x380, count);
+  cpu.apic_write(0x320, LOCAL_TIMER_VECTOR | (flavour_.high_res_timers ? 0u : 1u << 17));
+  if (!flavour_.high_res_timers) cpu.apic_write(0x380, count);
   auto& pc = pcpu_[size_t(smp_processor_id())];
   pc.tick_epoch = now();
   pc.tick_period = sc_time(double(count) * 16.0 / (p_.apic_bus_mhz * 1e6), sc_core::SC_SEC);

@@ -20,7 +20,7 @@ int64_t jiffies_now(Kernel& k) { return int64_t(k.local_ticks(k.smp_processor_id
 }  // namespace
 
 int BlockLayer::elv_next_request() {
-  if (k_.params().elevator != "anticipatory") return 0;
+  if (k_.params().block.elevator != "anticipatory") return 0;
   k_.fn("as_dispatch_request", "elv_next_request", 120, 1);
   int reads = -1, writes = -1;  // the oldest of each direction (as_data's fifo heads)
   for (size_t i = 0; i < queue_.size(); ++i) {
@@ -78,7 +78,7 @@ void BlockLayer::as_antic_timeout(uint64_t gen) {
 // the submitter runs the queue itself): a read arrived while the queue waits for the last
 // reader's next one, so the wait ends and kblockd runs the queue (as_work_handler).
 void BlockLayer::as_antic_stop(const Request& rq) {
-  if (k_.params().elevator != "anticipatory" || rq.write || !as_.antic_armed) return;
+  if (k_.params().block.elevator != "anticipatory" || rq.write || !as_.antic_armed) return;
   k_.fn("as_antic_stop", "as_add_request", 40, 1);
   as_.antic_armed = false;
   ++as_.antic_gen;  // del_timer(&ad->antic_timer)

@@ -11,7 +11,7 @@
 
 namespace latsim::kernel {
 
-bool BlockLayer::plugging_timer() const { return k_.params().plugging == "timer"; }
+bool BlockLayer::plugging_timer() const { return k_.params().block.plugging == "timer"; }
 
 // __make_request: elv_queue_empty (nothing queued, nothing on the dispatch list, where
 // IDE keeps its active request until it ends) -> blk_plug_device, and no merge to try.
@@ -30,7 +30,7 @@ void BlockLayer::blk_plug_device() {
   // unplug_delay = (3 * HZ) / 1000, at least one tick.
   const int c = k_.smp_processor_id();
   const uint64_t delay = std::max<uint64_t>(
-      1, uint64_t(k_.params().unplug_delay_ms) * uint64_t(k_.params().hz) / 1000);
+      1, uint64_t(k_.params().block.unplug_delay_ms) * uint64_t(k_.params().hz) / 1000);
   k_.fn("mod_timer", "blk_plug_device", 60, 1);
   unplug_timer_cpu_ = c;
   unplug_timer_ = k_.timers(c).add(k_.local_ticks(c) + delay, [this] { blk_unplug_timeout(); });
@@ -60,7 +60,7 @@ void BlockLayer::unplug_device_locked(const char* parent, uint64_t* cause) {
 void BlockLayer::elv_added_request(const Request& rq) {
   if (!plugging_timer()) return;
   as_antic_stop(rq);  // as_add_request -> as_update_arq
-  if (plugged_ && queue_.size() == size_t(k_.params().unplug_thresh))
+  if (plugged_ && queue_.size() == size_t(k_.params().block.unplug_thresh))
     unplug_device_locked("__elv_add_request", &stats_.unplugs_thresh);
 }
 

@@ -19,10 +19,24 @@ constexpr uint32_t SECTOR_WORDS = 128;  // dwords per 512-byte sector
 constexpr unsigned IDE_IRQ = 14;
 }  // namespace
 
+params::Table<Hdparm> hdparm_keys() {
+  using namespace params;
+  return {
+      bind<Hdparm>(of_type(ValueType::OnOff, "dma", "hdparm -d: bus-master DMA for hda"),
+                   &Hdparm::dma),
+      bind<Hdparm>(of_type(ValueType::OnOff, "unmaskirq",
+                           "hdparm -u: ide_intr re-enables interrupts during the handler"),
+                   &Hdparm::unmaskirq),
+      bind<Hdparm>(of_type(ValueType::OnOff, "io_32bit",
+                           "hdparm -c1: PIO transfers move dwords (insl) instead of words (insw)"),
+                   &Hdparm::io_32bit),
+  };
+}
+
 void BlockLayer::init_ide() {
   // blk_dev_init: create_workqueue("kblockd"), a worker_thread per CPU. Its work here is
   // the anticipatory scheduler's and the unplug timer's, so without both it is not created.
-  const bool kblockd = k_.params().elevator == "anticipatory" || plugging_timer();
+  const bool kblockd = k_.params().block.elevator == "anticipatory" || plugging_timer();
   if (kblockd) kblockd_ = std::make_unique<Workqueue>(k_, "kblockd");
   k_.outb(0x00, IDE_CONTROL);  // nIEN clear: the drive may interrupt
   // ide-probe.c init_irq on a PCI chipset without CONFIG_IDEPCI_SHARE_IRQ.
@@ -51,7 +65,7 @@ void BlockLayer::ide_do_request(const char* parent) {
 void BlockLayer::start_request(const Request& rq) {
   k_.fn("start_request", "ide_do_request", 60, 1);
   k_.fn("ide_do_rw_disk", "start_request", 100, 1);
-  if (!k_.params().ide_dma) return start_pio(rq);
+  if (!k_.params().block.hdparm.dma) return start_pio(rq);
   // blk_rq_map_sg: physically contiguous pages form one segment.
   std::vector<std::pair<uint64_t, uint32_t>> segs;
   for (PageRef page : rq.pages) {
@@ -111,7 +125,7 @@ void BlockLayer::start_pio(const Request& rq) {
 // with interrupts off unless unmaskirq (hdparm -u1) lets ide_intr enable them.
 void BlockLayer::ide_pio_intr(bool flags) {
   k_.spin_unlock(ide_lock_, {"ide_intr", "unlock"});
-  if (k_.params().ide_unmaskirq) k_.local_irq_enable({"ide_intr", "unlock"});
+  if (k_.params().block.hdparm.unmaskirq) k_.local_irq_enable({"ide_intr", "unlock"});
   bool done = false;
   if (busy_) {
     k_.fn("task_in_intr", "ide_intr", 60, 1);
@@ -120,7 +134,7 @@ void BlockLayer::ide_pio_intr(bool flags) {
       k_.fn("ide_pio_datablock", "task_in_intr", 40);
       k_.fn("ide_pio_sector", "ide_pio_datablock", 60, 1);  // kmap the bio page
       k_.fn("ata_input_data", "taskfile_input_data", 30);
-      const bool dw = k_.params().ide_io_32bit;
+      const bool dw = k_.params().block.hdparm.io_32bit;
       k_.fn(dw ? "ide_insl" : "ide_insw", "ata_input_data", 20);
       k_.rep_ins(IDE_DATA, dw ? 4 : 2, dw ? SECTOR_WORDS : 2 * SECTOR_WORDS);
       pio_left_--;
@@ -141,8 +155,8 @@ void BlockLayer::ide_pio_intr(bool flags) {
 void BlockLayer::ide_intr() {
   k_.fn("ide_intr", "generic_handle_IRQ_event", 80, 1);
   const bool flags = k_.spin_lock_irqsave(ide_lock_, "ide_intr");
-  if (!k_.params().ide_dma) return ide_pio_intr(flags);
-  if (k_.params().ide_unmaskirq) k_.local_irq_enable({"ide_intr", "lock"});  // hdparm -u1
+  if (!k_.params().block.hdparm.dma) return ide_pio_intr(flags);
+  if (k_.params().block.hdparm.unmaskirq) k_.local_irq_enable({"ide_intr", "lock"});  // hdparm -u1
   if (!busy_) {
     k_.spin_unlock_irqrestore(ide_lock_, flags, {"ide_intr", "unlock"});
     return;

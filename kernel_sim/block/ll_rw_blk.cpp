@@ -6,6 +6,54 @@
 
 namespace latsim::kernel {
 
+params::Table<BlockParams> block_queue_keys() {
+  using namespace params;
+  using P = BlockParams;
+  return {
+      bind<P>(choice("elevator", {"auto", "noop", "anticipatory"},
+                     "the hda queue's I/O scheduler: anticipatory (as-iosched.c: read and "
+                     "write batches of 500 / 125 ms, 6 ms waits for the last reader's next "
+                     "read), noop (FIFO with back-merging) or auto (anticipatory on 2.6.9, "
+                     "its default elevator; noop on the other flavours)"),
+              &P::elevator),
+      bind<P>(choice("plugging", {"auto", "inline", "timer"},
+                     "request-queue plugging: timer (2.6.9 ll_rw_blk.c: a request on an empty "
+                     "queue plugs it; it runs at unplug_thresh queued requests, when a task "
+                     "waits on the I/O, or from kblockd/N when the unplug timer fires), inline "
+                     "(the queue runs at once) or auto (timer on 2.6.9, inline elsewhere)"),
+              &P::plugging),
+      bind<P>(choice("page_lru", {"active_inactive", "fifo"},
+                     "page-cache reclaim: active_inactive (mm/swap.c mark_page_accessed moves a "
+                     "page read a second time to the active list; reclaim frees the inactive "
+                     "list's oldest and refills it from the active list in proportion) or fifo "
+                     "(the oldest page first, however often it was read)"),
+              &P::page_lru),
+      bind<P>(with_source(integer("unplug_delay_ms", 1, 1000, "ms",
+                                  "q->unplug_delay of the plug timer (ll_rw_blk.c: 3 ms)"),
+                          "drivers/block/ll_rw_blk.c blk_queue_make_request: (3 * HZ) / 1000"),
+              &P::unplug_delay_ms),
+      bind<P>(with_source(integer("unplug_thresh", 1, 128, "requests",
+                                  "queued requests that unplug the queue in the submitter "
+                                  "(ll_rw_blk.c: 4)"),
+                          "drivers/block/ll_rw_blk.c blk_queue_make_request"),
+              &P::unplug_thresh),
+  };
+}
+
+params::Table<BlockParams> block_sysfs_keys() {
+  using namespace params;
+  using P = BlockParams;
+  return {
+      bind<P>(integer("/sys/block/hda/queue/max_sectors_kb", 4, 128, "KiB",
+                      "largest request; sysfs accepts page size .. max_hw_sectors_kb (128)"),
+              &P::max_sectors_kb),
+      bind<P>(with_source(integer("/sys/block/hda/queue/read_ahead_kb", 0, 4096, "KiB",
+                                  "read-ahead window (VM_MAX_READAHEAD 128)"),
+                          "include/linux/mm.h VM_MAX_READAHEAD"),
+              &P::read_ahead_kb),
+  };
+}
+
 void BlockLayer::make_request(FileId f, uint64_t first_page, uint32_t npages) {
   stats_.bios++;
   k_.fn("submit_bio", "mpage_bio_submit", 60, 1);

@@ -10,10 +10,11 @@ BlockLayer::BlockLayer(Kernel& k)
     : k_(k),
       rng_(k.params().seed, "page_alloc"),
       files_(2),  // kReadFile and kWriteFile, empty until set up
-      lru_(k.params().page_lru == "fifo" ? PageLru::Policy::Fifo : PageLru::Policy::ActiveInactive),
-      capacity_pages_(uint64_t(k.params().pagecache_mb) * 256),
-      max_sectors_(uint32_t(k.params().max_sectors_kb) * 2),
-      ra_pages_(uint64_t(k.params().read_ahead_kb) / 4) {}
+      lru_(k.params().block.page_lru == "fifo" ? PageLru::Policy::Fifo
+                                               : PageLru::Policy::ActiveInactive),
+      capacity_pages_(uint64_t(k.params().block.pagecache_mb) * 256),
+      max_sectors_(uint32_t(k.params().block.max_sectors_kb) * 2),
+      ra_pages_(uint64_t(k.params().block.read_ahead_kb) / 4) {}
 
 // A file's pages, empty of data: none cached, none dirty.
 void BlockLayer::init_file(File& f, uint64_t pages, uint64_t start_lba) {

@@ -8,6 +8,23 @@ namespace {
 constexpr uint64_t kPartitionLba = 4000000;  // assumption: the ReiserFS partition's start
 }
 
+params::Table<ReiserFsParams> reiserfs_keys() {
+  using namespace params;
+  using P = ReiserFsParams;
+  return {
+      bind<P>(with_source(integer("kupdate_interval_s", 1, 600, "s",
+                                  "kupdated period (bdflush interval): sync_old_buffers, which "
+                                  "commits the ReiserFS transaction"),
+                          "2.4 fs/buffer.c bdflush_param: interval 5*HZ"),
+              &P::kupdate_interval_s),
+      bind<P>(with_source(integer("journal_max_batch", 1, 1024, "blocks",
+                                  "JOURNAL_MAX_BATCH: a running transaction commits when it logs "
+                                  "this many"),
+                          "include/linux/reiserfs_fs.h JOURNAL_MAX_BATCH"),
+              &P::journal_max_batch),
+  };
+}
+
 ReiserFs::ReiserFs(Kernel& k, const ReiserFsParams& p) : k_(k), p_(p) {}
 
 void ReiserFs::mount() {

@@ -10,19 +10,13 @@
 #include <cstdint>
 #include <set>
 #include <unordered_set>
+#include "kernel_sim/fs/reiserfs_params.h"
 #include "kernel_sim/locks/semaphore.h"
 
 namespace latsim::kernel {
 
 class Kernel;
 struct Task;
-
-struct ReiserFsParams {
-  uint32_t journal_blocks = 8192;    // JOURNAL_BLOCK_COUNT: the default log size
-  uint32_t journal_max_batch = 900;  // JOURNAL_MAX_BATCH: a running transaction commits here
-  uint32_t kupdate_interval_s = 5;   // bdflush_param interval (5*HZ)
-  uint64_t data_pages = 1u << 18;    // page-cache pages of the files dbench writes (1 GiB)
-};
 
 struct ReiserFsStats {
   uint64_t commits = 0, committed_blocks = 0, max_commit_blocks = 0, join_waits = 0, kupdates = 0;

@@ -1,6 +1,8 @@
 // arch/i386/kernel/io_apic.c and i8259.c: programming the interrupt
 // controllers. Every IO-APIC register access is an index write plus a data
 // access through the MMIO window, so it pays the bus like any other cycle.
+#include "kernel_sim/drivers/net/rtl8139.h"
+#include "kernel_sim/drivers/sound/es1371.h"
 #include "kernel_sim/kernel.h"
 
 namespace latsim::kernel {
@@ -15,15 +17,20 @@ constexpr uint32_t dest_LowestPrio = 1u << 8, IO_APIC_DEST_LOGICAL = 1u << 11;
 constexpr uint32_t IO_APIC_POLARITY_LOW = 1u << 13, IO_APIC_TRIGGER_LEVEL = 1u << 15;
 }  // namespace
 
+// The MP table lists the PCI devices' INTx# lines (the ES1371's, the RTL8139's, the UHCI
+// controllers') as PCI sources, level-triggered with kernel.pci_irq_trigger level; ISA's are edge.
+bool Kernel::irq_level_triggered(unsigned irq) const {
+  const bool pci = irq == Es1371Driver::kIrq || irq == Rtl8139Driver::kIrq || irq == p_.usb_irq;
+  return pci && p_.pci_irq_level;
+}
+
 // One redirection entry, masked until request_irq unmasks it. Edge unless the MP
 // table lists the IRQ as a PCI source (kernel.pci_irq_trigger: level).
 // Both dwords under ioapic_lock, as setup_IO_APIC_irqs writes them: IOREGSEL is shared, and
 // another CPU's read-modify-write of another entry must not land between an index and its data.
 void Kernel::io_apic_entry(unsigned irq) {
   const unsigned reg = IO_APIC_REDTBL + 2 * irq_to_pin(irq);
-  const auto lv = p_.irq_level.find(irq);
-  const uint32_t trig =
-      lv != p_.irq_level.end() && lv->second ? IO_APIC_TRIGGER_LEVEL | IO_APIC_POLARITY_LOW : 0;
+  const uint32_t trig = irq_level_triggered(irq) ? IO_APIC_TRIGGER_LEVEL | IO_APIC_POLARITY_LOW : 0;
   // setup_IO_APIC_irqs (mach-default): logical destination TARGET_CPUS, the online CPUs'
   // flat LDR bits, arbitrated lowest priority on the APIC bus; else fixed to CPU0.
   const uint32_t online = (1u << unsigned(ncpus())) - 1;

@@ -10,7 +10,7 @@
 
 namespace latsim::kernel {
 
-bool Kernel::level_ack_masks() const { return p_.flavour == "2.6.9-vp" || rt_flavour(); }
+bool Kernel::level_ack_masks() const { return flavour_.preempt_hardirqs; }
 
 void Kernel::mask_and_ack_level_ioapic_irq(unsigned irq, IrqDesc& /*desc*/) {
   fn("mask_and_ack_level_ioapic_irq", "do_IRQ", 30);

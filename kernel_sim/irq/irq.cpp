@@ -16,14 +16,13 @@ bool Kernel::request_irq(unsigned irq, const char* name, unsigned long flags, Ir
   if (!pic_mode()) io_apic_route(irq);
   // hardirq_preemption: every IRQ but the timer runs in its own SCHED_FIFO thread.
   const auto per_irq = p_.irq_threaded.find(irq);
-  const auto lv = p_.irq_level.find(irq);
-  d.level = !pic_mode() && lv != p_.irq_level.end() && lv->second;
+  d.level = !pic_mode() && irq_level_triggered(irq);
   d.threaded =
       p_.hardirq_preemption && irq != 0 && (per_irq == p_.irq_threaded.end() || per_irq->second);
   if (d.threaded && !d.thread) {
     d.thread = create_task(
         "IRQ " + std::to_string(irq), [this, irq] { irq_thread(irq); }, Policy::Fifo,
-        p_.irq_thread_prio);
+        flavour_.irq_thread_prio);
     d.thread->mm = 0;  // a kernel thread
   }
   if (pic_mode())
@@ -39,7 +38,7 @@ bool Kernel::request_irq(unsigned irq, const char* name, unsigned long flags, Ir
 // loses its flag (Thomas Charbonnel, LKML 2004-08-18); 2.4 sets them per action.
 void Kernel::run_irq_handler(IrqDesc& d) {
   if (d.actions.empty()) return;
-  const char* fn = sched_24() ? "handle_IRQ_event" : "generic_handle_IRQ_event";
+  const char* fn = flavour_.irq_flags_per_chain ? "generic_handle_IRQ_event" : "handle_IRQ_event";
   const auto irqs = [&](unsigned long flags) {
     const bool on = !(flags & IRQF_DISABLED);
     if (on && irqs_disabled())
@@ -51,9 +50,9 @@ void Kernel::run_irq_handler(IrqDesc& d) {
   unsigned long chain = d.actions.front().flags;
   if (p_.shared_irq_any_disables)
     for (const auto& a : d.actions) chain |= a.flags & IRQF_DISABLED;
-  if (!sched_24()) irqs(chain);
+  if (flavour_.irq_flags_per_chain) irqs(chain);
   for (auto& a : d.actions) {
-    if (sched_24()) irqs(a.flags);
+    if (!flavour_.irq_flags_per_chain) irqs(a.flags);
     a.handler();
   }
   irqs(IRQF_DISABLED);  // local_irq_disable() on the way out

@@ -6,7 +6,9 @@
 
 namespace latsim::kernel {
 
-bool Kernel::sleeping_lock(const Spinlock& l) const { return l.sleeping && p_.flavour == "rt"; }
+bool Kernel::sleeping_lock(const Spinlock& l) const {
+  return l.sleeping && flavour_.preempt_rt_full;
+}
 
 // rt_mutex_setprio: requeue a task at its new priority.
 void Kernel::set_task_prio(Task* p, int prio) {

@@ -11,7 +11,9 @@
 namespace latsim::kernel {
 
 // kernel.highmem (CONFIG_HIGHMEM) false: both are macros, no entry, no section.
-bool Kernel::kmap_atomic_is_function() const { return !sched_24() && p_.highmem; }
+bool Kernel::kmap_atomic_is_function() const {
+  return flavour_.kmap_atomic_inc_preempt && p_.highmem;
+}
 
 void Kernel::kmap_atomic(const char* parent) {
   if (!kmap_atomic_is_function()) return;  // 2.4's is inline: page_address() of a lowmem page

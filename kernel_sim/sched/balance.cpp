@@ -141,7 +141,7 @@ void Kernel::rebalance_tick(int c, Runqueue& rq, bool idle) {
   // Update our load: rounded up while it rises, so it can reach nr_running.
   const uint64_t load_now = uint64_t(rq.nr_running) * 128;  // SCHED_LOAD_SCALE
   rq.cpu_load = (rq.cpu_load + (load_now > rq.cpu_load ? 1 : 0) + load_now) / 2;
-  if (!p_.periodic_balance || ncpus() < 2 || sched_24()) return;  // 2.4: one runqueue
+  if (!p_.periodic_balance || ncpus() < 2 || !flavour_.o1_scheduler) return;  // 2.4: one runqueue
   const uint64_t j = pcpu_[size_t(c)].local_ticks + uint64_t(p_.hz * c / ncpus());
   const int ms = rq.balance_interval_ms * (idle ? 1 : p_.balance_busy_factor);
   const uint64_t interval = std::max<uint64_t>(1, uint64_t(ms) * uint64_t(p_.hz) / 1000);

@@ -133,7 +133,7 @@ bool Kernel::try_to_wake_up(Task* p, const char* parent) {
   fn("task_rq_lock", "try_to_wake_up", 20);
   bool flags = spin_lock_irqsave(rq_[size_t(cpu)].lock, "task_rq_lock");
   bool woke = false;
-  if (p->state != TASK_RUNNING && rt_flavour() && p->rt() && !p->array &&
+  if (p->state != TASK_RUNNING && flavour_.select_task_rq_rt && p->rt() && !p->array &&
       rq_[size_t(cpu)].curr != p) {
     // -rt select_task_rq_rt: leave a CPU whose current RT task would make p wait.
     const int target = select_task_rq_rt(p, cpu);
@@ -149,10 +149,12 @@ bool Kernel::try_to_wake_up(Task* p, const char* parent) {
     // Wake balancing (sched/wake_balance.cpp); a running task stays (out_activate), a
     // new one starts where sched_fork put it (the earlier rule also moved new tasks).
     const int this_cpu_id = smp_processor_id();
-    const bool fork_placed = new_task_wake_ && p_.wake_balance != "nr_running" && !sched_24();
-    const int target = p->array || rt_flavour() || rq_[size_t(cpu)].curr == p || fork_placed
-                           ? cpu
-                           : wake_cpu(p, cpu, this_cpu_id);
+    const bool fork_placed =
+        new_task_wake_ && p_.wake_balance != "nr_running" && flavour_.o1_scheduler;
+    const int target =
+        p->array || flavour_.select_task_rq_rt || rq_[size_t(cpu)].curr == p || fork_placed
+            ? cpu
+            : wake_cpu(p, cpu, this_cpu_id);
     if (target != cpu) {
       spin_unlock_irqrestore(rq_[size_t(cpu)].lock, flags, kWakeUnlock);
       cpu = target;
@@ -219,7 +221,7 @@ void Kernel::schedule(const char* parent) {
     if (prev->state != TASK_RUNNING && !(prev->preempt_count & PREEMPT_ACTIVE))
       deactivate_task(prev, rq);
     schedule_code(&kScheduleKeys.pick, code.pick);
-    if (sched_24()) goodness_walk(rq, rq.nr_running > 0 && rq.active->nr_active == 0);
+    if (!flavour_.o1_scheduler) goodness_walk(rq, rq.nr_running > 0 && rq.active->nr_active == 0);
     if (rq.nr_running == 0) {
       fn("dummy_go_idle", "schedule", 10);
       idle_balance(c, rq);
@@ -235,7 +237,7 @@ void Kernel::schedule(const char* parent) {
       // list_entry(queue->next), rt_task(next), next->activated, then next->timestamp = now:
       // next's prio, run_list/timestamp and activated lines (2.6.9 task_struct offsets
       // 24..72), which its waker on the other CPU may have written (try_to_wake_up).
-      if (next != prev && !sched_24())
+      if (next != prev && flavour_.o1_scheduler)
         exec(0, line_fills(&next->state, uint64_t(p_.switch_pick_lines), true));
     }
     prev->need_resched = false;
@@ -400,8 +402,7 @@ void Kernel::resume_userspace(const char* parent) {
 }
 
 void Kernel::conditional_schedule(const char* parent) {
-  if (p_.flavour == "2.4.10-preempt") return;  // the preempt patch alone adds no such points
-  if (p_.flavour == "2.4.20-lowlatency") {
+  if (flavour_.preemption == Preemption::LowLatency) {
     // conditional_schedule_needed() -> unconditional_schedule(): a 2.4 schedule() may
     // be entered holding the BKL (it drops and retakes it), not another spinlock.
     Task& t = current();
@@ -412,7 +413,7 @@ void Kernel::conditional_schedule(const char* parent) {
     schedule(parent);
     return;
   }
-  cond_resched(parent);
+  if (flavour_.cond_resched) cond_resched(parent);  // the 2.4 preempt patch alone adds none
 }
 
 void Kernel::do_exit(const char* parent) {

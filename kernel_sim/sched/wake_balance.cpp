@@ -22,7 +22,7 @@ int Kernel::wake_cpu(const Task* p, int cpu, int this_cpu) const {
   if (cpu == this_cpu || !(p->cpus_allowed & (1u << this_cpu))) return cpu;
   const Runqueue& rq = rq_[size_t(cpu)];
   const Runqueue& this_rq = rq_[size_t(this_cpu)];
-  if (p_.wake_balance == "nr_running" || sched_24())  // the model's earlier simple rule
+  if (p_.wake_balance == "nr_running" || !flavour_.o1_scheduler)  // the model's earlier simple rule
     return this_rq.nr_running < rq.nr_running ? this_cpu : cpu;
   // source_load: a low guess of the task's CPU; target_load: a high guess of this one.
   const uint64_t load = std::min(rq.cpu_load, uint64_t(rq.nr_running) * SCHED_LOAD_SCALE);

@@ -42,7 +42,7 @@ void Kernel::hrtimer_cancel(Hrtimer& t) {
 sc_time Kernel::clock_nanosleep(sc_time abs, const char* parent) {
   fn("sys_clock_nanosleep", parent, 300, 3);
   Task* me = &current();
-  if (!p_.high_res_timers) {
+  if (!flavour_.high_res_timers) {
     const int cpu = smp_processor_id();
     sleep_until_tick(cpu, tick_at_or_after(cpu, abs), "do_nanosleep");
     return sc_core::SC_ZERO_TIME;

@@ -11,9 +11,9 @@ namespace latsim::kernel {
 void PosixTimer::create(Kernel& k) {
   k.fn("sys_timer_create", "syscall_call", 400, 4);
   task_ = &k.current();
-  hres_ = k.params().high_res_timers;
+  hres_ = k.flavour().high_res_timers;
   // -rt: posix_timer_fn is a soft hrtimer callback (HRTIMER_SOFTIRQ in ktimersoftd).
-  hr_.soft = k.rt_flavour();
+  hr_.soft = k.flavour().ktimersoftd;
   hr_.function = [this, &k] { posix_timer_fn(k, generation_, "__run_hrtimer"); };
 }
 

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <ctime>
+#include "kernel_sim/key_binders.h"
 
 namespace latsim::kernel {
 namespace {
@@ -16,6 +17,27 @@ bool shorter(const LatencyTrace& a, const LatencyTrace& b) {
 }
 
 }  // namespace
+
+params::Table<LatencyTracerParams> tracer_keys() {
+  using namespace params;
+  using P = LatencyTracerParams;
+  return {
+      bind<P>(of_type(ValueType::Bool, "enabled", "/proc/sys/kernel/tracing_enabled"), &P::enabled),
+      bind_flag<P>(with_source(choice("task_at", {"end", "start"},
+                                      "the task a trace's header and log line name: end "
+                                      "(current when the section ends, as the VP tracer's "
+                                      "update_max_tr: a section spanning a switch names the next "
+                                      "task) or start (the task that opened it)"),
+                               "VP latency tracer: check_critical_timing -> update_max_tr"),
+                   &P::task_at_end, "end"),
+      bind_unsigned<P>(integer("max_traces", 1, 10000, "", "traces/ keeps the largest N"),
+                       &P::max_traces),
+      bind<P>(of_type(ValueType::String, "spans",
+                      "durations between traced functions in metrics.json latency_tracer.spans: "
+                      "\"A-B\" from A to the next B, \"A\" A's step; comma-separated"),
+              &P::spans),
+  };
+}
 
 LatencyTracer::LatencyTracer(int ncpus, const LatencyTracerParams& p)
     : p_(p), cpus_(ncpus), spans_(ncpus, p.spans) {}

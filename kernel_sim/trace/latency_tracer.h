@@ -7,6 +7,7 @@
 #include <string>
 #include <systemc>
 #include <vector>
+#include "kernel_sim/trace/latency_tracer_params.h"
 #include "kernel_sim/trace/span_probe.h"
 #include "kernel_sim/trace/symbols.h"
 
@@ -34,18 +35,6 @@ struct LatencyTrace {
   sc_time t_start, t_end;
   uint64_t total_entries = 0;
   std::vector<TraceEntry> entries;
-};
-
-struct LatencyTracerParams {
-  bool enabled = true;          // /proc/sys/kernel/tracing_enabled
-  uint64_t threshold_us = 500;  // /proc/sys/kernel/preempt_max_latency
-  size_t max_traces = 50;       // how many of the longest are kept
-  size_t max_entries = 4000;    // per-trace mcount buffer
-  std::string kernel_version = "2.6.9-rc1-VP-R1";
-  std::string spans;  // SpanProbe spec: "A..B,C" (empty: none)
-  // The VP tracer's update_max_tr copies `current` (comm, pid, nice...) when the section
-  // ends, in check_critical_timing: a section that spans a switch names the next task.
-  bool task_at_end = true;
 };
 
 class LatencyTracer {

@@ -10,11 +10,13 @@
 #include <set>
 #include <string>
 #include <systemc>
+#include <utility>
 #include <vector>
 #include "kernel_sim/arch/cpu_ops.h"
 #include "kernel_sim/kernel.h"
 #include "models/cpu/l2_residency.h"
 #include "models/cpu/mesi_directory.h"
+#include "tests/kernel_sim/unit_params.h"
 
 namespace latsim::test {
 
@@ -185,7 +187,7 @@ class FakeCpu : public CpuOps {
 
 // A machine of N fake CPUs and a kernel booted on them.
 struct FakeMachine {
-  explicit FakeMachine(int ncpus, kernel::KernelParams p = {}, FakeCosts c = {}) {
+  explicit FakeMachine(int ncpus, kernel::KernelParams p = unit_params(), FakeCosts c = {}) {
     c.hz = p.hz;
     c.apic_bus_mhz = p.apic_bus_mhz;
     for (int i = 0; i < ncpus; ++i) owned.push_back(std::make_unique<FakeCpu>(i, c, &cpus));
@@ -210,24 +212,19 @@ class LambdaWorkload : public kernel::Workload {
   std::function<void(kernel::Kernel&)> f_;
 };
 
-// Parameters of each flavour as the loader sets them (platform/run.cpp).
+// Parameters of each flavour as the loader sets them: the VP switches it fixes.
 inline kernel::KernelParams flavour_params(const std::string& flavour) {
-  kernel::KernelParams p;
+  kernel::KernelParams p = unit_params();
   p.flavour = flavour;
   p.nmi_watchdog = false;
-  p.tracing_enabled = false;
-  if (flavour == "2.6.9-vp-only") {  // VP with kernel_preemption=0: voluntary points only
-    p.flavour = "2.6.9-vp";
-    p.kernel_preemption = false;
-  } else if (flavour != "2.6.9-vp") {
-    p.voluntary_preemption = p.softirq_preemption = p.hardirq_preemption = false;
-    p.kernel_preemption = flavour == "2.6.9" || flavour == "2.4.10-preempt" || flavour == "rt";
-  }
-  if (flavour == "rt") {  // threaded IRQs and softirqs, hrtimers
-    p.softirq_preemption = p.hardirq_preemption = true;
-    p.high_res_timers = true;
-    p.irq_thread_prio = 50;
-  }
+  p.trace.enabled = false;
+  const kernel::PreemptSwitches& fixed = kernel::resolve_flavour(flavour).switches;
+  const std::pair<bool*, int> switches[] = {{&p.voluntary_preemption, fixed.voluntary},
+                                            {&p.kernel_preemption, fixed.kernel},
+                                            {&p.softirq_preemption, fixed.softirq},
+                                            {&p.hardirq_preemption, fixed.hardirq}};
+  for (const auto& [value, want] : switches)
+    if (want != kernel::PreemptSwitches::kSettable) *value = want != 0;
   return p;
 }
 

@@ -26,6 +26,7 @@ TaskInfo task(const std::string& comm, int pid, int nice = 0) {
 LatencyTracerParams params(uint64_t threshold_us, size_t max_traces = 50,
                            size_t max_entries = 4000) {
   LatencyTracerParams p;
+  p.kernel_version = "2.6.9-rc1-VP-R1";  // the seed's kernel, as in the golden trace
   p.threshold_us = threshold_us;
   p.max_traces = max_traces;
   p.max_entries = max_entries;

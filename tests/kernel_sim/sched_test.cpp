@@ -227,7 +227,9 @@ TEST(SchedTest, PreemptPatch2410PreemptsAtOnce) {
 }
 
 TEST(SchedTest, VoluntaryPreemptionWaitsForTheNextPoint) {
-  const PointRun r = run_point_test(flavour_params("2.6.9-vp-only"));
+  KernelParams p = flavour_params("2.6.9-vp");
+  p.kernel_preemption = false;  // voluntary points only
+  const PointRun r = run_point_test(p);
   const sc_time point = first_after(r.points, r.woken);
   ASSERT_GT(point, r.woken);
   EXPECT_GE(r.ran, point);
@@ -246,9 +248,9 @@ TEST(SchedTest, LowLatency2420WaitsForReturnToUser) {
 
 TEST(SchedTest, PreemptedTaskSwitchesBackInWithPreemptActive) {
   KernelParams p = flavour_params("2.6.9-vp");
-  p.tracing_enabled = true;
-  p.preempt_max_latency_us = 0;
-  p.max_traces = 100000;
+  p.trace.enabled = true;
+  p.trace.threshold_us = 0;
+  p.trace.max_traces = 100000;
   // Every line cold, so the switch's sections last long enough (whole microseconds) for
   // the tracer to keep them.
   test::FakeCosts c;

@@ -69,18 +69,18 @@ TEST(ScenarioLoader, ReferenceScenarioLoads) {
   EXPECT_EQ(s.kernel.softirq_preemption, 1);
   EXPECT_EQ(s.kernel.hardirq_preemption, 1);
   EXPECT_TRUE(s.kernel.nmi_watchdog);
-  EXPECT_EQ(s.kernel.max_sectors_kb, 128);
-  EXPECT_EQ(s.kernel.read_ahead_kb, 128);
+  EXPECT_EQ(s.kernel.block.max_sectors_kb, 128);
+  EXPECT_EQ(s.kernel.block.read_ahead_kb, 128);
   EXPECT_EQ(s.kernel.netdev_max_backlog, 300);
-  EXPECT_EQ(s.kernel.preempt_max_latency_us, 500);
-  EXPECT_TRUE(s.kernel.hdparm.dma);
-  EXPECT_FALSE(s.kernel.hdparm.unmaskirq);
+  EXPECT_EQ(s.kernel.trace.threshold_us, 500);
+  EXPECT_TRUE(s.kernel.block.hdparm.dma);
+  EXPECT_FALSE(s.kernel.block.hdparm.unmaskirq);
 
   EXPECT_TRUE(s.mechanisms.bus_master_holdoff);
   EXPECT_TRUE(s.mechanisms.pci_latency_timer);
-  EXPECT_TRUE(s.mechanisms.isa_io_delay);
-  EXPECT_TRUE(s.mechanisms.mcount_overhead);
-  EXPECT_EQ(s.mechanisms.mcount_cycles, 60);
+  EXPECT_TRUE(s.kernel.io_delay);
+  EXPECT_TRUE(s.kernel.mcount_overhead);
+  EXPECT_EQ(s.kernel.mcount_cycles, 60);
 
   ASSERT_EQ(s.workload.size(), 3u);
   EXPECT_EQ(s.workload[0].kind, "kernel_build");
@@ -93,8 +93,8 @@ TEST(ScenarioLoader, ReferenceScenarioLoads) {
   EXPECT_EQ(s.workload[2].as<workloads::CyclictestParams>().priority, 80);
   EXPECT_EQ(s.workload[2].as<workloads::CyclictestParams>().interval_us, 1000);
 
-  EXPECT_TRUE(s.tracing.enabled);
-  EXPECT_EQ(s.tracing.max_traces, 50);
+  EXPECT_TRUE(s.kernel.trace.enabled);
+  EXPECT_EQ(s.kernel.trace.max_traces, 50);
   EXPECT_EQ(s.outputs.dir, "");
 }
 
@@ -146,17 +146,17 @@ kernel:
   EXPECT_EQ(s.kernel.softirq_preemption, 0);
   EXPECT_EQ(s.kernel.hardirq_preemption, 1);
   EXPECT_FALSE(s.kernel.nmi_watchdog);
-  EXPECT_TRUE(s.kernel.hdparm.dma);
-  EXPECT_TRUE(s.kernel.hdparm.unmaskirq);
+  EXPECT_TRUE(s.kernel.block.hdparm.dma);
+  EXPECT_TRUE(s.kernel.block.hdparm.unmaskirq);
 }
 
 // hdparm -d0: PIO transfers are modelled, so dma off loads (with -u and -c alongside).
 TEST(ScenarioLoad, PioTransfersWithDmaOff) {
   const Scenario s = load_scenario_text(
       kHead + "kernel:\n  hdparm: {dma: off, unmaskirq: on, io_32bit: on}\n", "p.yaml");
-  EXPECT_FALSE(s.kernel.hdparm.dma);
-  EXPECT_TRUE(s.kernel.hdparm.unmaskirq);
-  EXPECT_TRUE(s.kernel.hdparm.io_32bit);
+  EXPECT_FALSE(s.kernel.block.hdparm.dma);
+  EXPECT_TRUE(s.kernel.block.hdparm.unmaskirq);
+  EXPECT_TRUE(s.kernel.block.hdparm.io_32bit);
 }
 
 // ---- --set overrides -------------------------------------------------------------
@@ -176,10 +176,10 @@ TEST(ScenarioSet, KernelPathMeansTunable) {
                                  "/sys/block/hda/queue/read_ahead_kb=32",
                                  "/proc/sys/net/core/netdev_max_backlog=8",
                                  "kernel.tunables./proc/sys/kernel/preempt_max_latency=700"});
-  EXPECT_EQ(s.kernel.max_sectors_kb, 32);
-  EXPECT_EQ(s.kernel.read_ahead_kb, 32);
+  EXPECT_EQ(s.kernel.block.max_sectors_kb, 32);
+  EXPECT_EQ(s.kernel.block.read_ahead_kb, 32);
   EXPECT_EQ(s.kernel.netdev_max_backlog, 8);
-  EXPECT_EQ(s.kernel.preempt_max_latency_us, 700);
+  EXPECT_EQ(s.kernel.trace.threshold_us, 700);
 }
 
 TEST(ScenarioSet, WorkloadByIndexAndByName) {
@@ -198,7 +198,7 @@ TEST(ScenarioSet, CreatesKeysMissingFromTheFile) {
                          {"platform.pci.arbiter=fixed", "mechanisms.isa_io_delay=off",
                           "description=quiet: 32/32", "outputs.dir=out/x"});
   EXPECT_EQ(s.platform.pci.arbiter, "fixed");
-  EXPECT_FALSE(s.mechanisms.isa_io_delay);
+  EXPECT_FALSE(s.kernel.io_delay);
   EXPECT_EQ(s.description, "quiet: 32/32");  // free text need not be YAML
   EXPECT_EQ(s.outputs.dir, "out/x");
 }

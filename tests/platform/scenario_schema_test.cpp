@@ -3,6 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kernel_sim/kernel_params.h"
+
 #include "platform/presets/dual_piii_866_via.h"
 #include "platform/presets/registry.h"
 #include "platform/scenario_emit.h"
@@ -35,6 +41,34 @@ TEST(ScenarioSchema, EveryRowHasDocAndRoundTripsItsDefault) {
   }
 }
 
+// The kernel declares its keys (kernel_sim); the schema mounts each exactly once.
+TEST(ScenarioSchema, MountsEveryKeyTheKernelDeclares) {
+  std::map<std::string, int> mounted;
+  for (const auto& key : scenario_keys()) mounted[key.spec.path]++;
+  std::vector<std::string> declared;
+  for (const auto& k : kernel::kernel_keys()) declared.push_back("kernel." + k.spec.path);
+  for (const auto& k : kernel::mechanism_keys()) declared.push_back("mechanisms." + k.spec.path);
+  for (const auto& k : kernel::tracer_keys()) declared.push_back("tracing." + k.spec.path);
+  EXPECT_EQ(declared.size(), 56u);
+  for (const auto& path : declared) EXPECT_EQ(mounted[path], 1) << path;
+}
+
+// A key mounted from the kernel writes the member the kernel reads.
+TEST(ScenarioSchema, KernelKeysSetTheKernelsMembers) {
+  const Scenario s =
+      load_scenario(kReference, {"kernel.pci_irq_trigger=edge", "kernel.irq_delivery=cpu0",
+                                 "/proc/irq/14/ide0/threaded=0", "tracing.task_at=start",
+                                 "/proc/sys/kernel/preempt_max_latency=700",
+                                 "kernel.reiserfs.journal_max_batch=64", "kernel.hdparm.dma=off"});
+  EXPECT_FALSE(s.kernel.pci_irq_level);
+  EXPECT_FALSE(s.kernel.irq_lowest_priority);
+  EXPECT_FALSE(s.kernel.irq_threaded.at(14));
+  EXPECT_FALSE(s.kernel.trace.task_at_end);
+  EXPECT_EQ(s.kernel.trace.threshold_us, 700u);
+  EXPECT_EQ(s.kernel.reiserfs.journal_max_batch, 64u);
+  EXPECT_FALSE(s.kernel.block.hdparm.dma);
+}
+
 TEST(ScenarioSchema, DurationSpellings) {
   const KeySpec& spec = schema_tree().find("duration")->leaf->spec;
   EXPECT_DOUBLE_EQ(std::get<double>(*parse_value(spec, "30s").value), 30.0);
@@ -59,7 +93,7 @@ TEST(ScenarioEmit, ResolvedYamlLoadsBackIdentically) {
   const Scenario again = load_scenario_text(yaml, "resolved.yaml");
   EXPECT_EQ(scenario_to_yaml(again), yaml);
   EXPECT_EQ(again.platform.pci.latency_timer, 32);
-  EXPECT_EQ(again.kernel.max_sectors_kb, 32);
+  EXPECT_EQ(again.kernel.block.max_sectors_kb, 32);
   EXPECT_EQ(again.workload[1].name, "cat");
   EXPECT_EQ(again.description, s.description);
 }

@@ -8,6 +8,7 @@
 #include <memory>
 #include "kernel_sim/kernel.h"
 #include "platform/machine.h"
+#include "tests/kernel_sim/unit_params.h"
 
 namespace latsim::platform {
 namespace {
@@ -36,7 +37,7 @@ void settle_before(Kernel& k, sc_core::sc_time t) {
 TEST(TlbShootdown, SenderWaitsAsLongAsTheReceiverKeepsInterruptsOff) {
   Scenario s;
   Machine m(s);
-  kernel::KernelParams kp;
+  kernel::KernelParams kp = test::unit_params();
   kp.hz = 100;  // ticks 10 ms apart, far from the rounds
   kp.nmi_watchdog = false;
   Kernel k(kp, m.cpu_ops());

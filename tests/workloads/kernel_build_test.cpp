@@ -104,8 +104,8 @@ struct TracedBuild {
   }
   static kernel::KernelParams traced(const char* spans) {
     kernel::KernelParams kp = disk_params(32, 32);
-    kp.tracing_enabled = true;
-    kp.trace_spans = spans;
+    kp.trace.enabled = true;
+    kp.trace.spans = spans;
     return kp;
   }
   std::vector<SpanStats> spans() const { return m.k->tracer().spans().stats(); }

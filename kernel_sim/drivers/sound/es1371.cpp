@@ -56,10 +56,10 @@ Es1371Driver::Es1371Driver(Kernel& k) : k_(k) {}
 
 void Es1371Driver::probe() {
   // ALSA's ens1370.c asks for SA_INTERRUPT; 2.4's OSS es1371.c does not.
-  if (k_.sched_24())
-    k_.request_irq(kIrq, "es1371", IRQF_SHARED, [this] { interrupt(); });
-  else
+  if (k_.flavour().snd_ens1371)
     k_.request_irq(kIrq, "Ensoniq AudioPCI", IRQF_DISABLED | IRQF_SHARED, [this] { interrupt(); });
+  else
+    k_.request_irq(kIrq, "es1371", IRQF_SHARED, [this] { interrupt(); });
 }
 
 // snd_es1371_wait_src_ready: poll the SMPRATE register until the SRC RAM is not busy.
@@ -129,7 +129,7 @@ void Es1371Driver::playback_open(unsigned rate, uint32_t period_bytes, uint32_t 
   period_frames_ = period_bytes / frame_bytes_;
   buffer_frames_ = period_frames_ * periods;
   rate_ = rate;
-  dac_ = k_.sched_24() ? &kDac2 : &kDac1;
+  dac_ = k_.flavour().snd_ens1371 ? &kDac1 : &kDac2;
   k_.fn("snd_pcm_oss_open", "chrdev_open", 2000, 20);
   prepare();
 }
@@ -186,7 +186,7 @@ void Es1371Driver::trigger_stop() {
 // reprograms the SRC rate. 2.4's OSS es1371.c only restarts DAC2 (start_dac2), after the
 // pointers start over.
 void Es1371Driver::recover_xrun() {
-  if (k_.sched_24()) {  // a 2.4 kernel: the OSS driver
+  if (!k_.flavour().snd_ens1371) {  // a 2.4 kernel: the OSS driver
     appl_ptr_ = hw_ptr_ = 0;
     xrun_ = false;
     return;
@@ -293,7 +293,7 @@ void Es1371Driver::period_elapsed() {
   k_.exec(120, 0);  // snd_pcm_update_hw_ptr_interrupt, inline: no trace entry of its own
   s_.periods++;
   hw_ptr_ += period_frames_;
-  if (!k_.sched_24()) playback_silence();  // ALSA's; 2.4's OSS es1371.c has none
+  if (k_.flavour().snd_ens1371) playback_silence();  // ALSA's; 2.4's OSS es1371.c has none
   // snd_pcm_update_hw_ptr_post: avail >= stop_threshold, the buffer size under OSS
   // emulation (pcm_oss.c), is an underrun: everything written has been played.
   if (running_ && hw_ptr_ >= appl_ptr_) {

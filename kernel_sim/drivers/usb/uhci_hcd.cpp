@@ -16,7 +16,7 @@ UhciHcd::UhciHcd(Kernel& k, uint16_t io_base, unsigned irq) : k_(k), io_base_(io
 
 void UhciHcd::probe() {
   // usb_hcd_pci_probe (2.4: usb-uhci.c alloc_uhci): SA_SHIRQ, interrupts on.
-  if (!k_.request_irq(irq_, k_.sched_24() ? "usb-uhci" : "uhci_hcd", IRQF_SHARED,
+  if (!k_.request_irq(irq_, k_.flavour().uhci_hcd ? "uhci_hcd" : "usb-uhci", IRQF_SHARED,
                       [this] { irq(); }))
     return;  // -EBUSY: the line is someone's who does not share
   CpuOps& cpu = k_.this_cpu();
@@ -25,14 +25,14 @@ void UhciHcd::probe() {
   cpu.outl(kFrameList, uint16_t(io_base_ + USBFLBASEADD));
   cpu.outw(USBCMD_RS | USBCMD_CF | USBCMD_MAXP, uint16_t(io_base_ + USBCMD));
   hcd_state_ = 1;                                                          // USB_STATE_RUNNING
-  if (!k_.sched_24()) cpu.outw(USBCMD_EGSM, uint16_t(io_base_ + USBCMD));  // suspend_hc
+  if (k_.flavour().uhci_hcd) cpu.outw(USBCMD_EGSM, uint16_t(io_base_ + USBCMD));  // suspend_hc
 }
 
 void UhciHcd::irq() {
   CpuOps& cpu = k_.this_cpu();
   s_.calls++;
   uint16_t status = 0;
-  if (k_.sched_24()) {
+  if (!k_.flavour().uhci_hcd) {
     // usb-uhci.c uhci_interrupt: "if (!status) return;  /* shared interrupt, not mine */"
     k_.fn("uhci_interrupt", "handle_IRQ_event", 30);
     k_.exec(0, k_.line_fills(&io_base_, 1, false));

@@ -18,7 +18,7 @@ using test::ms;
 // 32 KB requests and read-ahead, the given elevator.
 KernelParams with_elevator(const std::string& elevator) {
   KernelParams p = disk_params(32, 32);
-  p.elevator = elevator;
+  p.block.elevator = elevator;
   return p;
 }
 

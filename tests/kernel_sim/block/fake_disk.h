@@ -80,8 +80,8 @@ struct DiskMachine {
 
 inline kernel::KernelParams disk_params(int max_sectors_kb, int read_ahead_kb) {
   kernel::KernelParams p = flavour_params("2.6.9-vp");
-  p.max_sectors_kb = max_sectors_kb;
-  p.read_ahead_kb = read_ahead_kb;
+  p.block.max_sectors_kb = max_sectors_kb;
+  p.block.read_ahead_kb = read_ahead_kb;
   return p;
 }
 

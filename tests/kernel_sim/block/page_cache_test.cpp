@@ -21,7 +21,7 @@ struct CacheRun {
 // A task writes `pages` pages of a file, then reads them back.
 CacheRun write_then_read(uint64_t pages, int pagecache_mb) {
   KernelParams p = disk_params(32, 32);
-  p.pagecache_mb = pagecache_mb;
+  p.block.pagecache_mb = pagecache_mb;
   DiskMachine m(p);
   CacheRun r;
   m.boot([&](Kernel& k) {
@@ -65,7 +65,7 @@ TEST(PageCache, DirtyPagesAreNotFreed) {
 // again goes to the disk.
 TEST(PageCache, CleanWrittenPagesAreFreedOldestFirst) {
   KernelParams p = disk_params(32, 32);
-  p.pagecache_mb = 1;
+  p.block.pagecache_mb = 1;
   DiskMachine m(p);
   uint64_t first_cached_after = 99;
   m.boot([&](Kernel& k) {

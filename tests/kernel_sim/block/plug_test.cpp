@@ -30,7 +30,7 @@ struct ReadLog {
 // of read_page(1) submits at once.
 ReadLog read_twice(const std::string& plugging, int read_ahead_kb) {
   KernelParams p = disk_params(32, read_ahead_kb);
-  p.plugging = plugging;
+  p.block.plugging = plugging;
   DiskMachine m(p);
   ReadLog r;
   m.boot([&](Kernel& k) {
@@ -112,8 +112,8 @@ TEST(Plug, AWaitOnThePageUnplugsImmediately) {
 // queue: with timer plugging the submitter does not (the queue had WRITEs: not plugged).
 DiskCommand read_during_anticipation(const std::string& plugging, sc_time* submitted) {
   KernelParams p = disk_params(32, 32);
-  p.plugging = plugging;
-  p.elevator = "anticipatory";
+  p.block.plugging = plugging;
+  p.block.elevator = "anticipatory";
   DiskMachine m(p);
   m.boot([&](Kernel& k) {
     k.block().setup_write_file(64, 200000);

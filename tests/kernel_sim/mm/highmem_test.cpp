@@ -25,9 +25,9 @@ struct CopyRun {
 CopyRun read_four_pages(const char* flavour, bool mapped, bool highmem = true) {
   KernelParams p = test::flavour_params(flavour);
   p.highmem = highmem;
-  p.tracing_enabled = true;
-  p.preempt_max_latency_us = 0;
-  p.max_traces = 100000;
+  p.trace.enabled = true;
+  p.trace.threshold_us = 0;
+  p.trace.max_traces = 100000;
   DiskMachine m(p);
   m.cpu->timer_enabled = false;
   m.boot([&](Kernel& k) {
