@@ -98,32 +98,22 @@ class IdeController : public sc_core::sc_module {
   RegisterBank<IdeController> regs_{this, 0xff};  // ports nobody drives read 0xff
   // ATA task file (ATA/ATAPI-5 7.x); Status/Command and Alternate Status/Device Control
   // share their ports, one read-only and one write-only.
-  Reg data_{regs_,
-            "Data",
-            {kTaskFile + 0, 2},
-            RegAccess::RW,
-            0,
-            &IdeController::read_data,
-            &IdeController::write_data};
-  Reg features_{regs_, "Features", {kTaskFile + 1, 1}, RegAccess::WO};
-  Reg count_{regs_, "Sector Count", {kTaskFile + 2, 1}, RegAccess::RW};
-  Reg lba_low_{regs_, "LBA Low", {kTaskFile + 3, 1}, RegAccess::RW};
-  Reg lba_mid_{regs_, "LBA Mid", {kTaskFile + 4, 1}, RegAccess::RW};
-  Reg lba_high_{regs_, "LBA High", {kTaskFile + 5, 1}, RegAccess::RW};
-  Reg device_{regs_, "Device", {kTaskFile + 6, 1}, RegAccess::RW};
-  Reg status_{regs_,         "Status", {kTaskFile + 7, 1},
-              RegAccess::RO, DRDY,     &IdeController::read_status};
-  Reg command_{regs_, "Command", {kTaskFile + 7, 1},           RegAccess::WO,
-               0,     nullptr,   &IdeController::write_command};
-  Reg alt_status_{
-      regs_, "Alternate Status", {kControl, 1}, RegAccess::RO, 0, &IdeController::read_alt_status};
-  Reg devctl_{regs_,
-              "Device Control",
-              {kControl, 1},
-              RegAccess::WO,
-              0,
-              nullptr,
-              &IdeController::write_devctl};
+  Reg data_ = Reg(regs_, "Data", {kTaskFile + 0, 2}, RegAccess::RW, 0, &IdeController::read_data,
+                  &IdeController::write_data);
+  Reg features_ = Reg(regs_, "Features", {kTaskFile + 1, 1}, RegAccess::WO);
+  Reg count_ = Reg(regs_, "Sector Count", {kTaskFile + 2, 1}, RegAccess::RW);
+  Reg lba_low_ = Reg(regs_, "LBA Low", {kTaskFile + 3, 1}, RegAccess::RW);
+  Reg lba_mid_ = Reg(regs_, "LBA Mid", {kTaskFile + 4, 1}, RegAccess::RW);
+  Reg lba_high_ = Reg(regs_, "LBA High", {kTaskFile + 5, 1}, RegAccess::RW);
+  Reg device_ = Reg(regs_, "Device", {kTaskFile + 6, 1}, RegAccess::RW);
+  Reg status_ =
+      Reg(regs_, "Status", {kTaskFile + 7, 1}, RegAccess::RO, DRDY, &IdeController::read_status);
+  Reg command_ = Reg(regs_, "Command", {kTaskFile + 7, 1}, RegAccess::WO, 0, nullptr,
+                     &IdeController::write_command);
+  Reg alt_status_ = Reg(regs_, "Alternate Status", {kControl, 1}, RegAccess::RO, 0,
+                        &IdeController::read_alt_status);
+  Reg devctl_ = Reg(regs_, "Device Control", {kControl, 1}, RegAccess::WO, 0, nullptr,
+                    &IdeController::write_devctl);
   bool command_pending_ = false, irq_pending_ = false;
   ReadPlan plan_;
   WritePlan wplan_;
@@ -135,14 +125,11 @@ class IdeController : public sc_core::sc_module {
   sc_time command_time_;
   // Bus master IDE registers (SFF-8038i): Error and Interrupt are write-1-to-clear,
   // the drive DMA-capable bits read/write, Active and Simplex read-only.
-  Reg bm_cmd_{regs_,   "Bus Master IDE Command",        {kBusMaster + 0, 1}, RegAccess::RW, 0,
-              nullptr, &IdeController::write_bm_command};
-  Reg bm_status_{regs_,
-                 "Bus Master IDE Status",
-                 {kBusMaster + 2, 1},
-                 RegRights{0x60, ERROR | INTERRUPT},
-                 DRV0_DMA};
-  Reg prd_ptr_{regs_, "Descriptor Table Pointer", {kBusMaster + 4, 4}, RegRights{~3u, 0}};
+  Reg bm_cmd_ = Reg(regs_, "Bus Master IDE Command", {kBusMaster + 0, 1}, RegAccess::RW, 0, nullptr,
+                    &IdeController::write_bm_command);
+  Reg bm_status_ = Reg(regs_, "Bus Master IDE Status", {kBusMaster + 2, 1},
+                       RegRights{0x60, ERROR | INTERRUPT}, DRV0_DMA);
+  Reg prd_ptr_ = Reg(regs_, "Descriptor Table Pointer", {kBusMaster + 4, 4}, RegRights{~3u, 0});
   sc_core::sc_event step_ev_, done_ev_;
   int dma_index_ = 0;     // next PRD entry
   uint64_t dma_off_ = 0;  // bytes of the command moved so far

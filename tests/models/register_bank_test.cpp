@@ -13,15 +13,16 @@ using latsim::testing::fresh_simulation;
 struct Toy {
   using Reg = Register<Toy>;
   RegisterBank<Toy> regs{this, 0xff};
-  Reg ctrl{regs, "CTRL", {0x00, 2}, RegAccess::RW, 0x1234};
-  Reg id{regs, "ID", {0x02, 1}, RegAccess::RO, 0x5a};
-  Reg cmd{regs, "CMD", {0x03, 1}, RegAccess::WO, 0, nullptr, &Toy::on_cmd};
-  Reg status{regs, "STATUS", {0x04, 2}, RegRights{0x00f0, 0x000f}, 0x0102};
-  Reg isr{regs, "ISR", {0x06, 2}, RegAccess::W1C, 0, nullptr, &Toy::on_isr};
-  Reg base{regs, "BASE", {0x08, 4}, RegRights{0xfffff000, 0}};
-  Reg stat{regs, "STAT", {0x0c, 1}, RegAccess::RO, 0, &Toy::read_stat};
-  Reg cmd2{regs, "CMD2", {0x0c, 1}, RegAccess::WO, 0, nullptr, &Toy::on_cmd};
-  Reg chan{regs, "CHAN", {0x10, 2, 3, 4}, RegAccess::RW, 0, &Toy::read_chan, &Toy::write_chan};
+  Reg ctrl = Reg(regs, "CTRL", {0x00, 2}, RegAccess::RW, 0x1234);
+  Reg id = Reg(regs, "ID", {0x02, 1}, RegAccess::RO, 0x5a);
+  Reg cmd = Reg(regs, "CMD", {0x03, 1}, RegAccess::WO, 0, nullptr, &Toy::on_cmd);
+  Reg status = Reg(regs, "STATUS", {0x04, 2}, RegRights{0x00f0, 0x000f}, 0x0102);
+  Reg isr = Reg(regs, "ISR", {0x06, 2}, RegAccess::W1C, 0, nullptr, &Toy::on_isr);
+  Reg base = Reg(regs, "BASE", {0x08, 4}, RegRights{0xfffff000, 0});
+  Reg stat = Reg(regs, "STAT", {0x0c, 1}, RegAccess::RO, 0, &Toy::read_stat);
+  Reg cmd2 = Reg(regs, "CMD2", {0x0c, 1}, RegAccess::WO, 0, nullptr, &Toy::on_cmd);
+  Reg chan =
+      Reg(regs, "CHAN", {0x10, 2, 3, 4}, RegAccess::RW, 0, &Toy::read_chan, &Toy::write_chan);
 
   void on_cmd(uint32_t v, const RegIo&) { cmds.push_back(v); }
   void on_isr(uint32_t v, const RegIo& io) {
