@@ -171,9 +171,11 @@ class RegisterBank {
     write(off, len, v, io);
   }
   // One TLM access of at most 4 bytes, little-endian, as an x86 IN/OUT or MOV of that size.
+  // It completes unless a hook ends it otherwise (a PCI Retry, say).
   void transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
     const unsigned len = p.get_data_length() < 4 ? p.get_data_length() : 4;
     RegIo io{sc_core::sc_time_stamp() + delay, 0, 0, len, &delay, &p};
+    p.set_response_status(tlm::TLM_OK_RESPONSE);
     uint32_t v = 0;
     if (p.is_write()) {
       std::memcpy(&v, p.get_data_ptr(), len);
@@ -182,7 +184,6 @@ class RegisterBank {
       v = read(uint32_t(p.get_address()), len, io);
       std::memcpy(p.get_data_ptr(), &v, len);
     }
-    p.set_response_status(tlm::TLM_OK_RESPONSE);
   }
 
   void reset() {
