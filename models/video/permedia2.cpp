@@ -20,31 +20,16 @@ void Permedia2::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay
     p.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);  // registers are dword-accessed
     return;
   }
-  const uint64_t off = p.get_address();
-  const sc_time at = sc_core::sc_time_stamp() + delay;  // the data phase, unless held
-  uint32_t v = 0;
-  if (p.is_write()) {
-    std::memcpy(&v, p.get_data_ptr(), 4);
-    p.set_response_status(tlm::TLM_OK_RESPONSE);
-    write(off, v, at, delay, p);
-    return;
-  }
-  if (off == kInFifoSpace) {
-    v = free_entries(at);
-    stats_.status_reads++;
-  } else if (off == kFifoDiscon) {
-    v = mode_ == FullFifoWrite::Pci21Retry;
-  }  // ResetStatus reads 0 (never in reset); other registers are not modelled
-  std::memcpy(p.get_data_ptr(), &v, 4);
-  p.set_response_status(tlm::TLM_OK_RESPONSE);
+  regs_.transport(p, delay);  // at the data phase, unless held
+}
+
+uint32_t Permedia2::read_in_fifo_space(const RegIo& io) {
+  stats_.status_reads++;
+  return free_entries(io.at);
 }
 
 void Permedia2::write(uint64_t off, uint32_t v, sc_time at, sc_time& delay,
                       tlm::tlm_generic_payload& p) {
-  if (off < kCoreBase || off >= kCoreEnd) {  // control registers bypass the FIFO
-    if (off == kFifoDiscon) mode_ = (v & 1) ? FullFifoWrite::Pci21Retry : FullFifoWrite::Pci20Hold;
-    return;
-  }
   retire(at);
   if (taken_at_.size() < p_.fifo_entries) return accept(off, v, at);
   stats_.full_writes++;

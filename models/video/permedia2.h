@@ -13,6 +13,7 @@
 #include <functional>
 #include <systemc>
 #include <tlm>
+#include "models/common/register_bank.h"
 #include "models/common/time.h"
 
 namespace latsim::video {
@@ -80,7 +81,17 @@ class Permedia2 : public sc_core::sc_module {
   const Permedia2Params& params() const { return p_; }
 
  private:
+  using Reg = Register<Permedia2>;
+
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+  uint32_t read_in_fifo_space(const RegIo& io);
+  uint32_t read_fifo_discon(const RegIo&) { return mode_ == FullFifoWrite::Pci21Retry; }
+  void write_fifo_discon(uint32_t v, const RegIo&) {
+    mode_ = (v & 1) ? FullFifoWrite::Pci21Retry : FullFifoWrite::Pci20Hold;
+  }
+  void write_core(uint32_t v, const RegIo& io) {
+    write(kCoreBase + 4 * io.index, v, io.at, *io.delay, *io.payload);
+  }
   void write(uint64_t off, uint32_t v, sc_time at, sc_time& delay, tlm::tlm_generic_payload& p);
   void accept(uint64_t off, uint32_t v, sc_time at);  // into the FIFO (or straight to the core)
   sc_time cost(uint64_t off, uint32_t v);
@@ -99,6 +110,15 @@ class Permedia2 : public sc_core::sc_module {
   sc_core::sc_event head_ev_;
   std::function<void(sc_time, unsigned)> observer_;
   Permedia2Stats stats_;
+  // Control registers answer at once; every write to a core register goes through the FIFO.
+  RegisterBank<Permedia2> regs_{this};
+  Reg reset_status_ = Reg(regs_, "ResetStatus", {kResetStatus, 4}, RegAccess::RO);  // never reset
+  Reg in_fifo_space_ = Reg(regs_, "InFIFOSpace", {kInFifoSpace, 4}, RegAccess::RO, 0,
+                           &Permedia2::read_in_fifo_space);
+  Reg fifo_discon_ = Reg(regs_, "FIFODiscon", {kFifoDiscon, 4}, RegAccess::RW, 0,
+                         &Permedia2::read_fifo_discon, &Permedia2::write_fifo_discon);
+  Reg core_ = Reg(regs_, "core registers", {kCoreBase, 4, (kCoreEnd - kCoreBase) / 4},
+                  RegAccess::WO, 0, nullptr, &Permedia2::write_core);  // reads not modelled
 };
 
 }  // namespace latsim::video
