@@ -170,6 +170,25 @@ class RegisterBank {
     RegIo io{sc_core::sc_time_stamp(), 0, 0, len, &delay};
     write(off, len, v, io);
   }
+  // An access that may cover several registers, split at their boundaries (PCI
+  // configuration space: a dword read at 0x00 returns Vendor and Device ID).
+  uint32_t read_span(uint32_t off, unsigned len) {
+    uint32_t v = 0;
+    for (unsigned done = 0; done < len && done < 4;) {
+      const unsigned n = span(rd_, off + done, len - done);
+      v |= read(off + done, n) << (8 * done);
+      done += n;
+    }
+    return v;
+  }
+  void write_span(uint32_t off, unsigned len, uint32_t v) {
+    for (unsigned done = 0; done < len && done < 4;) {
+      const unsigned n = span(wr_, off + done, len - done);
+      write(off + done, n, v >> (8 * done));
+      done += n;
+    }
+  }
+
   // One TLM access of at most 4 bytes, little-endian, as an x86 IN/OUT or MOV of that size.
   // It completes unless a hook ends it otherwise (a PCI Retry, say).
   void transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
@@ -220,6 +239,13 @@ class RegisterBank {
     if (off >= table.size() || table[off] == kNone) return nullptr;
     Reg* r = regs_[table[off]];
     return r->locate(off, io) ? r : nullptr;
+  }
+  // Bytes from `off` (at most `len`) that stay in one register; 1 where none claims it.
+  unsigned span(const std::vector<uint8_t>& table, uint32_t off, unsigned len) const {
+    RegIo io;
+    const Reg* r = decode(table, off, io);
+    const unsigned left = r ? r->at_.width - io.lane : 1;
+    return len < left ? len : left;
   }
   static uint32_t shift_down(uint32_t v, unsigned lane) { return lane < 4 ? v >> (8 * lane) : 0; }
   static uint32_t truncate(uint32_t v, unsigned len) {

@@ -147,6 +147,19 @@ TEST(RegisterBank, ArrayElementsDecodeWithIndexAndLaneGapsFloat) {
   EXPECT_EQ(t.chan_log[0].v, 0xab00u);  // written bytes in their lanes
 }
 
+TEST(RegisterBank, SpanningAccessesSplitAtRegisterBoundaries) {
+  fresh_simulation();
+  Toy t;
+  // CTRL (2 bytes) and ID (1) and CMD (write-only: floats) in one dword read.
+  EXPECT_EQ(t.regs.read_span(0x00, 4), 0xff5a1234u);
+  t.status = 0x01f3;
+  t.regs.write_span(0x02, 4, 0x0000f0aa);  // ID is read-only, CMD takes 0xf0, STATUS gets 0
+  EXPECT_EQ(uint32_t(t.id), 0x5au);
+  EXPECT_EQ(t.cmds, std::vector<uint32_t>{0xf0});
+  EXPECT_EQ(uint32_t(t.status), 0x0103u);         // zeros: RW nibble cleared, W1C bits kept
+  EXPECT_EQ(t.regs.read_span(0x0d, 2), 0xffffu);  // nothing there: floating bytes
+}
+
 TEST(RegisterBank, TransportUnpacksLittleEndianAndTimesTheAccess) {
   fresh_simulation();
   Toy t;
