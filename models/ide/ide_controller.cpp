@@ -21,7 +21,8 @@ IdeController::IdeController(sc_core::sc_module_name name, const IdeControllerPa
   // An entry announced but not started when a held transaction took the bus starts
   // when the bus is free again: move the end-of-entry event with it.
   master_ = pci_.add_master(
-      std::string(basename()), [this](const pci::BurstTrain& before, pci::BurstTrain& after) {
+      std::string(basename()),
+      [this](const pci::BurstTrain& before, pci::BurstTrain& after) {
         const sc_time now = sc_core::sc_time_stamp();
         const uint32_t base = prd_ptr_ + uint32_t(dma_index_ - 1) * 8;
         const bool last = PrdEntry::decode(dram_.read32(base), dram_.read32(base + 4)).eot ||
@@ -32,7 +33,8 @@ IdeController::IdeController(sc_core::sc_module_name name, const IdeControllerPa
         ev.cancel();
         ev.notify((last ? done_at(after.end) : after.end) - now);
         if (last) stats_.busy += after.end - before.end;
-      });
+      },
+      &pci_config_);
   SC_HAS_PROCESS(IdeController);
   SC_METHOD(dma_step);
   sensitive << step_ev_;
@@ -43,6 +45,17 @@ IdeController::IdeController(sc_core::sc_module_name name, const IdeControllerPa
   SC_METHOD(pio_ready);
   sensitive << pio_ev_;
   dont_initialize();
+}
+
+pci::PciIdentity IdeController::pci_identity() {
+  pci::PciIdentity id;  // VT82C686B function 1, legacy mode (IRQ 14, no INTx# pin)
+  id.vendor_id = 0x1106;
+  id.device_id = 0x0571;
+  id.revision_id = 0x06;
+  id.class_code = 0x01018a;  // IDE: bus master, both channels in compatibility mode
+  id.command_bits = pci::PciConfig::IO_SPACE | pci::PciConfig::BUS_MASTER;
+  id.bars[4] = {16, true};  // bus master IDE registers
+  return id;
 }
 
 void IdeController::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {

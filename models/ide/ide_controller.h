@@ -14,6 +14,7 @@
 #include "models/ide/prd_table.h"
 #include "models/irq/irq_line.h"
 #include "models/pci/pci_bus.h"
+#include "models/pci/pci_config.h"
 
 namespace latsim::ide {
 
@@ -65,9 +66,11 @@ class IdeController : public sc_core::sc_module {
   const IdeStats& stats() const { return stats_; }
   double udma_rate() const { return udma_mb_s(p_.udma_mode); }
   const IdeControllerParams& params() const { return p_; }
+  pci::PciConfig& pci_config() { return pci_config_; }  // PCI function 1 of the south bridge
 
  private:
   using Reg = Register<IdeController>;
+  static pci::PciIdentity pci_identity();
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
   uint32_t read_data(const RegIo& io);
   void write_data(uint32_t v, const RegIo& io);
@@ -94,6 +97,7 @@ class IdeController : public sc_core::sc_module {
   IdeDisk& disk_;
   chipset::Dram& dram_;
   pci::PciBus& pci_;
+  pci::PciConfig pci_config_{pci_identity()};
   int master_;
   RegisterBank<IdeController> regs_{this, 0xff};  // ports nobody drives read 0xff
   // ATA task file (ATA/ATAPI-5 7.x); Status/Command and Alternate Status/Device Control
