@@ -19,7 +19,7 @@ Rtl8139::Rtl8139(sc_core::sc_module_name name, const Rtl8139Params& p, chipset::
       p_(p),
       dram_(dram),
       pci_(pci),
-      master_(pci.add_master(std::string(basename()))),
+      master_(pci.add_master(std::string(basename()), {}, &pci_config_)),
       source_(p.rx, p.wire_mbit_s, std::string(this->name()) + ".rx") {
   socket.register_b_transport(this, &Rtl8139::b_transport);
   idr0_.set_reset_value(p_.mac[0] | p_.mac[1] << 8 | p_.mac[2] << 16 | uint32_t(p_.mac[3]) << 24);
@@ -31,6 +31,22 @@ Rtl8139::Rtl8139(sc_core::sc_module_name name, const Rtl8139Params& p, chipset::
   SC_METHOD(tx_step);
   sensitive << tx_ev_;
   dont_initialize();
+}
+
+pci::PciIdentity Rtl8139::pci_identity() {
+  pci::PciIdentity id;  // RTL8139C; MIN_GNT 8 us, MAX_LAT 16 us
+  id.vendor_id = 0x10ec;
+  id.device_id = 0x8139;
+  id.revision_id = 0x10;
+  id.class_code = 0x020000;  // Ethernet controller
+  id.command_bits =
+      pci::PciConfig::IO_SPACE | pci::PciConfig::MEMORY_SPACE | pci::PciConfig::BUS_MASTER;
+  id.interrupt_pin = 1;
+  id.min_gnt = 0x20;
+  id.max_lat = 0x40;
+  id.bars[0] = {256, true};   // IOAR: the registers in I/O space
+  id.bars[1] = {256, false};  // MEMAR: the same in memory space
+  return id;
 }
 
 void Rtl8139::reset() {

@@ -17,6 +17,7 @@
 #include "models/irq/irq_line.h"
 #include "models/net/packet_source.h"
 #include "models/pci/pci_bus.h"
+#include "models/pci/pci_config.h"
 
 namespace latsim::net {
 
@@ -121,6 +122,7 @@ class Rtl8139 : public sc_core::sc_module {
   const Rtl8139Stats& stats() const { return stats_; }
   const Rtl8139Params& params() const { return p_; }
   int master() const { return master_; }
+  pci::PciConfig& pci_config() { return pci_config_; }
   uint32_t ring_bytes() const { return 8192u << ((rcr() >> kRblenShift) & 3); }
   uint32_t ring_used() const;  // bytes between the driver's read pointer and CBR
 
@@ -135,6 +137,7 @@ class Rtl8139 : public sc_core::sc_module {
   };
 
   using Reg = Register<Rtl8139>;
+  static pci::PciIdentity pci_identity();
 
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
   void reset();
@@ -176,6 +179,7 @@ class Rtl8139 : public sc_core::sc_module {
   Rtl8139Params p_;
   chipset::Dram& dram_;
   pci::PciBus& pci_;
+  pci::PciConfig pci_config_{pci_identity()};
   int master_;
   PacketSource source_;
 
