@@ -8,7 +8,7 @@ Es1371::Es1371(sc_core::sc_module_name name, const Es1371Params& p, pci::PciBus&
     : sc_module(name),
       socket("socket"),
       p_(p),
-      master_(pci.add_master(std::string(basename()))),
+      master_(pci.add_master(std::string(basename()), {}, &pci_config_)),
       src_(p_.link, p_.src),
       dac1_("dac1", p_.link, p_.dac, pci, master_, [this] { period_elapsed(channels_[0]); }),
       dac2_("dac2", p_.link, p_.dac, pci, master_, [this] { period_elapsed(channels_[1]); }),
@@ -20,6 +20,20 @@ Es1371::Es1371(sc_core::sc_module_name name, const Es1371Params& p, pci::PciBus&
   codec_regs_[0x26 / 2] = 0x000f;  // Powerdown Ctrl/Stat: ADC, DAC, analog, Vref ready
   codec_regs_[0x7c / 2] = 0x8384;  // vendor ID "SigmaTel", as on many AudioPCI 97 boards
   codec_regs_[0x7e / 2] = 0x7609;
+}
+
+pci::PciIdentity Es1371::pci_identity() {
+  pci::PciIdentity id;  // AudioPCI 97 (ES1371/ES1373); MIN_GNT 3 us, MAX_LAT 32 us
+  id.vendor_id = 0x1274;
+  id.device_id = 0x1371;
+  id.revision_id = 0x06;
+  id.class_code = 0x040100;  // multimedia audio
+  id.command_bits = pci::PciConfig::IO_SPACE | pci::PciConfig::BUS_MASTER;
+  id.interrupt_pin = 1;
+  id.min_gnt = 0x0c;
+  id.max_lat = 0x80;
+  id.bars[0] = {64, true};
+  return id;
 }
 
 void Es1371::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time&) {

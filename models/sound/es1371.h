@@ -13,6 +13,7 @@
 #include "models/common/time.h"
 #include "models/irq/irq_line.h"
 #include "models/pci/pci_bus.h"
+#include "models/pci/pci_config.h"
 #include "models/sound/ac_link.h"
 #include "models/sound/es1371_dac.h"
 #include "models/sound/es1371_src.h"
@@ -97,6 +98,7 @@ class Es1371 : public sc_core::sc_module {
   PlaybackChannel& dac2() { return dac2_; }
   const AcLinkClock& link() const { return p_.link; }
   int master() const { return master_; }
+  pci::PciConfig& pci_config() { return pci_config_; }
   const Es1371Stats& stats() const { return stats_; }
   const Es1371Params& params() const { return p_; }
 
@@ -109,6 +111,7 @@ class Es1371 : public sc_core::sc_module {
   };
 
   using Reg = Register<Es1371>;
+  static pci::PciIdentity pci_identity();
 
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
   uint32_t read_status(const RegIo&);
@@ -127,6 +130,7 @@ class Es1371 : public sc_core::sc_module {
   void update_irq();
 
   Es1371Params p_;
+  pci::PciConfig pci_config_{pci_identity()};
   int master_;
   SampleRateConverter src_;
   PlaybackChannel dac1_, dac2_;
