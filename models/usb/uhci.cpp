@@ -7,6 +7,18 @@ Uhci::Uhci(sc_core::sc_module_name name) : sc_module(name), socket("socket") {
   reset();
 }
 
+pci::PciIdentity Uhci::pci_identity() {
+  pci::PciIdentity id;  // VT82C686B functions 2 and 3
+  id.vendor_id = 0x1106;
+  id.device_id = 0x3038;
+  id.revision_id = 0x1a;
+  id.class_code = 0x0c0300;  // USB, UHCI
+  id.command_bits = pci::PciConfig::IO_SPACE | pci::PciConfig::BUS_MASTER;
+  id.interrupt_pin = 4;
+  id.bars[4] = {kIoSize, true};
+  return id;
+}
+
 void Uhci::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
   regs_.transport(p, delay);
 }

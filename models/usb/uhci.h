@@ -11,6 +11,7 @@
 #include <systemc>
 #include <tlm>
 #include "models/common/register_bank.h"
+#include "models/pci/pci_config.h"
 
 namespace latsim::usb {
 
@@ -54,9 +55,12 @@ class Uhci : public sc_core::sc_module {
   void write(uint64_t offset, unsigned len, uint32_t v);
 
   uint64_t status_reads() const { return status_reads_; }
+  // Its bus-master reads are not modelled, so nothing holds it to its Latency Timer.
+  pci::PciConfig& pci_config() { return pci_config_; }
 
  private:
   using Reg = Register<Uhci>;
+  static pci::PciIdentity pci_identity();
 
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
   uint16_t frame_number() const;  // FRNUM: one count per 1 ms frame while running
@@ -81,6 +85,7 @@ class Uhci : public sc_core::sc_module {
   // No device: CCS, PED and the change bits all 0, reserved bit 7 reads 1.
   Reg portsc1_ = Reg(regs_, "PORTSC1", {USBPORTSC1, 2}, RegAccess::RO, kPortReserved);
   Reg portsc2_ = Reg(regs_, "PORTSC2", {USBPORTSC2, 2}, RegAccess::RO, kPortReserved);
+  pci::PciConfig pci_config_{pci_identity()};
   sc_core::sc_time running_since_;  // when Run/Stop was last set
   uint64_t status_reads_ = 0;
 };
