@@ -15,6 +15,18 @@ Permedia2::Permedia2(sc_core::sc_module_name name, const Permedia2Params& p)
   dont_initialize();
 }
 
+pci::PciIdentity Permedia2::pci_identity() {
+  pci::PciIdentity id;  // 3Dlabs Permedia 2
+  id.vendor_id = 0x3d3d;
+  id.device_id = 0x0007;
+  id.revision_id = 0x01;
+  id.class_code = 0x030000;  // VGA-compatible display controller
+  id.command_bits = pci::PciConfig::MEMORY_SPACE | pci::PciConfig::BUS_MASTER;
+  id.interrupt_pin = 1;
+  id.bars[0] = {128u << 10, false};  // control registers
+  return id;
+}
+
 void Permedia2::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
   if (p.get_data_length() != 4 || p.get_byte_enable_ptr()) {
     p.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);  // registers are dword-accessed

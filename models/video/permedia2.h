@@ -15,6 +15,7 @@
 #include <tlm>
 #include "models/common/register_bank.h"
 #include "models/common/time.h"
+#include "models/pci/pci_config.h"
 
 namespace latsim::video {
 
@@ -79,9 +80,12 @@ class Permedia2 : public sc_core::sc_module {
   void on_level(std::function<void(sc_time, unsigned)> f) { observer_ = std::move(f); }
   const Permedia2Stats& stats();  // level statistics brought up to now
   const Permedia2Params& params() const { return p_; }
+  // Its own DMA is not modelled, so nothing holds it to its Latency Timer.
+  pci::PciConfig& pci_config() { return pci_config_; }
 
  private:
   using Reg = Register<Permedia2>;
+  static pci::PciIdentity pci_identity();
 
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
   uint32_t read_in_fifo_space(const RegIo& io);
@@ -110,6 +114,7 @@ class Permedia2 : public sc_core::sc_module {
   sc_core::sc_event head_ev_;
   std::function<void(sc_time, unsigned)> observer_;
   Permedia2Stats stats_;
+  pci::PciConfig pci_config_{pci_identity()};
   // Control registers answer at once; every write to a core register goes through the FIFO.
   RegisterBank<Permedia2> regs_{this};
   Reg reset_status_ = Reg(regs_, "ResetStatus", {kResetStatus, 4}, RegAccess::RO);  // never reset
