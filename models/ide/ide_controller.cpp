@@ -1,6 +1,5 @@
 #include "models/ide/ide_controller.h"
 #include <algorithm>
-#include <cstring>
 
 namespace latsim::ide {
 

@@ -1,6 +1,5 @@
 #include "models/irq/ioapic.h"
 
-#include <cstring>
 #include "models/pci/stall_class.h"
 
 namespace latsim::irq {
