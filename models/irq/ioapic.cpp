@@ -4,10 +4,9 @@
 
 namespace latsim::irq {
 
-IoApic::IoApic(sc_core::sc_module_name name, unsigned id) : sc_module(name), socket("socket") {
+IoApic::IoApic(sc_core::sc_module_name name, unsigned id)
+    : sc_module(name), socket("socket"), id_((id & 0xF) << 24) {
   socket.register_b_transport(this, &IoApic::b_transport);
-  id_.set_reset_value((id & 0xF) << 24);
-  id_.reset();
   redtbl_.fill(kMask);  // 82093AA reset: every entry masked
 }
 

@@ -67,6 +67,8 @@ class IoApic : public sc_core::sc_module, public IrqSink, public EoiListener {
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
   uint32_t read_window(const RegIo& io);
   void write_window(uint32_t v, const RegIo& io);
+  uint32_t read_id(const RegIo&) { return id_; }
+  void write_id(uint32_t v, const RegIo&) { id_ = v & 0x0F000000; }  // bits 27:24
   uint32_t read_arb(const RegIo&) { return id_; }  // arbitration ID is loaded from the APIC ID
   uint32_t read_redtbl(const RegIo& io);
   void write_redtbl(uint32_t v, const RegIo& io);
@@ -78,7 +80,8 @@ class IoApic : public sc_core::sc_module, public IrqSink, public EoiListener {
   Reg iowin_ = Reg(regs_, "IOWIN", {IOWIN, 4}, RegAccess::RW, 0, &IoApic::read_window,
                    &IoApic::write_window);
   RegisterBank<IoApic> indirect_{this};
-  Reg id_ = Reg(indirect_, "IOAPICID", {at_index(IOAPICID), 4}, RegRights{0x0F000000, 0});
+  Reg id_reg_ = Reg(indirect_, "IOAPICID", {at_index(IOAPICID), 4}, RegAccess::RW, 0,
+                    &IoApic::read_id, &IoApic::write_id);
   Reg ver_ = Reg(indirect_, "IOAPICVER", {at_index(IOAPICVER), 4}, RegAccess::RO,
                  ((kEntries - 1) << 16) | 0x11);  // max redirection entry, version
   Reg arb_ =
@@ -86,6 +89,7 @@ class IoApic : public sc_core::sc_module, public IrqSink, public EoiListener {
   // Each entry is two registers, low dword first.
   Reg redtbl_regs_ = Reg(indirect_, "IOREDTBL", {at_index(IOREDTBL), 4, 2 * kEntries, 4},
                          RegAccess::RW, 0, &IoApic::read_redtbl, &IoApic::write_redtbl);
+  uint32_t id_;  // IOAPICID bits 24-27
   std::array<uint64_t, kEntries> redtbl_{};
   std::array<bool, kEntries> pins_{};
   std::array<uint64_t, kEntries> deliveries_{};

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstring>
 #include <vector>
+#include "models/common/register_transport.h"
 #include "models/net/ethernet.h"
 
 namespace latsim::net {
@@ -60,8 +61,8 @@ void Rtl8139::reset() {
   update_irq();
 }
 
-void Rtl8139::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
-  regs_.transport(p, delay);
+void Rtl8139::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time&) {
+  register_transport(*this, p);
 }
 
 uint32_t Rtl8139::ring_used() const {

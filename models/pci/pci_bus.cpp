@@ -2,7 +2,6 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <stdexcept>
-#include "models/pci/pci_config.h"
 #include "models/pci/target_termination.h"
 
 namespace latsim::pci {

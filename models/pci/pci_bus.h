@@ -17,11 +17,10 @@
 #include "models/pci/bus_master_activity.h"
 #include "models/pci/latency_timer.h"
 #include "models/pci/pci_arbiter.h"
+#include "models/pci/pci_config.h"
 #include "models/pci/stall_class.h"
 
 namespace latsim::pci {
-
-class PciConfig;
 
 // Who else must hear of master traffic (the host bridge, for DRAM and holdoff).
 class MasterTrafficListener {

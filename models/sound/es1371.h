@@ -9,7 +9,6 @@
 #include <array>
 #include <systemc>
 #include <tlm>
-#include "models/common/register_bank.h"
 #include "models/common/time.h"
 #include "models/irq/irq_line.h"
 #include "models/pci/pci_bus.h"

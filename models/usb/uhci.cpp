@@ -1,4 +1,5 @@
 #include "models/usb/uhci.h"
+#include "models/common/register_transport.h"
 
 namespace latsim::usb {
 
@@ -19,8 +20,8 @@ pci::PciIdentity Uhci::pci_identity() {
   return id;
 }
 
-void Uhci::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
-  regs_.transport(p, delay);
+void Uhci::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time&) {
+  register_transport(*this, p);
 }
 
 void Uhci::reset() { regs_.reset(); }

@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <systemc>
 #include <tlm>
-#include "models/common/register_bank.h"
 #include "models/pci/pci_config.h"
 
 namespace latsim::usb {

@@ -1,5 +1,6 @@
 #include "models/video/permedia2.h"
 #include <algorithm>
+#include <cstring>
 #include "models/pci/stall_class.h"
 #include "models/pci/target_termination.h"
 

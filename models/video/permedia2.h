@@ -13,7 +13,6 @@
 #include <functional>
 #include <systemc>
 #include <tlm>
-#include "models/common/register_bank.h"
 #include "models/common/time.h"
 #include "models/pci/pci_config.h"
 
