@@ -26,135 +26,59 @@ sc_time LocalApic::bus_clocks(uint64_t n) const {
 
 // ---- registers ----------------------------------------------------------------------
 
-uint32_t LocalApic::read(unsigned offset) {
-  if (offset >= APIC_ISR && offset < APIC_ESR) {  // ISR, TMR, IRR: eight dwords each
-    const unsigned i = (offset & 0x70) >> 4;
-    if (offset < APIC_TMR) return ISR.dword(i);
-    if (offset < APIC_IRR) return 0;  // TMR not modelled
-    return IRR.dword(i);
-  }
-  switch (offset) {
-    case APIC_ID:
-      return id_ << 24;
-    case APIC_LVR:
-      return 0x00040011;  // P6: version 0x11, max LVT entry 4
-    case APIC_TASKPRI:
-      return TPR;
-    case APIC_ARBPRI: {  // P6 arbitration priority (SDM 10.6.2.4 on P6 family)
-      const unsigned irrv = unsigned(std::max(IRR.highest(), 0));
-      const unsigned isrv = unsigned(std::max(ISR.highest(), 0));
-      if ((TPR >> 4) >= (irrv >> 4) && (TPR >> 4) > (isrv >> 4)) return TPR;
-      return std::max({TPR & 0xF0, isrv & 0xF0, irrv & 0xF0});
-    }
-    case APIC_PROCPRI:
-      return ppr();
-    case APIC_LDR:
-      return LDR;
-    case APIC_DFR:
-      return DFR;
-    case APIC_SPIV:
-      return SVR;
-    case APIC_ESR:
-      return ESR;
-    case APIC_LVTT:
-      return LVTT;
-    case APIC_LVTPC:
-      return LVTPC;
-    case APIC_LVT0:
-      return LVT0;
-    case APIC_LVT1:
-      return LVT1;
-    case APIC_LVTERR:
-      return LVTERR;
-    case APIC_TMICT:
-      return TMICT;
-    case APIC_TMCCT:
-      return current_count();
-    case APIC_TDCR:
-      return TDCR;
-    case APIC_ICR:
-      return ICR;  // Delivery Status (bit 12) idle: the bus delivered at once
-    case APIC_ICR2:
-      return ICR2;
-    default:
-      return 0;
-  }
+uint32_t LocalApic::read_arbpri(const RegIo&) {  // P6 arbitration priority (SDM 10.6.2.4)
+  const unsigned irrv = unsigned(std::max(IRR.highest(), 0));
+  const unsigned isrv = unsigned(std::max(ISR.highest(), 0));
+  if ((TPR >> 4) >= (irrv >> 4) && (TPR >> 4) > (isrv >> 4)) return TPR;
+  return std::max({TPR & 0xF0, isrv & 0xF0, irrv & 0xF0});
 }
 
-void LocalApic::write(unsigned offset, uint32_t v) {
-  // While software-disabled (SVR bit 8 = 0) every LVT mask bit is forced set.
-  const uint32_t force = (SVR & kSpivEnabled) ? 0 : kLvtMasked;
-  switch (offset) {
-    case APIC_TASKPRI:
-      TPR = v & 0xFF;
-      wake();  // a lower TPR may unblock a pending vector
-      break;
-    case APIC_EOI:
-      eoi();
-      break;
-    case APIC_LDR:
-      LDR = v & 0xFF000000;
-      break;
-    case APIC_DFR:
-      DFR = v | 0x0FFFFFFF;
-      break;
-    case APIC_SPIV:
-      SVR = (v & 0x3FF) | 0x0F;  // P6: spurious vector bits 3:0 are hardwired to 1
-      if (!(SVR & kSpivEnabled)) {
-        LVTT |= kLvtMasked;
-        LVTPC |= kLvtMasked;
-        LVT0 |= kLvtMasked;
-        LVT1 |= kLvtMasked;
-        LVTERR |= kLvtMasked;
-      }
-      break;
-    case APIC_ESR:
-      ESR = 0;
-      break;  // a write re-arms the error status
-    case APIC_LVTT: {
-      const bool mode_change = (LVTT ^ v) & kLvtPeriodic;
-      if (mode_change) timer_rebase();
-      LVTT = (v & (kLvtPeriodic | kLvtMasked | 0xFF)) | force;
-      if (mode_change) timer_schedule();
-      break;
-    }
-    case APIC_LVTPC:
-      LVTPC = (v & 0x107FF) | force;
-      break;
-    case APIC_LVT0:
-    case APIC_LVT1: {
-      const unsigned pin = offset == APIC_LVT1;
-      (pin ? LVT1 : LVT0) = (v & 0x1A7FF) | force;
-      irq_set(pin, lint_[pin]);  // re-evaluate a level already present on the pin
-      break;
-    }
-    case APIC_LVTERR:
-      LVTERR = (v & 0x100FF) | force;
-      break;
-    case APIC_TMICT:
-      // Writing the initial count (re)starts the countdown; 0 stops the timer.
-      TMICT = v;
-      timer_running_ = v != 0;
-      timer_start_ = sc_core::sc_time_stamp();
-      timer_first_ = v;
-      timer_m_ = 0;
-      timer_schedule();
-      break;
-    case APIC_TDCR:
-      timer_rebase();
-      TDCR = v & 0xB;
-      timer_schedule();
-      break;
-    case APIC_ICR2:
-      ICR2 = v & 0xFF000000;
-      break;
-    case APIC_ICR:
-      ICR = v & 0xCCFFF;  // vector, delivery/destination mode, level, trigger, shorthand
-      send_ipi();
-      break;
-    default:
-      break;  // ID (routing is by the attached ID), read-only and unmodelled registers
-  }
+void LocalApic::write_tpr(uint32_t v, const RegIo& io) {
+  TPR.apply(v, io);
+  wake();  // a lower TPR may unblock a pending vector
+}
+
+void LocalApic::write_svr(uint32_t v, const RegIo&) {
+  SVR = (v & 0x3FF) | 0x0F;  // P6: spurious vector bits 3:0 are hardwired to 1
+  if (SVR & kSpivEnabled) return;
+  LVTT |= kLvtMasked;
+  LVTPC |= kLvtMasked;
+  LVT0 |= kLvtMasked;
+  LVT1 |= kLvtMasked;
+  LVTERR |= kLvtMasked;
+}
+
+void LocalApic::write_lvtt(uint32_t v, const RegIo&) {
+  const bool mode_change = (LVTT ^ v) & kLvtPeriodic;
+  if (mode_change) timer_rebase();
+  LVTT = (v & (kLvtPeriodic | kLvtMasked | 0xFF)) | lvt_force();
+  if (mode_change) timer_schedule();
+}
+
+void LocalApic::write_lint(unsigned pin, uint32_t v) {
+  (pin ? LVT1 : LVT0) = (v & 0x1A7FF) | lvt_force();
+  irq_set(pin, lint_[pin]);  // re-evaluate a level already present on the pin
+}
+
+void LocalApic::write_tmict(uint32_t v, const RegIo&) {
+  // Writing the initial count (re)starts the countdown; 0 stops the timer.
+  TMICT = v;
+  timer_running_ = v != 0;
+  timer_start_ = sc_core::sc_time_stamp();
+  timer_first_ = v;
+  timer_m_ = 0;
+  timer_schedule();
+}
+
+void LocalApic::write_tdcr(uint32_t v, const RegIo&) {
+  timer_rebase();
+  TDCR = v & 0xB;
+  timer_schedule();
+}
+
+void LocalApic::write_icr(uint32_t v, const RegIo& io) {
+  ICR.apply(v, io);  // vector, delivery/destination mode, level, trigger, shorthand
+  send_ipi();
 }
 
 // ---- IPIs ---------------------------------------------------------------------------

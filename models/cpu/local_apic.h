@@ -9,6 +9,7 @@
 // TMR (EOI is always reported, harmless: the IO-APIC only acts on level entries).
 #include <cstdint>
 #include <systemc>
+#include "models/common/register_bank.h"
 #include "models/common/time.h"
 #include "models/irq/irq_line.h"
 
@@ -50,8 +51,8 @@ class LocalApic : public sc_core::sc_module, public irq::IrqSink {
   LocalApic(const LocalApic&) = delete;
   LocalApic& operator=(const LocalApic&) = delete;
 
-  uint32_t read(unsigned offset);
-  void write(unsigned offset, uint32_t v);
+  uint32_t read(unsigned offset) { return regs_.read(offset, 4); }
+  void write(unsigned offset, uint32_t v) { regs_.write(offset, 4, v); }
 
   // A message from the APIC bus.
   void accept(unsigned vector, irq::DeliveryMode mode);
@@ -84,6 +85,7 @@ class LocalApic : public sc_core::sc_module, public irq::IrqSink {
   sc_time bus_clocks(uint64_t n) const;
 
  private:
+  using Reg = Register<LocalApic>;
   // 256-bit vector register (IRR/ISR), four words so the highest bit is one clz away.
   struct Bits256 {
     uint64_t w[4] = {0, 0, 0, 0};
@@ -98,6 +100,28 @@ class LocalApic : public sc_core::sc_module, public irq::IrqSink {
     }
   };
 
+  uint32_t read_id(const RegIo&) { return id_ << 24; }
+  uint32_t read_arbpri(const RegIo&);
+  uint32_t read_ppr(const RegIo&) { return ppr(); }
+  uint32_t read_isr(const RegIo& io) { return ISR.dword(io.index); }
+  uint32_t read_tmr(const RegIo&) { return 0; }  // TMR not modelled
+  uint32_t read_irr(const RegIo& io) { return IRR.dword(io.index); }
+  uint32_t read_tmcct(const RegIo&) { return current_count(); }
+  void write_tpr(uint32_t v, const RegIo& io);
+  void write_eoi(uint32_t, const RegIo&) { eoi(); }
+  void write_svr(uint32_t v, const RegIo& io);
+  void write_esr(uint32_t, const RegIo&) { ESR = 0; }  // a write re-arms the error status
+  void write_lvtt(uint32_t v, const RegIo& io);
+  void write_lvtpc(uint32_t v, const RegIo&) { LVTPC = (v & 0x107FF) | lvt_force(); }
+  void write_lint0(uint32_t v, const RegIo&) { write_lint(0, v); }
+  void write_lint1(uint32_t v, const RegIo&) { write_lint(1, v); }
+  void write_lint(unsigned pin, uint32_t v);
+  void write_lvterr(uint32_t v, const RegIo&) { LVTERR = (v & 0x100FF) | lvt_force(); }
+  void write_tmict(uint32_t v, const RegIo& io);
+  void write_tdcr(uint32_t v, const RegIo& io);
+  void write_icr(uint32_t v, const RegIo& io);
+  // While software-disabled (SVR bit 8 = 0) every LVT mask bit is forced set.
+  uint32_t lvt_force() const { return (SVR & kSpivEnabled) ? 0 : kLvtMasked; }
   void set_irr(unsigned vector);
   void wake();  // interrupt_event_: has_deliverable() may have become true
   uint32_t current_count() const;
@@ -109,10 +133,41 @@ class LocalApic : public sc_core::sc_module, public irq::IrqSink {
   unsigned id_;
   uint64_t bus_hz_;
   Bits256 IRR, ISR;
-  uint32_t TPR = 0, LDR = 0, DFR = 0xFFFFFFFF, SVR = 0xFF, ESR = 0;
-  uint32_t LVTT = kLvtMasked, LVTPC = kLvtMasked, LVT0 = kLvtMasked, LVT1 = kLvtMasked,
-           LVTERR = kLvtMasked;
-  uint32_t TMICT = 0, TDCR = 0;
+  // The APIC page: 32-bit registers on 16-byte boundaries (SDM Vol. 3 table 10-1).
+  RegisterBank<LocalApic> regs_{this};
+  Reg id_reg_ = Reg(regs_, "ID", {APIC_ID, 4}, RegAccess::RO, 0, &LocalApic::read_id);
+  Reg lvr_ = Reg(regs_, "Version", {APIC_LVR, 4}, RegAccess::RO, 0x00040011);  // P6: 0x11, 5 LVTs
+  Reg TPR =
+      Reg(regs_, "TPR", {APIC_TASKPRI, 4}, RegRights{0xFF, 0}, 0, nullptr, &LocalApic::write_tpr);
+  Reg apr_ = Reg(regs_, "APR", {APIC_ARBPRI, 4}, RegAccess::RO, 0, &LocalApic::read_arbpri);
+  Reg ppr_ = Reg(regs_, "PPR", {APIC_PROCPRI, 4}, RegAccess::RO, 0, &LocalApic::read_ppr);
+  Reg eoi_ = Reg(regs_, "EOI", {APIC_EOI, 4}, RegAccess::WO, 0, nullptr, &LocalApic::write_eoi);
+  Reg LDR = Reg(regs_, "LDR", {APIC_LDR, 4}, RegRights{0xFF000000, 0});
+  Reg DFR = Reg(regs_, "DFR", {APIC_DFR, 4}, RegRights{0xF0000000, 0}, 0xFFFFFFFF);  // 27:0 = 1s
+  Reg SVR = Reg(regs_, "SVR", {APIC_SPIV, 4}, RegAccess::RW, 0xFF, nullptr, &LocalApic::write_svr);
+  Reg isr_ = Reg(regs_, "ISR", {APIC_ISR, 4, 8, 16}, RegAccess::RO, 0, &LocalApic::read_isr);
+  Reg tmr_ = Reg(regs_, "TMR", {APIC_TMR, 4, 8, 16}, RegAccess::RO, 0, &LocalApic::read_tmr);
+  Reg irr_ = Reg(regs_, "IRR", {APIC_IRR, 4, 8, 16}, RegAccess::RO, 0, &LocalApic::read_irr);
+  Reg ESR = Reg(regs_, "ESR", {APIC_ESR, 4}, RegAccess::RW, 0, nullptr, &LocalApic::write_esr);
+  Reg ICR = Reg(regs_, "ICR (low)", {APIC_ICR, 4}, RegRights{0xCCFFF, 0}, 0, nullptr,
+                &LocalApic::write_icr);  // Delivery Status (bit 12) reads idle
+  Reg ICR2 = Reg(regs_, "ICR (high)", {APIC_ICR2, 4}, RegRights{0xFF000000, 0});
+  Reg LVTT = Reg(regs_, "LVT Timer", {APIC_LVTT, 4}, RegAccess::RW, kLvtMasked, nullptr,
+                 &LocalApic::write_lvtt);
+  Reg LVTPC = Reg(regs_, "LVT Performance Counter", {APIC_LVTPC, 4}, RegAccess::RW, kLvtMasked,
+                  nullptr, &LocalApic::write_lvtpc);
+  Reg LVT0 = Reg(regs_, "LVT LINT0", {APIC_LVT0, 4}, RegAccess::RW, kLvtMasked, nullptr,
+                 &LocalApic::write_lint0);
+  Reg LVT1 = Reg(regs_, "LVT LINT1", {APIC_LVT1, 4}, RegAccess::RW, kLvtMasked, nullptr,
+                 &LocalApic::write_lint1);
+  Reg LVTERR = Reg(regs_, "LVT Error", {APIC_LVTERR, 4}, RegAccess::RW, kLvtMasked, nullptr,
+                   &LocalApic::write_lvterr);
+  Reg TMICT = Reg(regs_, "Initial Count", {APIC_TMICT, 4}, RegAccess::RW, 0, nullptr,
+                  &LocalApic::write_tmict);
+  Reg tmcct_ =
+      Reg(regs_, "Current Count", {APIC_TMCCT, 4}, RegAccess::RO, 0, &LocalApic::read_tmcct);
+  Reg TDCR = Reg(regs_, "Divide Configuration", {APIC_TDCR, 4}, RegAccess::RW, 0, nullptr,
+                 &LocalApic::write_tdcr);
   bool lint_[2] = {false, false};
   bool nmi_pending_ = false, extint_pending_ = false;
   // Timer run: expiry m (0-based) is at start + bus_clocks((first + m * TMICT) * divisor).
@@ -123,7 +178,6 @@ class LocalApic : public sc_core::sc_module, public irq::IrqSink {
   sc_core::sc_event timer_event_, interrupt_event_;
   irq::EoiListener* eoi_listener_ = nullptr;
   irq::ApicBus* ipi_bus_ = nullptr;
-  uint32_t ICR = 0, ICR2 = 0;
   uint64_t ipis_sent_ = 0;
   void send_ipi();
 };

@@ -1,6 +1,5 @@
 #include "models/ide/ide_controller.h"
 #include <algorithm>
-#include <cstring>
 
 namespace latsim::ide {
 
@@ -21,7 +20,8 @@ IdeController::IdeController(sc_core::sc_module_name name, const IdeControllerPa
   // An entry announced but not started when a held transaction took the bus starts
   // when the bus is free again: move the end-of-entry event with it.
   master_ = pci_.add_master(
-      std::string(basename()), [this](const pci::BurstTrain& before, pci::BurstTrain& after) {
+      std::string(basename()),
+      [this](const pci::BurstTrain& before, pci::BurstTrain& after) {
         const sc_time now = sc_core::sc_time_stamp();
         const uint32_t base = prd_ptr_ + uint32_t(dma_index_ - 1) * 8;
         const bool last = PrdEntry::decode(dram_.read32(base), dram_.read32(base + 4)).eot ||
@@ -32,7 +32,8 @@ IdeController::IdeController(sc_core::sc_module_name name, const IdeControllerPa
         ev.cancel();
         ev.notify((last ? done_at(after.end) : after.end) - now);
         if (last) stats_.busy += after.end - before.end;
-      });
+      },
+      &pci_config_);
   SC_HAS_PROCESS(IdeController);
   SC_METHOD(dma_step);
   sensitive << step_ev_;
@@ -45,130 +46,82 @@ IdeController::IdeController(sc_core::sc_module_name name, const IdeControllerPa
   dont_initialize();
 }
 
+pci::PciIdentity IdeController::pci_identity() {
+  pci::PciIdentity id;  // VT82C686B function 1, legacy mode (IRQ 14, no INTx# pin)
+  id.vendor_id = 0x1106;
+  id.device_id = 0x0571;
+  id.revision_id = 0x06;
+  id.class_code = 0x01018a;  // IDE: bus master, both channels in compatibility mode
+  id.command_bits = pci::PciConfig::IO_SPACE | pci::PciConfig::BUS_MASTER;
+  id.bars[4] = {16, true};  // bus master IDE registers
+  return id;
+}
+
 void IdeController::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
-  const uint64_t off = p.get_address();
-  uint8_t* d = p.get_data_ptr();
-  if (off == kTaskFile + 0) {
-    // Data register: each 16-bit half is one ATA PIO cycle on the cable, during
-    // which the controller keeps the PCI transaction in wait states.
-    const unsigned len = std::min(4u, p.get_data_length());
-    delay += pio_access_time(len);
-    data_port(len, p.is_write(), sc_core::sc_time_stamp() + delay);
-    if (p.is_read()) std::fill_n(d, len, uint8_t(0));
-    p.set_response_status(tlm::TLM_OK_RESPONSE);
+  regs_.transport(p, delay);
+}
+
+uint8_t IdeController::read(uint64_t off) { return uint8_t(regs_.read(uint32_t(off), 1)); }
+void IdeController::write(uint64_t off, uint8_t v) { regs_.write(uint32_t(off), 1, v); }
+uint32_t IdeController::read32(uint64_t off) { return regs_.read(uint32_t(off), 4); }
+void IdeController::write32(uint64_t off, uint32_t v) { regs_.write(uint32_t(off), 4, v); }
+
+// Data register: each 16-bit half is one ATA PIO cycle on the cable, during which
+// the controller keeps the PCI transaction in wait states.
+uint32_t IdeController::read_data(const RegIo& io) {
+  *io.delay += pio_access_time(io.len);
+  data_port(io.len, false, sc_core::sc_time_stamp() + *io.delay);
+  return 0;
+}
+
+void IdeController::write_data(uint32_t, const RegIo& io) {
+  *io.delay += pio_access_time(io.len);
+  data_port(io.len, true, sc_core::sc_time_stamp() + *io.delay);
+}
+
+uint32_t IdeController::read_status(const RegIo&) {
+  if (irq_pending_) irq_pending_ = false, intrq.set(false);  // ATA: reading Status acks INTRQ
+  return status_;
+}
+
+uint32_t IdeController::read_alt_status(const RegIo&) { return status_; }  // no side effect
+
+void IdeController::write_command(uint32_t v, const RegIo&) {
+  if (v != kReadDma && v != kWriteDma && v != kReadSectors) return;
+  const uint64_t lba = lba_low_ | (uint64_t(lba_mid_) << 8) | (uint64_t(lba_high_) << 16) |
+                       (uint64_t(device_ & 0x0f) << 24);
+  const uint32_t n = count_ ? count_ : 256;
+  command_time_ = sc_core::sc_time_stamp();
+  writing_ = v == kWriteDma;
+  if (writing_) {
+    wplan_ = disk_.write(lba, n, command_time_, transfer_time(512, udma_rate()));
+    stats_.write_commands++;
+  } else {
+    plan_ = disk_.read(lba, n, command_time_);
+  }
+  status_ = BSY | DRDY;
+  stats_.commands++;
+  if (v == kReadSectors) {  // PIO: DRQ and INTRQ when the first sector is buffered
+    pio_ = true;
+    pio_sector_ = pio_bytes_ = 0;
+    pio_ev_.notify(std::max(command_time_, plan_.ready(0)) - command_time_);
     return;
   }
-  if (p.get_data_length() == 4) {
-    uint32_t v;
-    if (p.is_write())
-      std::memcpy(&v, d, 4), write32(off, v);
-    else
-      v = read32(off), std::memcpy(d, &v, 4);
-  } else {
-    if (p.is_write())
-      write(off, *d);
-    else
-      *d = read(off);
-  }
-  p.set_response_status(tlm::TLM_OK_RESPONSE);
+  command_pending_ = true;
+  if (bm_cmd_ & START) start_dma();
 }
 
-uint8_t IdeController::read(uint64_t off) {
-  switch (off) {
-    case kTaskFile + 2:
-      return count_;
-    case kTaskFile + 3:
-    case kTaskFile + 4:
-    case kTaskFile + 5:
-      return lba_[off - kTaskFile - 3];
-    case kTaskFile + 6:
-      return device_;
-    case kTaskFile + 7:  // ATA: reading Status acknowledges INTRQ
-      if (irq_pending_) irq_pending_ = false, intrq.set(false);
-      return status_;
-    case kControl:
-      return status_;  // Alternate Status: no side effect
-    case kBusMaster + 0:
-      return bm_cmd_;
-    case kBusMaster + 2:
-      return bm_status_;
-    default:
-      return 0xff;
-  }
+void IdeController::write_devctl(uint32_t v, const RegIo&) {
+  devctl_ = v;
+  if (v & 0x02) intrq.set(false);  // nIEN masks INTRQ
 }
 
-void IdeController::write(uint64_t off, uint8_t v) {
-  switch (off) {
-    case kTaskFile + 1:
-      features_ = v;
-      break;
-    case kTaskFile + 2:
-      count_ = v;
-      break;
-    case kTaskFile + 3:
-    case kTaskFile + 4:
-    case kTaskFile + 5:
-      lba_[off - kTaskFile - 3] = v;
-      break;
-    case kTaskFile + 6:
-      device_ = v;
-      break;
-    case kTaskFile + 7:
-      if (v == kReadDma || v == kWriteDma || v == kReadSectors) {
-        const uint64_t lba = lba_[0] | (uint64_t(lba_[1]) << 8) | (uint64_t(lba_[2]) << 16) |
-                             (uint64_t(device_ & 0x0f) << 24);
-        const uint32_t n = count_ ? count_ : 256;
-        command_time_ = sc_core::sc_time_stamp();
-        writing_ = v == kWriteDma;
-        if (writing_) {
-          wplan_ = disk_.write(lba, n, command_time_, transfer_time(512, udma_rate()));
-          stats_.write_commands++;
-        } else {
-          plan_ = disk_.read(lba, n, command_time_);
-        }
-        status_ = BSY | DRDY;
-        stats_.commands++;
-        if (v == kReadSectors) {  // PIO: DRQ and INTRQ when the first sector is buffered
-          pio_ = true;
-          pio_sector_ = pio_bytes_ = 0;
-          pio_ev_.notify(std::max(command_time_, plan_.ready(0)) - command_time_);
-          break;
-        }
-        command_pending_ = true;
-        if (bm_cmd_ & START) start_dma();
-      }
-      break;
-    case kControl:  // Device Control: nIEN masks INTRQ
-      devctl_ = v;
-      if (v & 0x02) intrq.set(false);
-      break;
-    case kBusMaster + 0: {
-      const bool starting = (v & START) && !(bm_cmd_ & START);
-      bm_cmd_ = v;
-      if (starting) {
-        bm_status_ |= ACTIVE;
-        if (command_pending_) start_dma();
-      }
-      break;
-    }
-    case kBusMaster + 2:  // Error and Interrupt bits are write-1-to-clear
-      bm_status_ = uint8_t((bm_status_ & ~(v & (ERROR | INTERRUPT)) & ~0x60) | (v & 0x60));
-      break;
-    default:
-      break;
-  }
-}
-
-uint32_t IdeController::read32(uint64_t off) {
-  if (off == kBusMaster + 4) return prd_ptr_;
-  return read(off);
-}
-
-void IdeController::write32(uint64_t off, uint32_t v) {
-  if (off == kBusMaster + 4)
-    prd_ptr_ = v & ~3u;  // dword aligned
-  else
-    write(off, uint8_t(v));
+void IdeController::write_bm_command(uint32_t v, const RegIo&) {
+  const bool starting = (v & START) && !(bm_cmd_ & START);
+  bm_cmd_ = v;
+  if (!starting) return;
+  bm_status_ |= ACTIVE;
+  if (command_pending_) start_dma();
 }
 
 void IdeController::start_dma() {
@@ -247,7 +200,7 @@ sc_time IdeController::run_end(int next, uint64_t off, sc_time end) const {
 
 void IdeController::complete() {
   status_ = DRDY;
-  bm_status_ = uint8_t((bm_status_ & ~ACTIVE) | INTERRUPT);
+  bm_status_ = (bm_status_ & ~ACTIVE) | INTERRUPT;
   raise_irq();
 }
 

@@ -8,11 +8,13 @@
 #include <systemc>
 #include <tlm>
 #include "models/chipset/dram.h"
+#include "models/common/register_bank.h"
 #include "models/common/time.h"
 #include "models/ide/ide_disk.h"
 #include "models/ide/prd_table.h"
 #include "models/irq/irq_line.h"
 #include "models/pci/pci_bus.h"
+#include "models/pci/pci_config.h"
 
 namespace latsim::ide {
 
@@ -64,9 +66,19 @@ class IdeController : public sc_core::sc_module {
   const IdeStats& stats() const { return stats_; }
   double udma_rate() const { return udma_mb_s(p_.udma_mode); }
   const IdeControllerParams& params() const { return p_; }
+  pci::PciConfig& pci_config() { return pci_config_; }  // PCI function 1 of the south bridge
 
  private:
+  using Reg = Register<IdeController>;
+  static pci::PciIdentity pci_identity();
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+  uint32_t read_data(const RegIo& io);
+  void write_data(uint32_t v, const RegIo& io);
+  uint32_t read_status(const RegIo& io);
+  uint32_t read_alt_status(const RegIo& io);
+  void write_command(uint32_t v, const RegIo& io);
+  void write_devctl(uint32_t v, const RegIo& io);
+  void write_bm_command(uint32_t v, const RegIo& io);
   void start_dma();
   void dma_step();  // fetch the next PRD entry and announce its transfer
   void complete();
@@ -85,9 +97,27 @@ class IdeController : public sc_core::sc_module {
   IdeDisk& disk_;
   chipset::Dram& dram_;
   pci::PciBus& pci_;
+  pci::PciConfig pci_config_{pci_identity()};
   int master_;
-  // ATA task file
-  uint8_t features_ = 0, count_ = 0, lba_[3] = {}, device_ = 0, status_ = DRDY, devctl_ = 0;
+  RegisterBank<IdeController> regs_{this, 0xff};  // ports nobody drives read 0xff
+  // ATA task file (ATA/ATAPI-5 7.x); Status/Command and Alternate Status/Device Control
+  // share their ports, one read-only and one write-only.
+  Reg data_ = Reg(regs_, "Data", {kTaskFile + 0, 2}, RegAccess::RW, 0, &IdeController::read_data,
+                  &IdeController::write_data);
+  Reg features_ = Reg(regs_, "Features", {kTaskFile + 1, 1}, RegAccess::WO);
+  Reg count_ = Reg(regs_, "Sector Count", {kTaskFile + 2, 1}, RegAccess::RW);
+  Reg lba_low_ = Reg(regs_, "LBA Low", {kTaskFile + 3, 1}, RegAccess::RW);
+  Reg lba_mid_ = Reg(regs_, "LBA Mid", {kTaskFile + 4, 1}, RegAccess::RW);
+  Reg lba_high_ = Reg(regs_, "LBA High", {kTaskFile + 5, 1}, RegAccess::RW);
+  Reg device_ = Reg(regs_, "Device", {kTaskFile + 6, 1}, RegAccess::RW);
+  Reg status_ =
+      Reg(regs_, "Status", {kTaskFile + 7, 1}, RegAccess::RO, DRDY, &IdeController::read_status);
+  Reg command_ = Reg(regs_, "Command", {kTaskFile + 7, 1}, RegAccess::WO, 0, nullptr,
+                     &IdeController::write_command);
+  Reg alt_status_ = Reg(regs_, "Alternate Status", {kControl, 1}, RegAccess::RO, 0,
+                        &IdeController::read_alt_status);
+  Reg devctl_ = Reg(regs_, "Device Control", {kControl, 1}, RegAccess::WO, 0, nullptr,
+                    &IdeController::write_devctl);
   bool command_pending_ = false, irq_pending_ = false;
   ReadPlan plan_;
   WritePlan wplan_;
@@ -97,9 +127,13 @@ class IdeController : public sc_core::sc_module {
   uint32_t pio_bytes_ = 0;   // bytes of it moved through the data port
   sc_core::sc_event pio_ev_;
   sc_time command_time_;
-  // Bus master
-  uint8_t bm_cmd_ = 0, bm_status_ = DRV0_DMA;
-  uint32_t prd_ptr_ = 0;
+  // Bus master IDE registers (SFF-8038i): Error and Interrupt are write-1-to-clear,
+  // the drive DMA-capable bits read/write, Active and Simplex read-only.
+  Reg bm_cmd_ = Reg(regs_, "Bus Master IDE Command", {kBusMaster + 0, 1}, RegAccess::RW, 0, nullptr,
+                    &IdeController::write_bm_command);
+  Reg bm_status_ = Reg(regs_, "Bus Master IDE Status", {kBusMaster + 2, 1},
+                       RegRights{0x60, ERROR | INTERRUPT}, DRV0_DMA);
+  Reg prd_ptr_ = Reg(regs_, "Descriptor Table Pointer", {kBusMaster + 4, 4}, RegRights{~3u, 0});
   sc_core::sc_event step_ev_, done_ev_;
   int dma_index_ = 0;     // next PRD entry
   uint64_t dma_off_ = 0;  // bytes of the command moved so far

@@ -20,40 +20,38 @@ void I8259A::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
     p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
-  if (p.is_read())
-    *p.get_data_ptr() = read(unsigned(off));
-  else if (p.is_write())
-    write(unsigned(off), *p.get_data_ptr());
+  regs_.transport(p, delay);
   delay += access_latency;
-  p.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-uint8_t I8259A::read(unsigned offset) {
-  if (poll_) {  // after a poll command the next RD pulse returns the poll word, any A0
-    poll_ = false;
-    return poll();
-  }
-  if (offset & 1) return IMR;
+uint32_t I8259A::read_a0(const RegIo&) {
+  if (poll_) return poll();  // the RD pulse after a poll command returns the poll word, any A0
   return read_isr_ ? ISR : IRR;
 }
 
-void I8259A::write(unsigned offset, uint8_t v) {
-  if ((offset & 1) == 0) {
-    if (v & 0x10) return icw1(v);  // D4 = 1 starts initialization
-    if (v & 0x08) return ocw3(v);  // D4:D3 = 01
-    return ocw2(v);                // D4:D3 = 00
-  }
+uint32_t I8259A::read_imr(const RegIo&) {
+  if (poll_) return poll();
+  return IMR;
+}
+
+void I8259A::write_a0(uint32_t v, const RegIo&) {
+  if (v & 0x10) return icw1(uint8_t(v));  // D4 = 1 starts initialization
+  if (v & 0x08) return ocw3(uint8_t(v));  // D4:D3 = 01
+  return ocw2(uint8_t(v));                // D4:D3 = 00
+}
+
+void I8259A::write_a1(uint32_t v, const RegIo&) {
   switch (init_step_) {
     case WantIcw2:
-      ICW2 = v;
+      ICW2 = uint8_t(v);
       init_step_ = !single() ? WantIcw3 : (ICW1 & 0x01) ? WantIcw4 : Ready;
       break;
     case WantIcw3:
-      ICW3 = v;
+      ICW3 = uint8_t(v);
       init_step_ = (ICW1 & 0x01) ? WantIcw4 : Ready;
       break;
     case WantIcw4:
-      ICW4 = v;
+      ICW4 = uint8_t(v);
       if (!(v & 0x01)) SC_REPORT_WARNING(name(), "8259A MCS-80/85 mode is not modelled");
       init_step_ = Ready;
       break;
@@ -176,6 +174,7 @@ unsigned I8259A::inta() {
 }
 
 uint8_t I8259A::poll() {
+  poll_ = false;
   const int ir = deliverable();
   if (ir < 0) return 0x00;
   acknowledge(unsigned(ir));  // a poll read acts as an interrupt acknowledge

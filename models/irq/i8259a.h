@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <systemc>
 #include <tlm>
+#include "models/common/register_bank.h"
 #include "models/common/time.h"
 #include "models/irq/irq_line.h"
 
@@ -23,8 +24,8 @@ class I8259A : public sc_core::sc_module, public IrqSink {
   I8259A& operator=(const I8259A&) = delete;
 
   // Register access: offset = A0 (0: ICW1/OCW2/OCW3, IRR/ISR/poll; 1: ICW2-4/OCW1, IMR).
-  uint8_t read(unsigned offset);
-  void write(unsigned offset, uint8_t v);
+  uint8_t read(unsigned offset) { return uint8_t(regs_.read(offset, 1)); }
+  void write(unsigned offset, uint8_t v) { regs_.write(offset, 1, v); }
 
   // IR0-IR7 input pins.
   void irq_set(unsigned pin, bool level) override;
@@ -43,8 +44,13 @@ class I8259A : public sc_core::sc_module, public IrqSink {
 
  private:
   enum InitStep { Ready, WantIcw2, WantIcw3, WantIcw4 };
+  using Reg = Register<I8259A>;
 
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+  uint32_t read_a0(const RegIo& io);
+  uint32_t read_imr(const RegIo& io);
+  void write_a0(uint32_t v, const RegIo& io);
+  void write_a1(uint32_t v, const RegIo& io);
   void icw1(uint8_t v);
   void ocw2(uint8_t v);
   void ocw3(uint8_t v);
@@ -60,8 +66,15 @@ class I8259A : public sc_core::sc_module, public IrqSink {
   bool aeoi() const { return ICW4 & 0x02; }
   bool sfnm() const { return ICW4 & 0x10; }
 
-  // Datasheet registers.
-  uint8_t IRR = 0, ISR = 0, IMR = 0;
+  // Datasheet registers. Ports decode by A0 and, for writes, by the data bits (ICW1 has
+  // D4 = 1, OCW3 D4:D3 = 01) and the initialization sequence (ICW2-4 before OCW1).
+  RegisterBank<I8259A> regs_{this, 0xff};
+  Reg irr_isr_ = Reg(regs_, "IRR/ISR", {0, 1}, RegAccess::RO, 0, &I8259A::read_a0);
+  Reg icw1_ocw23_ =
+      Reg(regs_, "ICW1/OCW2/OCW3", {0, 1}, RegAccess::WO, 0, nullptr, &I8259A::write_a0);
+  Reg IMR = Reg(regs_, "IMR", {1, 1}, RegAccess::RO, 0, &I8259A::read_imr);
+  Reg icw24_ocw1_ = Reg(regs_, "ICW2-4/OCW1", {1, 1}, RegAccess::WO, 0, nullptr, &I8259A::write_a1);
+  uint8_t IRR = 0, ISR = 0;  // read through OCW3's register select
   uint8_t ICW1 = 0, ICW2 = 0, ICW3 = 0, ICW4 = 0;
   uint8_t pins_ = 0;     // current IR input levels
   unsigned lowest_ = 7;  // lowest-priority IR (rotation state); IR0 highest at reset

@@ -1,6 +1,5 @@
 #include "models/irq/ioapic.h"
 
-#include <cstring>
 #include "models/pci/stall_class.h"
 
 namespace latsim::irq {
@@ -25,60 +24,33 @@ void IoApic::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
     p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
-  uint32_t v = 0;
-  if (p.is_read()) {
-    v = read(unsigned(off));
-    std::memcpy(p.get_data_ptr(), &v, 4);
-  } else if (p.is_write()) {
-    std::memcpy(&v, p.get_data_ptr(), 4);
-    write(unsigned(off), v);
-  }
+  regs_.transport(p, delay);
   delay += access_latency;
   if (xbus_cycle != SC_ZERO_TIME) {
     delay += xbus_cycle * double(kXbusBytes);           // one 8-bit X-bus cycle per byte lane
     pci::declare_stall_class(p, pci::StallClass::Isa);  // the PCI cycle waits for the X-bus
   }
-  p.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-uint32_t IoApic::read(unsigned offset) {
-  if (offset == IOREGSEL) return regsel_;
-  if (offset == IOWIN) return read_reg(regsel_);
-  return 0;
+uint32_t IoApic::read_window(const RegIo& io) {
+  RegIo ind = io;  // the indirect access, at the same time
+  return indirect_.read(at_index(regsel_), 4, ind);
 }
 
-void IoApic::write(unsigned offset, uint32_t v) {
-  if (offset == IOREGSEL)
-    regsel_ = v & 0xFF;  // IOREGSEL bits 7:0 hold the register address
-  else if (offset == IOWIN)
-    write_reg(regsel_, v);
+void IoApic::write_window(uint32_t v, const RegIo& io) {
+  RegIo ind = io;  // the indirect access, at the same time
+  indirect_.write(at_index(regsel_), 4, v, ind);
 }
 
-uint32_t IoApic::read_reg(unsigned index) const {
-  switch (index) {
-    case IOAPICID:
-      return id_;
-    case IOAPICVER:
-      return ((kEntries - 1) << 16) | 0x11;  // max redirection entry, version
-    case IOAPICARB:
-      return id_;  // arbitration ID is loaded from the APIC ID
-    default:
-      break;
-  }
-  if (index < IOREDTBL || index >= IOREDTBL + 2 * kEntries) return 0;
-  const uint64_t e = redtbl_[(index - IOREDTBL) / 2];
-  return (index & 1) ? uint32_t(e >> 32) : uint32_t(e);
+uint32_t IoApic::read_redtbl(const RegIo& io) {
+  const uint64_t e = redtbl_[io.index / 2];
+  return (io.index & 1) ? uint32_t(e >> 32) : uint32_t(e);
 }
 
-void IoApic::write_reg(unsigned index, uint32_t v) {
-  if (index == IOAPICID) {
-    id_ = v & 0x0F000000;
-    return;
-  }
-  if (index < IOREDTBL || index >= IOREDTBL + 2 * kEntries) return;  // VER, ARB read-only
-  const unsigned n = (index - IOREDTBL) / 2;
+void IoApic::write_redtbl(uint32_t v, const RegIo& io) {
+  const unsigned n = io.index / 2;
   uint64_t& e = redtbl_[n];
-  if (index & 1) {  // high dword: only the destination field (bits 63:56) exists
+  if (io.index & 1) {  // high dword: only the destination field (bits 63:56) exists
     e = (e & 0xFFFFFFFFull) | (uint64_t(v & 0xFF000000u) << 32);
     return;
   }

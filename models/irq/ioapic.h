@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <systemc>
 #include <tlm>
+#include "models/common/register_bank.h"
 #include "models/common/time.h"
 #include "models/irq/irq_line.h"
 
@@ -22,7 +23,7 @@ class IoApic : public sc_core::sc_module, public IrqSink, public EoiListener {
   static constexpr unsigned IOREGSEL = 0x00;
   static constexpr unsigned IOWIN = 0x10;
   // Indirect registers (82093AA 3.2).
-  enum Reg : unsigned { IOAPICID = 0x00, IOAPICVER = 0x01, IOAPICARB = 0x02, IOREDTBL = 0x10 };
+  enum Index : unsigned { IOAPICID = 0x00, IOAPICVER = 0x01, IOAPICARB = 0x02, IOREDTBL = 0x10 };
   // Redirection entry low dword fields (82093AA 3.2.4).
   static constexpr uint32_t kVector = 0xFF;
   static constexpr uint32_t kDeliveryMode = 0x700;
@@ -49,8 +50,8 @@ class IoApic : public sc_core::sc_module, public IrqSink, public EoiListener {
   void connect(ApicBus& bus) { bus_ = &bus; }
 
   // 32-bit window access: offset IOREGSEL (0x00) or IOWIN (0x10).
-  uint32_t read(unsigned offset);
-  void write(unsigned offset, uint32_t v);
+  uint32_t read(unsigned offset) { return regs_.read(offset, 4); }
+  void write(unsigned offset, uint32_t v) { regs_.write(offset, 4, v); }
 
   void irq_set(unsigned pin, bool level) override;  // INTIN0-23
   void eoi(unsigned vector) override;               // EOI message from a local APIC
@@ -59,13 +60,35 @@ class IoApic : public sc_core::sc_module, public IrqSink, public EoiListener {
   uint64_t deliveries(unsigned n) const { return deliveries_.at(n); }
 
  private:
+  using Reg = Register<IoApic>;
+  // The indirect registers sit one dword apart in their bank: index i at offset 4 * i.
+  static constexpr uint32_t at_index(unsigned i) { return 4 * i; }
+
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
-  uint32_t read_reg(unsigned index) const;
-  void write_reg(unsigned index, uint32_t v);
+  uint32_t read_window(const RegIo& io);
+  void write_window(uint32_t v, const RegIo& io);
+  uint32_t read_id(const RegIo&) { return id_; }
+  void write_id(uint32_t v, const RegIo&) { id_ = v & 0x0F000000; }  // bits 27:24
+  uint32_t read_arb(const RegIo&) { return id_; }  // arbitration ID is loaded from the APIC ID
+  uint32_t read_redtbl(const RegIo& io);
+  void write_redtbl(uint32_t v, const RegIo& io);
   void try_level(unsigned pin);  // level input: (re)deliver if asserted and Remote IRR clear
   void send(unsigned pin);
 
-  uint32_t regsel_ = 0;
+  RegisterBank<IoApic> regs_{this};
+  Reg regsel_ = Reg(regs_, "IOREGSEL", {IOREGSEL, 4}, RegRights{0xFF, 0});  // bits 7:0: index
+  Reg iowin_ = Reg(regs_, "IOWIN", {IOWIN, 4}, RegAccess::RW, 0, &IoApic::read_window,
+                   &IoApic::write_window);
+  RegisterBank<IoApic> indirect_{this};
+  Reg id_reg_ = Reg(indirect_, "IOAPICID", {at_index(IOAPICID), 4}, RegAccess::RW, 0,
+                    &IoApic::read_id, &IoApic::write_id);
+  Reg ver_ = Reg(indirect_, "IOAPICVER", {at_index(IOAPICVER), 4}, RegAccess::RO,
+                 ((kEntries - 1) << 16) | 0x11);  // max redirection entry, version
+  Reg arb_ =
+      Reg(indirect_, "IOAPICARB", {at_index(IOAPICARB), 4}, RegAccess::RO, 0, &IoApic::read_arb);
+  // Each entry is two registers, low dword first.
+  Reg redtbl_regs_ = Reg(indirect_, "IOREDTBL", {at_index(IOREDTBL), 4, 2 * kEntries, 4},
+                         RegAccess::RW, 0, &IoApic::read_redtbl, &IoApic::write_redtbl);
   uint32_t id_;  // IOAPICID bits 24-27
   std::array<uint64_t, kEntries> redtbl_{};
   std::array<bool, kEntries> pins_{};

@@ -18,14 +18,7 @@ void PciIsaBridge::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& de
   delay += io_cycle_ * double(p.get_data_length());
   cycles_ += p.get_data_length();
   pci::declare_stall_class(p, pci::StallClass::Isa);  // the PCI cycle waits for the ISA cycle
-  if (port == 0x80) {  // POST diagnostic port: the classic outb_p delay target
-    if (p.is_write())
-      post_ = *p.get_data_ptr();
-    else
-      *p.get_data_ptr() = post_;
-    p.set_response_status(tlm::TLM_OK_RESPONSE);
-    return;
-  }
+  if (regs_.decodes_to(uint32_t(port), p.is_write())) return regs_.transport(p, delay);
   auto hit = map_.decode(port);
   if (!hit) {  // nobody claims the port: reads float high, writes are dropped
     if (p.is_read()) std::fill_n(p.get_data_ptr(), p.get_data_length(), 0xff);

@@ -7,6 +7,7 @@
 #include <systemc>
 #include <tlm>
 #include "models/common/address_map.h"
+#include "models/common/register_bank.h"
 #include "models/common/time.h"
 
 namespace latsim::isa {
@@ -21,14 +22,17 @@ class PciIsaBridge : public sc_core::sc_module {
   void map(uint16_t port, uint16_t count, int socket_index, const std::string& name);
   sc_time io_cycle() const { return io_cycle_; }
   uint64_t cycles() const { return cycles_; }
-  uint8_t post_code() const { return post_; }  // last byte written to port 0x80
+  uint8_t post_code() const { return uint8_t(post_); }  // last byte written to port 0x80
 
  private:
+  using Reg = Register<PciIsaBridge>;
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
   sc_time io_cycle_;
   AddressMap map_;
   uint64_t cycles_ = 0;
-  uint8_t post_ = 0;
+  // The bridge's own ports; the rest go to the ISA devices mapped behind it.
+  RegisterBank<PciIsaBridge> regs_{this};
+  Reg post_ = Reg(regs_, "POST", {0x80, 1}, RegAccess::RW);  // the classic outb_p delay target
 };
 
 }  // namespace latsim::isa

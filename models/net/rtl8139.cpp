@@ -20,9 +20,11 @@ Rtl8139::Rtl8139(sc_core::sc_module_name name, const Rtl8139Params& p, chipset::
       p_(p),
       dram_(dram),
       pci_(pci),
-      master_(pci.add_master(std::string(basename()))),
+      master_(pci.add_master(std::string(basename()), {}, &pci_config_)),
       source_(p.rx, p.wire_mbit_s, std::string(this->name()) + ".rx") {
   socket.register_b_transport(this, &Rtl8139::b_transport);
+  idr0_.set_reset_value(p_.mac[0] | p_.mac[1] << 8 | p_.mac[2] << 16 | uint32_t(p_.mac[3]) << 24);
+  idr4_.set_reset_value(p_.mac[4] | p_.mac[5] << 8);
   reset();
   SC_HAS_PROCESS(Rtl8139);
   SC_METHOD(rx_step);  // runs once at start to fetch the first arrival
@@ -32,38 +34,31 @@ Rtl8139::Rtl8139(sc_core::sc_module_name name, const Rtl8139Params& p, chipset::
   dont_initialize();
 }
 
+pci::PciIdentity Rtl8139::pci_identity() {
+  pci::PciIdentity id;  // RTL8139C; MIN_GNT 8 us, MAX_LAT 16 us
+  id.vendor_id = 0x10ec;
+  id.device_id = 0x8139;
+  id.revision_id = 0x10;
+  id.class_code = 0x020000;  // Ethernet controller
+  id.command_bits =
+      pci::PciConfig::IO_SPACE | pci::PciConfig::MEMORY_SPACE | pci::PciConfig::BUS_MASTER;
+  id.interrupt_pin = 1;
+  id.min_gnt = 0x20;
+  id.max_lat = 0x40;
+  id.bars[0] = {256, true};   // IOAR: the registers in I/O space
+  id.bars[1] = {256, false};  // MEMAR: the same in memory space
+  return id;
+}
+
 void Rtl8139::reset() {
   const sc_time now = sc_core::sc_time_stamp();
-  regs_.fill(0);
-  std::copy(p_.mac.begin(), p_.mac.end(), regs_.begin() + IDR0);
-  put(BMCR, 2, 0x3100);    // 100 Mbit/s, autonegotiation on, full duplex
-  put(BMSR, 2, 0x782d);    // 10/100 capable, autonegotiation complete, link up
-  put(ANAR, 2, 0x01e1);    // advertise 10/100, half and full
-  put(ANLPAR, 2, 0x45e1);  // link partner: the same, acknowledged
-  put(ANER, 2, 0x0001);
-  cr_ = 0;
-  isr_ = 0;
-  capr_ = kCaprReset;
-  cbr_ = 0;
-  mpc_ = 0;
+  regs_.reset();
   tctr_base_ = now;
   rx_dma_.reset();  // a transfer cut short by reset never completes
   for (auto& s : tx_) s = TxSlot{TSD_OWN, SC_ZERO_TIME, sc_core::sc_max_time()};
   tx_pending_.clear();
   prev_tx_bytes_ = 0;
   update_irq();
-}
-
-uint32_t Rtl8139::get(unsigned off, unsigned len) const {
-  uint32_t v = 0;
-  for (unsigned i = 0; i < len && off + i < regs_.size(); ++i)
-    v |= uint32_t(regs_[off + i]) << (8 * i);
-  return v;
-}
-
-void Rtl8139::put(unsigned off, unsigned len, uint32_t v) {
-  for (unsigned i = 0; i < len && off + i < regs_.size(); ++i)
-    regs_[off + i] = uint8_t(v >> (8 * i));
 }
 
 void Rtl8139::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time&) {
@@ -77,80 +72,59 @@ uint32_t Rtl8139::ring_used() const {
 }
 
 uint32_t Rtl8139::read(uint64_t offset, unsigned len) {
-  const auto off = unsigned(offset & 0xff);
-  const sc_time now = sc_core::sc_time_stamp();
-  if (off >= TSD0 && off < TSAD0 && off % 4 == 0) return tsd_value((off - TSD0) / 4);
-  switch (off) {
-    case CR:
-      return cr_ | (now < rst_until_ ? uint32_t(RST) : 0u) |
-             (ring_used() == 0 ? uint32_t(BUFE) : 0u);
-    case CAPR:
-      return capr_;
-    case CBR:
-      return cbr_;
-    case ISR:
-      return isr_;
-    case TCR:  // the hardware version bits are read-only
-      return (get(TCR, 4) & ~0x7cc00000u) | kHwVerId8139C;
-    case TCTR:
-      return uint32_t(to_ps(now - tctr_base_) / to_ps(pci_.clock()));
-    case MPC:
-      return mpc_;
-    case MSR:  // LINKB = 0 (link up), SPEED_10 from the wire rate
-      return p_.wire_mbit_s < 100.0 ? 0x08 : 0x00;
-    case TSAD: {
-      uint32_t v = 0;
-      for (unsigned n = 0; n < 4; ++n) {
-        const uint32_t t = tsd_value(n);
-        v |= (t & TSD_TOK ? 1u << (12 + n) : 0) | (t & TSD_OWN ? 1u << n : 0);
-      }
-      return v;
-    }
-    default:
-      return get(off, len);
-  }
+  return regs_.read(unsigned(offset & 0xff), len);
 }
 
 void Rtl8139::write(uint64_t offset, unsigned len, uint32_t v) {
-  const auto off = unsigned(offset & 0xff);
+  regs_.write(unsigned(offset & 0xff), len, v);
+}
+
+uint32_t Rtl8139::read_cr(const RegIo&) {
   const sc_time now = sc_core::sc_time_stamp();
-  if (off >= TSD0 && off < TSAD0 && off % 4 == 0) return start_tx((off - TSD0) / 4, v);
-  switch (off) {
-    case CR:
-      if (v & RST) {  // software reset: registers to defaults, RST clears when done
-        reset();
-        rst_until_ = now + p_.reset_time;
-      } else {
-        cr_ = uint8_t(v & (TE | RE));
-      }
-      break;
-    case CAPR:
-      capr_ = uint16_t(v);
-      break;
-    case ISR:  // write 1 to clear
-    case ISR + 1:
-      isr_ &= uint16_t(~(v << (8 * (off - ISR))));
-      update_irq();
-      break;
-    case IMR:
-    case IMR + 1:
-      put(off, len, v);
-      update_irq();
-      break;
-    case MPC:  // any write clears the missed-packet counter
-      mpc_ = 0;
-      break;
-    case TCTR:  // any write restarts the timer
-      tctr_base_ = now;
-      break;
-    case CBR:
-    case MSR:
-    case TSAD:
-    case BMSR:
-      break;  // read-only
-    default:
-      put(off, len, v);
+  return cr_ | (now < rst_until_ ? uint32_t(RST) : 0u) | (ring_used() == 0 ? uint32_t(BUFE) : 0u);
+}
+
+void Rtl8139::write_cr(uint32_t v, const RegIo&) {
+  if (!(v & RST)) {
+    cr_ = v & (TE | RE);
+    return;
   }
+  reset();  // software reset: registers to defaults, RST clears when done
+  rst_until_ = sc_core::sc_time_stamp() + p_.reset_time;
+}
+
+void Rtl8139::write_imr(uint32_t v, const RegIo& io) {
+  imr_.apply(v, io);
+  update_irq();
+}
+
+void Rtl8139::write_isr(uint32_t v, const RegIo& io) {
+  isr_.apply(v, io);  // write 1 to clear
+  update_irq();
+}
+
+uint32_t Rtl8139::read_tctr(const RegIo&) {
+  return uint32_t(to_ps(sc_core::sc_time_stamp() - tctr_base_) / to_ps(pci_.clock()));
+}
+
+uint32_t Rtl8139::read_msr(const RegIo&) {
+  return p_.wire_mbit_s < 100.0 ? 0x08 : 0x00;  // LINKB = 0 (link up), SPEED_10 from the wire
+}
+
+uint32_t Rtl8139::read_tx_summary(const RegIo&) {
+  uint32_t v = 0;
+  for (unsigned n = 0; n < 4; ++n) {
+    const uint32_t t = tsd_value(n);
+    v |= (t & TSD_TOK ? 1u << (12 + n) : 0) | (t & TSD_OWN ? 1u << n : 0);
+  }
+  return v;
+}
+
+std::array<uint8_t, 6> Rtl8139::mac() const {
+  std::array<uint8_t, 6> m;
+  for (unsigned i = 0; i < 6; ++i)
+    m[i] = uint8_t((i < 4 ? idr0_ >> (8 * i) : idr4_ >> (8 * (i - 4))));
+  return m;
 }
 
 void Rtl8139::update_irq() {
@@ -261,7 +235,7 @@ void Rtl8139::receive(const Arrival& a) {
 }
 
 void Rtl8139::ring_write(uint32_t offset, const uint8_t* data, uint32_t len) {
-  const uint64_t base = get(RBSTART, 4);
+  const uint64_t base = rbstart_;
   const uint32_t ring = ring_bytes();
   if (rcr() & WRAP) {  // continue past the end into the driver's overflow area
     dram_.write(base + offset, data, len);
@@ -278,12 +252,13 @@ void Rtl8139::complete_rx() {
   std::vector<uint8_t> buf(4 + d.frame_bytes, 0);
   const uint32_t header = uint32_t(RX_ROK | RX_PAM) | (d.frame_bytes << 16);
   std::memcpy(buf.data(), &header, 4);  // little endian, as the driver reads it
-  std::copy(regs_.begin() + IDR0, regs_.begin() + IDR0 + 6, buf.begin() + 4);
+  const std::array<uint8_t, 6> own = mac();
+  std::copy(own.begin(), own.end(), buf.begin() + 4);
   std::copy(kPeerMac.begin(), kPeerMac.end(), buf.begin() + 10);
   buf[16] = 0x08;  // IPv4
   for (uint32_t i = 14; i + kFcsBytes < d.frame_bytes; ++i) buf[4 + i] = uint8_t(i);
   ring_write(d.offset, buf.data(), uint32_t(buf.size()));
-  cbr_ = uint16_t((d.offset + align4(4 + d.frame_bytes)) % ring_bytes());
+  cbr_ = (d.offset + align4(4 + d.frame_bytes)) % ring_bytes();
   stats_.frames_received++;
   stats_.bytes_received += d.frame_bytes;
   stats_.ring_high_water = std::max(stats_.ring_high_water, ring_used());

@@ -12,10 +12,12 @@
 #include <systemc>
 #include <tlm>
 #include "models/chipset/dram.h"
+#include "models/common/register_bank.h"
 #include "models/common/time.h"
 #include "models/irq/irq_line.h"
 #include "models/net/packet_source.h"
 #include "models/pci/pci_bus.h"
+#include "models/pci/pci_config.h"
 
 namespace latsim::net {
 
@@ -40,7 +42,7 @@ struct Rtl8139Stats {
 class Rtl8139 : public sc_core::sc_module {
  public:
   // Register offsets in the I/O BAR (datasheet names; 8139too's in comments).
-  enum Reg : uint16_t {
+  enum Offset : uint16_t {
     IDR0 = 0x00,     // MAC0
     MAR0 = 0x08,     // MAR0, multicast filter
     TSD0 = 0x10,     // TxStatus0..3
@@ -120,6 +122,7 @@ class Rtl8139 : public sc_core::sc_module {
   const Rtl8139Stats& stats() const { return stats_; }
   const Rtl8139Params& params() const { return p_; }
   int master() const { return master_; }
+  pci::PciConfig& pci_config() { return pci_config_; }
   uint32_t ring_bytes() const { return 8192u << ((rcr() >> kRblenShift) & 3); }
   uint32_t ring_used() const;  // bytes between the driver's read pointer and CBR
 
@@ -133,13 +136,27 @@ class Rtl8139 : public sc_core::sc_module {
     sc_time own_at, tok_at;
   };
 
+  using Reg = Register<Rtl8139>;
+  static pci::PciIdentity pci_identity();
+
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
   void reset();
-  uint32_t get(unsigned off, unsigned len) const;
-  void put(unsigned off, unsigned len, uint32_t v);
-  uint32_t rcr() const { return get(RCR, 4); }
-  uint32_t tcr() const { return get(TCR, 4); }
-  uint16_t imr() const { return uint16_t(get(IMR, 2)); }
+  uint32_t read_tsd(const RegIo& io) { return tsd_value(io.index); }
+  void write_tsd(uint32_t v, const RegIo& io) { start_tx(io.index, v); }
+  uint32_t read_cr(const RegIo& io);
+  void write_cr(uint32_t v, const RegIo& io);
+  void write_imr(uint32_t v, const RegIo& io);
+  void write_isr(uint32_t v, const RegIo& io);
+  uint32_t read_tcr(const RegIo&) { return (tcr_ & ~0x7cc00000u) | kHwVerId8139C; }
+  uint32_t read_tctr(const RegIo& io);
+  void write_tctr(uint32_t, const RegIo&) { tctr_base_ = sc_core::sc_time_stamp(); }  // restart
+  void write_mpc(uint32_t, const RegIo&) { mpc_ = 0; }  // any write clears the counter
+  uint32_t read_msr(const RegIo&);
+  uint32_t read_tx_summary(const RegIo&);
+  std::array<uint8_t, 6> mac() const;  // IDR0-5
+  uint32_t rcr() const { return rcr_; }
+  uint32_t tcr() const { return tcr_; }
+  uint16_t imr() const { return uint16_t(imr_); }
   bool accepts_unicast() const { return rcr() & (AAP | APM); }
   void update_irq();
   sc_time burst_tenure(uint32_t bytes) const;
@@ -162,13 +179,52 @@ class Rtl8139 : public sc_core::sc_module {
   Rtl8139Params p_;
   chipset::Dram& dram_;
   pci::PciBus& pci_;
+  pci::PciConfig pci_config_{pci_identity()};
   int master_;
   PacketSource source_;
 
-  std::array<uint8_t, 256> regs_{};  // plain storage for registers without side effects
-  uint8_t cr_ = 0;
-  uint16_t isr_ = 0, capr_ = kCaprReset, cbr_ = 0;
-  uint32_t mpc_ = 0;
+  // I/O registers (RTL8139C datasheet section 6); those without side effects are storage.
+  RegisterBank<Rtl8139> regs_{this};
+  Reg idr0_ = Reg(regs_, "IDR0-3", {IDR0, 4}, RegAccess::RW);  // reset: the MAC from the EEPROM
+  Reg idr4_ = Reg(regs_, "IDR4-5", {IDR0 + 4, 2}, RegAccess::RW);
+  Reg mar0_ = Reg(regs_, "MAR0-3", {MAR0, 4}, RegAccess::RW);
+  Reg mar4_ = Reg(regs_, "MAR4-7", {MAR0 + 4, 4}, RegAccess::RW);
+  Reg tsd_ =
+      Reg(regs_, "TSD", {TSD0, 4, 4}, RegAccess::RW, 0, &Rtl8139::read_tsd, &Rtl8139::write_tsd);
+  Reg tsad0_ = Reg(regs_, "TSAD0", {TSAD0 + 0, 4}, RegAccess::RW);
+  Reg tsad1_ = Reg(regs_, "TSAD1", {TSAD0 + 4, 4}, RegAccess::RW);
+  Reg tsad2_ = Reg(regs_, "TSAD2", {TSAD0 + 8, 4}, RegAccess::RW);
+  Reg tsad3_ = Reg(regs_, "TSAD3", {TSAD0 + 12, 4}, RegAccess::RW);
+  Reg rbstart_ = Reg(regs_, "RBSTART", {RBSTART, 4}, RegAccess::RW);
+  Reg erbcr_ = Reg(regs_, "ERBCR", {ERBCR, 2}, RegAccess::RW);
+  Reg ersr_ = Reg(regs_, "ERSR", {ERSR, 1}, RegAccess::RW);
+  Reg cr_ = Reg(regs_, "CR", {CR, 1}, RegAccess::RW, 0, &Rtl8139::read_cr, &Rtl8139::write_cr);
+  Reg capr_ = Reg(regs_, "CAPR", {CAPR, 2}, RegAccess::RW, kCaprReset);
+  Reg cbr_ = Reg(regs_, "CBR", {CBR, 2}, RegAccess::RO);
+  Reg imr_ = Reg(regs_, "IMR", {IMR, 2}, RegAccess::RW, 0, nullptr, &Rtl8139::write_imr);
+  Reg isr_ = Reg(regs_, "ISR", {ISR, 2}, RegAccess::W1C, 0, nullptr, &Rtl8139::write_isr);
+  Reg tcr_ = Reg(regs_, "TCR", {TCR, 4}, RegAccess::RW, 0, &Rtl8139::read_tcr);
+  Reg rcr_ = Reg(regs_, "RCR", {RCR, 4}, RegAccess::RW);
+  Reg tctr_ =
+      Reg(regs_, "TCTR", {TCTR, 4}, RegAccess::RW, 0, &Rtl8139::read_tctr, &Rtl8139::write_tctr);
+  Reg mpc_ = Reg(regs_, "MPC", {MPC, 4}, RegAccess::RW, 0, nullptr, &Rtl8139::write_mpc);
+  Reg cr9346_ = Reg(regs_, "9346CR", {CR9346, 1}, RegAccess::RW);
+  Reg config0_ = Reg(regs_, "CONFIG0", {CONFIG0, 1}, RegAccess::RW);
+  Reg config1_ = Reg(regs_, "CONFIG1", {CONFIG1, 1}, RegAccess::RW);
+  Reg timerint_ = Reg(regs_, "TimerInt", {TIMERINT, 4}, RegAccess::RW);
+  Reg msr_ = Reg(regs_, "MSR", {MSR, 1}, RegAccess::RO, 0, &Rtl8139::read_msr);
+  Reg config3_ = Reg(regs_, "CONFIG3", {CONFIG3, 1}, RegAccess::RW);
+  Reg config4_ = Reg(regs_, "CONFIG4", {CONFIG4, 1}, RegAccess::RW);
+  Reg mulint_ = Reg(regs_, "MULINT", {MULINT, 2}, RegAccess::RW);
+  Reg rerid_ = Reg(regs_, "RERID", {RERID, 1}, RegAccess::RW);
+  Reg tx_summary_ =
+      Reg(regs_, "TSAD (summary)", {TSAD, 2}, RegAccess::RO, 0, &Rtl8139::read_tx_summary);
+  Reg bmcr_ = Reg(regs_, "BMCR", {BMCR, 2}, RegAccess::RW, 0x3100);  // 100 Mbit/s, auto, full
+  Reg bmsr_ = Reg(regs_, "BMSR", {BMSR, 2}, RegAccess::RO, 0x782d);  // 10/100, autoneg done, link
+  Reg anar_ = Reg(regs_, "ANAR", {ANAR, 2}, RegAccess::RW, 0x01e1);  // advertise 10/100 half/full
+  Reg anlpar_ = Reg(regs_, "ANLPAR", {ANLPAR, 2}, RegAccess::RW, 0x45e1);  // partner: the same
+  Reg aner_ = Reg(regs_, "ANER", {ANER, 2}, RegAccess::RW, 0x0001);
+  Reg config5_ = Reg(regs_, "CONFIG5", {CONFIG5, 1}, RegAccess::RW);
   sc_time rst_until_, tctr_base_;
 
   std::optional<Arrival> next_;

@@ -23,10 +23,23 @@ void PciBus::map(uint64_t base, uint64_t size, int port, const std::string& name
   map_.add(base, size, port, name, initial_latency_clocks, target_offset);
 }
 
-int PciBus::add_master(const std::string& name, DeferHandler on_defer) {
+int PciBus::add_master(const std::string& name, DeferHandler on_defer, PciConfig* config) {
   masters_.push_back(name);
   on_defer_.push_back(std::move(on_defer));
+  configs_.push_back(config);
+  if (config) config->set_latency_timer(uint8_t(lt_.clocks()));
   return int(masters_.size()) - 1;
+}
+
+PciConfig* PciBus::function(const std::string& name) const {
+  for (size_t m = 0; m < masters_.size(); ++m)
+    if (masters_[m] == name) return configs_[m];
+  return nullptr;
+}
+
+LatencyTimer PciBus::timer_of(int master) const {
+  const PciConfig* c = size_t(master) < configs_.size() ? configs_[size_t(master)] : nullptr;
+  return c ? LatencyTimer(c->latency_timer(), clk_) : lt_;
 }
 
 void PciBus::announce(const BurstTrain& train) {
@@ -81,9 +94,10 @@ sc_time PciBus::host_grant_time(sc_time t) const {
       sc_time release = natural;
       if (latency_timer_enabled_) {
         const sc_time frame = tr.start + ps(k * to_ps(tr.period));
+        const LatencyTimer lt = timer_of(tr.master);
         release = tr.mwi_line_clocks > 0
-                      ? lt_.tenure_end_mwi(frame, natural, grant, tr.mwi_line_clocks)
-                      : lt_.tenure_end(frame, natural, grant);
+                      ? lt.tenure_end_mwi(frame, natural, grant, tr.mwi_line_clocks)
+                      : lt.tenure_end(frame, natural, grant);
       }
       PciArbiter arb = arbiter_;  // a what-if: the bus's own arbiter state is not consumed
       std::vector<bool> req(masters_.size(), false);

@@ -17,6 +17,7 @@
 #include "models/pci/bus_master_activity.h"
 #include "models/pci/latency_timer.h"
 #include "models/pci/pci_arbiter.h"
+#include "models/pci/pci_config.h"
 #include "models/pci/stall_class.h"
 
 namespace latsim::pci {
@@ -81,7 +82,11 @@ class PciBus : public sc_core::sc_module {
   // A master announces its next train of bursts; listeners are told at once. A
   // train not yet started when a host transaction takes the bus, and starting
   // before that transaction ends, is deferred to its end and `on_defer` is called.
-  int add_master(const std::string& name, DeferHandler on_defer = {});  // returns 1..
+  // A master with a configuration header is held to its own Latency Timer, which is
+  // set to the bus-wide default here (as the BIOS or pcibios_set_master does);
+  // one without is held to the default.
+  int add_master(const std::string& name, DeferHandler on_defer = {},
+                 PciConfig* config = nullptr);  // returns 1..
   void announce(const BurstTrain& train);
   void add_listener(MasterTrafficListener& l) { listeners_.push_back(&l); }
 
@@ -91,7 +96,9 @@ class PciBus : public sc_core::sc_module {
   // whose REQ# rises meanwhile gets GNT# only when the transaction ends.
   sc_time free_at(sc_time t) const;
   void set_latency_timer_enabled(bool on) { latency_timer_enabled_ = on; }
-  LatencyTimer& latency_timer() { return lt_; }
+  LatencyTimer& latency_timer() { return lt_; }  // the bus-wide default
+  // The configuration header of the master called `name` (setpci -s), or null.
+  PciConfig* function(const std::string& name) const;
 
   const PciStats& stats() const { return stats_; }
   double utilization(sc_time over) const;
@@ -118,6 +125,7 @@ class PciBus : public sc_core::sc_module {
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
   void prune(sc_time now);
   void hold(sc_time from, sc_time to);
+  LatencyTimer timer_of(int master) const;  // the Latency Timer `master` is held to
   bool delayed_transaction(tlm::tlm_generic_payload& p, const AddressMap::Hit& hit, sc_time frame,
                            sc_time& delay);
 
@@ -143,6 +151,7 @@ class PciBus : public sc_core::sc_module {
   std::vector<MasterTrafficListener*> listeners_;
   std::vector<std::string> masters_{"host-bridge"};
   std::vector<DeferHandler> on_defer_{DeferHandler{}};
+  std::vector<PciConfig*> configs_{nullptr};  // by master number
   PciStats stats_;
   TargetCycle last_cycle_;
   int bytes_per_clock_ = 4;

@@ -8,7 +8,7 @@ Es1371::Es1371(sc_core::sc_module_name name, const Es1371Params& p, pci::PciBus&
     : sc_module(name),
       socket("socket"),
       p_(p),
-      master_(pci.add_master(std::string(basename()))),
+      master_(pci.add_master(std::string(basename()), {}, &pci_config_)),
       src_(p_.link, p_.src),
       dac1_("dac1", p_.link, p_.dac, pci, master_, [this] { period_elapsed(channels_[0]); }),
       dac2_("dac2", p_.link, p_.dac, pci, master_, [this] { period_elapsed(channels_[1]); }),
@@ -22,128 +22,64 @@ Es1371::Es1371(sc_core::sc_module_name name, const Es1371Params& p, pci::PciBus&
   codec_regs_[0x7e / 2] = 0x7609;
 }
 
+pci::PciIdentity Es1371::pci_identity() {
+  pci::PciIdentity id;  // AudioPCI 97 (ES1371/ES1373); MIN_GNT 3 us, MAX_LAT 32 us
+  id.vendor_id = 0x1274;
+  id.device_id = 0x1371;
+  id.revision_id = 0x06;
+  id.class_code = 0x040100;  // multimedia audio
+  id.command_bits = pci::PciConfig::IO_SPACE | pci::PciConfig::BUS_MASTER;
+  id.interrupt_pin = 1;
+  id.min_gnt = 0x0c;
+  id.max_lat = 0x80;
+  id.bars[0] = {64, true};
+  return id;
+}
+
 void Es1371::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time&) {
   register_transport(*this, p);
 }
 
 uint32_t Es1371::read(uint64_t offset, unsigned len) {
-  const auto off = unsigned(offset & 0x3f);
-  const unsigned shift = 8 * (off & 3);
-  const uint32_t v = read32(off & ~3u) >> shift;
-  return len >= 4 ? v : v & ((1u << (8 * len)) - 1);
+  return regs_.read(unsigned(offset & 0x3f), len);
 }
 
 void Es1371::write(uint64_t offset, unsigned len, uint32_t v) {
   const auto off = unsigned(offset & 0x3f);
-  if (off >= ES_REG_UART_DATA && off < ES_REG_MEM_PAGE) return;  // UART: not modelled
-  if (len >= 4) return write32(off & ~3u, v);
+  if (len >= 4) return regs_.write(off & ~3u, 4, v);
+  // A byte or word write goes into the dword as it reads now.
   const unsigned shift = 8 * (off & 3);
   const uint32_t mask = ((1u << (8 * len)) - 1) << shift;
-  write32(off & ~3u, (read32(off & ~3u) & ~mask) | ((v << shift) & mask));
+  regs_.write(off & ~3u, 4, (regs_.read(off & ~3u, 4) & ~mask) | ((v << shift) & mask));
 }
 
-uint32_t Es1371::read32(unsigned off) {
-  const sc_time now = sc_core::sc_time_stamp();
-  switch (off) {
-    case ES_REG_CONTROL:
-      return control_;
-    case ES_REG_STATUS:
-      return status_bits_ | pending_ | (pending_ ? uint32_t(ES_INTR) : 0u);
-    case ES_REG_MEM_PAGE:
-      return mem_page_;
-    case ES_REG_1371_SMPRATE:
-      return src_.read(now);
-    case ES_REG_1371_CODEC:
-      return read_codec();
-    case ES_REG_1371_LEGACY:
-      return legacy_;
-    case ES_REG_CHANNEL_STATUS:
-      return channel_status_;
-    case ES_REG_SERIAL:
-      return serial_;
-    case ES_REG_DAC1_COUNT:
-      return dac1_.read_count(now);
-    case ES_REG_DAC2_COUNT:
-      return dac2_.read_count(now);
-    case ES_REG_ADC_COUNT:
-      return adc_count_;
-    default:
-      break;
-  }
-  if (off >= ES_REG_DAC1_FRAME) {
-    if ((mem_page_ & 0xf) != ES_PAGE_DAC)
-      return mem_[mem_page_ & 0xf][(off - ES_REG_DAC1_FRAME) / 4];
-    switch (off) {
-      case ES_REG_DAC1_FRAME:
-        return dac1_.frame_addr;
-      case ES_REG_DAC1_SIZE:
-        return dac1_.read_size(now);
-      case ES_REG_DAC2_FRAME:
-        return dac2_.frame_addr;
-      case ES_REG_DAC2_SIZE:
-        return dac2_.read_size(now);
-    }
-  }
-  return 0;  // UART and reserved
+uint32_t Es1371::read_status(const RegIo&) {
+  return status_ | pending_ | (pending_ ? uint32_t(ES_INTR) : 0u);
 }
 
-void Es1371::write32(unsigned off, uint32_t v) {
-  const sc_time now = sc_core::sc_time_stamp();
-  switch (off) {
-    case ES_REG_CONTROL:
-      return write_control(v);
-    case ES_REG_STATUS:  // only the ES1373 S/PDIF and rear-channel bits are writable
-      status_bits_ = v & 0x0fff0000;
-      return;
-    case ES_REG_MEM_PAGE:
-      mem_page_ = v & 0xf;
-      return;
-    case ES_REG_1371_SMPRATE:
-      return src_.write(v, now);
-    case ES_REG_1371_CODEC:
-      return write_codec(v);
-    case ES_REG_1371_LEGACY:
-      legacy_ = v;
-      return;
-    case ES_REG_CHANNEL_STATUS:
-      channel_status_ = v;
-      return;
-    case ES_REG_SERIAL:
-      return write_serial(v);
-    case ES_REG_DAC1_COUNT:
-      dac1_.count = uint16_t(v);
-      return;
-    case ES_REG_DAC2_COUNT:
-      dac2_.count = uint16_t(v);
-      return;
-    case ES_REG_ADC_COUNT:
-      adc_count_ = v & 0xffff;
-      return;
-    default:
-      break;
-  }
-  if (off < ES_REG_DAC1_FRAME) return;
+uint32_t Es1371::read_dac_count(const RegIo& io) {
+  return dac(io.index).read_count(sc_core::sc_time_stamp());
+}
+
+uint32_t Es1371::read_page(const RegIo& io) {
+  if ((mem_page_ & 0xf) != ES_PAGE_DAC) return mem_[mem_page_ & 0xf][io.index];
+  PlaybackChannel& d = dac(io.index / 2);  // FRAME, SIZE of DAC1 then DAC2
+  return io.index & 1 ? d.read_size(sc_core::sc_time_stamp()) : d.frame_addr;
+}
+
+void Es1371::write_page(uint32_t v, const RegIo& io) {
   if ((mem_page_ & 0xf) != ES_PAGE_DAC) {
-    mem_[mem_page_ & 0xf][(off - ES_REG_DAC1_FRAME) / 4] = v;
+    mem_[mem_page_ & 0xf][io.index] = v;
     return;
   }
-  switch (off) {
-    case ES_REG_DAC1_FRAME:
-      dac1_.frame_addr = v;
-      break;
-    case ES_REG_DAC1_SIZE:  // bits 31:16 are the channel's own position
-      dac1_.size = uint16_t(v);
-      break;
-    case ES_REG_DAC2_FRAME:
-      dac2_.frame_addr = v;
-      break;
-    case ES_REG_DAC2_SIZE:
-      dac2_.size = uint16_t(v);
-      break;
-  }
+  PlaybackChannel& d = dac(io.index / 2);
+  if (io.index & 1)
+    d.size = uint16_t(v);  // bits 31:16 are the channel's own position
+  else
+    d.frame_addr = v;
 }
 
-void Es1371::write_control(uint32_t v) {
+void Es1371::write_control(uint32_t v, const RegIo&) {
   const sc_time now = sc_core::sc_time_stamp();
   const uint32_t old = control_;
   control_ = v;
@@ -158,7 +94,7 @@ void Es1371::write_control(uint32_t v) {
   }
 }
 
-void Es1371::write_serial(uint32_t v) {
+void Es1371::write_serial(uint32_t v, const RegIo&) {
   const sc_time now = sc_core::sc_time_stamp();
   const uint32_t old = serial_;
   serial_ = v;
@@ -183,7 +119,7 @@ void Es1371::update_irq() {
   inta.set(level);  // INTA#: level, up while any channel interrupt is pending
 }
 
-void Es1371::write_codec(uint32_t v) {
+void Es1371::write_codec(uint32_t v, const RegIo&) {
   const sc_time now = sc_core::sc_time_stamp();
   // The command goes out in the next AC-link frame (slots 1 and 2); a read's data
   // comes back in slot 2 of the frame after.
@@ -197,7 +133,7 @@ void Es1371::write_codec(uint32_t v) {
   stats_.codec_accesses++;
 }
 
-uint32_t Es1371::read_codec() {
+uint32_t Es1371::read_codec(const RegIo&) {
   const sc_time now = sc_core::sc_time_stamp();
   const unsigned reg = (codec_cmd_ >> 16) & 0x7f;
   uint32_t v = codec_cmd_ & 0x00ff0000;  // address and read flag as written

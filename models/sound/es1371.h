@@ -12,6 +12,7 @@
 #include "models/common/time.h"
 #include "models/irq/irq_line.h"
 #include "models/pci/pci_bus.h"
+#include "models/pci/pci_config.h"
 #include "models/sound/ac_link.h"
 #include "models/sound/es1371_dac.h"
 #include "models/sound/es1371_src.h"
@@ -31,7 +32,7 @@ struct Es1371Stats {
 
 class Es1371 : public sc_core::sc_module {
  public:
-  enum Reg : uint8_t {
+  enum Offset : uint8_t {
     ES_REG_CONTROL = 0x00,
     ES_REG_STATUS = 0x04,
     ES_REG_UART_DATA = 0x08,
@@ -96,6 +97,7 @@ class Es1371 : public sc_core::sc_module {
   PlaybackChannel& dac2() { return dac2_; }
   const AcLinkClock& link() const { return p_.link; }
   int master() const { return master_; }
+  pci::PciConfig& pci_config() { return pci_config_; }
   const Es1371Stats& stats() const { return stats_; }
   const Es1371Params& params() const { return p_; }
 
@@ -107,24 +109,55 @@ class Es1371 : public sc_core::sc_module {
     uint8_t src_base;
   };
 
+  using Reg = Register<Es1371>;
+  static pci::PciIdentity pci_identity();
+
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
-  uint32_t read32(unsigned off);
-  void write32(unsigned off, uint32_t v);
-  void write_control(uint32_t v);
-  void write_serial(uint32_t v);
-  void write_codec(uint32_t v);
-  uint32_t read_codec();
+  uint32_t read_status(const RegIo&);
+  uint32_t read_src(const RegIo&) { return src_.read(sc_core::sc_time_stamp()); }
+  void write_src(uint32_t v, const RegIo&) { src_.write(v, sc_core::sc_time_stamp()); }
+  uint32_t read_dac_count(const RegIo& io);
+  void write_dac_count(uint32_t v, const RegIo& io) { dac(io.index).count = uint16_t(v); }
+  uint32_t read_page(const RegIo& io);
+  void write_page(uint32_t v, const RegIo& io);
+  PlaybackChannel& dac(unsigned i) { return i ? dac2_ : dac1_; }
+  void write_control(uint32_t v, const RegIo&);
+  void write_serial(uint32_t v, const RegIo&);
+  void write_codec(uint32_t v, const RegIo&);
+  uint32_t read_codec(const RegIo&);
   void period_elapsed(const Channel& c);
   void update_irq();
 
   Es1371Params p_;
+  pci::PciConfig pci_config_{pci_identity()};
   int master_;
   SampleRateConverter src_;
   PlaybackChannel dac1_, dac2_;
   std::array<Channel, 2> channels_;
 
-  uint32_t control_ = 0, serial_ = 0, status_bits_ = 0, pending_ = 0;
-  uint32_t legacy_ = 0, channel_status_ = 0, adc_count_ = 0, mem_page_ = 0;
+  // The dword registers of the I/O block; the UART (0x08-0x0b) is not modelled.
+  RegisterBank<Es1371> regs_{this};
+  Reg control_ =
+      Reg(regs_, "CONTROL", {ES_REG_CONTROL, 4}, RegAccess::RW, 0, nullptr, &Es1371::write_control);
+  // Only the ES1373 S/PDIF and rear-channel bits are writable; the rest is interrupt state.
+  Reg status_ =
+      Reg(regs_, "STATUS", {ES_REG_STATUS, 4}, RegRights{0x0fff0000, 0}, 0, &Es1371::read_status);
+  Reg mem_page_ = Reg(regs_, "MEM_PAGE", {ES_REG_MEM_PAGE, 4}, RegRights{0xf, 0});
+  Reg smprate_ = Reg(regs_, "1371_SMPRATE", {ES_REG_1371_SMPRATE, 4}, RegAccess::RW, 0,
+                     &Es1371::read_src, &Es1371::write_src);
+  Reg codec_ = Reg(regs_, "1371_CODEC", {ES_REG_1371_CODEC, 4}, RegAccess::RW, 0,
+                   &Es1371::read_codec, &Es1371::write_codec);
+  Reg legacy_ = Reg(regs_, "1371_LEGACY", {ES_REG_1371_LEGACY, 4}, RegAccess::RW);
+  Reg channel_status_ = Reg(regs_, "CHANNEL_STATUS", {ES_REG_CHANNEL_STATUS, 4}, RegAccess::RW);
+  Reg serial_ =
+      Reg(regs_, "SERIAL", {ES_REG_SERIAL, 4}, RegAccess::RW, 0, nullptr, &Es1371::write_serial);
+  Reg dac_count_ = Reg(regs_, "DAC_COUNT", {ES_REG_DAC1_COUNT, 4, 2}, RegAccess::RW, 0,
+                       &Es1371::read_dac_count, &Es1371::write_dac_count);
+  Reg adc_count_ = Reg(regs_, "ADC_COUNT", {ES_REG_ADC_COUNT, 4}, RegRights{0xffff, 0});
+  // 0x30-0x3f: the page MEM_PAGE selects; page 0x0c holds the DAC frame registers.
+  Reg page_ = Reg(regs_, "MEM_PAGE window", {ES_REG_DAC1_FRAME, 4, 4}, RegAccess::RW, 0,
+                  &Es1371::read_page, &Es1371::write_page);
+  uint32_t pending_ = 0;
   std::array<std::array<uint32_t, 4>, 16> mem_{};  // host-interface memory pages other than DAC
 
   // AC'97 codec behind the link: a command goes out in the next frame, read data

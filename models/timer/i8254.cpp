@@ -61,25 +61,12 @@ void I8254::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
     p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
-  // The count is sampled when the (possibly annotated) ISA cycle reaches the chip.
-  const sc_time t = sc_core::sc_time_stamp() + delay;
-  if (p.is_read())
-    *p.get_data_ptr() = read_at(unsigned(off), t);
-  else if (p.is_write())
-    write_at(unsigned(off), *p.get_data_ptr(), t);
+  regs_.transport(p, delay);
   delay += access_latency;
-  p.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-uint8_t I8254::read_at(unsigned offset, const sc_time& t) {
-  if (offset >= kControl) return 0xFF;  // control word register is write-only: bus floats
-  return read_counter(ch_[offset], t);
-}
-
-void I8254::write_at(unsigned offset, uint8_t v, const sc_time& t) {
-  if (offset == kControl) return control_word(v, t);
-  if (offset > kControl) return;
-  Channel& c = ch_[offset];
+void I8254::write_counter(unsigned ch, uint8_t v, const sc_time& t) {
+  Channel& c = ch_[ch];
   if (c.mode != 0 && c.mode != 2 && c.mode != 3) return;  // unmodelled mode: counter idle
   switch (c.rw) {
     case 1:

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <systemc>
 #include <tlm>
+#include "models/common/register_bank.h"
 #include "models/common/time.h"
 #include "models/irq/irq_line.h"
 
@@ -31,8 +32,8 @@ class I8254 : public sc_core::sc_module {
   I8254& operator=(const I8254&) = delete;
 
   // Register access at the current simulated time; offset 0-2 = counters, 3 = control.
-  uint8_t read(unsigned offset) { return read_at(offset, sc_core::sc_time_stamp()); }
-  void write(unsigned offset, uint8_t v) { write_at(offset, v, sc_core::sc_time_stamp()); }
+  uint8_t read(unsigned offset) { return uint8_t(regs_.read(offset, 1)); }
+  void write(unsigned offset, uint8_t v) { regs_.write(offset, 1, v); }
 
   // Analytic views (no side effects), e.g. for port 0x61 bit 5 (OUT2) or tests.
   bool out(unsigned ch) const;        // OUT pin level now
@@ -67,9 +68,14 @@ class I8254 : public sc_core::sc_module {
     sc_core::sc_event edge;
   };
 
+  using Reg = Register<I8254>;
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
-  uint8_t read_at(unsigned offset, const sc_time& t);
-  void write_at(unsigned offset, uint8_t v, const sc_time& t);
+  uint32_t read_counter_port(const RegIo& io) { return read_counter(ch_[io.index], io.at); }
+  void write_counter_port(uint32_t v, const RegIo& io) {
+    write_counter(io.index, uint8_t(v), io.at);
+  }
+  void write_control_port(uint32_t v, const RegIo& io) { control_word(uint8_t(v), io.at); }
+  void write_counter(unsigned ch, uint8_t v, const sc_time& t);
   void control_word(uint8_t v, const sc_time& t);
   void latch_count(Channel& c, const sc_time& t);
   void latch_status(Channel& c, const sc_time& t);
@@ -91,6 +97,13 @@ class I8254 : public sc_core::sc_module {
   void on_edge2() { on_edge(2); }
 
   std::array<Channel, 3> ch_;
+  // Counters are sampled when the (possibly annotated) ISA cycle reaches the chip; the
+  // control word register is write-only, so reading it leaves the bus floating.
+  RegisterBank<I8254> regs_{this, 0xff};
+  Reg counter_ = Reg(regs_, "Counter", {0, 1, 3}, RegAccess::RW, 0, &I8254::read_counter_port,
+                     &I8254::write_counter_port);
+  Reg control_ = Reg(regs_, "Control Word", {kControl, 1}, RegAccess::WO, 0, nullptr,
+                     &I8254::write_control_port);
 };
 
 }  // namespace latsim::timer

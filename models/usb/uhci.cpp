@@ -8,19 +8,23 @@ Uhci::Uhci(sc_core::sc_module_name name) : sc_module(name), socket("socket") {
   reset();
 }
 
+pci::PciIdentity Uhci::pci_identity() {
+  pci::PciIdentity id;  // VT82C686B functions 2 and 3
+  id.vendor_id = 0x1106;
+  id.device_id = 0x3038;
+  id.revision_id = 0x1a;
+  id.class_code = 0x0c0300;  // USB, UHCI
+  id.command_bits = pci::PciConfig::IO_SPACE | pci::PciConfig::BUS_MASTER;
+  id.interrupt_pin = 4;
+  id.bars[4] = {kIoSize, true};
+  return id;
+}
+
 void Uhci::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time&) {
   register_transport(*this, p);
 }
 
-// Register defaults (UHCI 1.1, 2.1): halted, frame 0, SOFMOD 64, ports empty.
-void Uhci::reset() {
-  cmd_ = 0;
-  sts_ = 0;
-  intr_ = 0;
-  frnum_ = 0;
-  flbase_ = 0;
-  sof_ = 0x40;
-}
+void Uhci::reset() { regs_.reset(); }
 
 uint16_t Uhci::frame_number() const {
   if (!(cmd_ & USBCMD_RS)) return frnum_;
@@ -30,64 +34,29 @@ uint16_t Uhci::frame_number() const {
 }
 
 uint32_t Uhci::read(uint64_t offset, unsigned len) {
-  uint32_t v = 0;
-  switch (unsigned(offset & (kIoSize - 1))) {
-    case USBCMD:
-      v = cmd_;
-      break;
-    case USBSTS:
-      status_reads_++;
-      v = sts_ | ((cmd_ & USBCMD_RS) ? 0 : USBSTS_HCH);
-      break;
-    case USBINTR:
-      v = intr_;
-      break;
-    case USBFRNUM:
-      v = frame_number();
-      break;
-    case USBFLBASEADD:
-      v = flbase_;
-      break;
-    case USBSOF:
-      v = sof_;
-      break;
-    case USBPORTSC1:
-    case USBPORTSC2:
-      v = kPortReserved;  // no device: CCS, PED and the change bits all 0
-      break;
-    default:
-      v = 0;
-  }
-  return len >= 4 ? v : v & ((1u << (8 * len)) - 1);
+  return regs_.read(unsigned(offset & (kIoSize - 1)), len);
 }
 
 void Uhci::write(uint64_t offset, unsigned len, uint32_t v) {
-  switch (unsigned(offset & (kIoSize - 1))) {
-    case USBCMD:
-      return write_command(uint16_t(v));
-    case USBSTS:
-      sts_ &= uint16_t(~(v & 0x1f));  // write 1 to clear; HCHalted is read-only
-      return;
-    case USBINTR:
-      intr_ = uint16_t(v & 0x0f);
-      return;
-    case USBFRNUM:
-      if (!(cmd_ & USBCMD_RS)) frnum_ = uint16_t(v & 0x7ff);  // only while halted
-      return;
-    case USBFLBASEADD:
-      if (len >= 4) flbase_ = v & 0xfffff000u;
-      return;
-    case USBSOF:
-      sof_ = uint8_t(v & 0x7f);
-      return;
-    default:
-      return;  // PORTSC: no device to enable, reset or resume
-  }
+  regs_.write(unsigned(offset & (kIoSize - 1)), len, v);
+}
+
+uint32_t Uhci::read_status(const RegIo&) {
+  status_reads_++;
+  return sts_ | ((cmd_ & USBCMD_RS) ? 0 : USBSTS_HCH);
+}
+
+void Uhci::write_frnum(uint32_t v, const RegIo&) {
+  if (!(cmd_ & USBCMD_RS)) frnum_ = v & 0x7ff;  // only while halted
+}
+
+void Uhci::write_flbase(uint32_t v, const RegIo& io) {
+  if (io.lane == 0 && io.len >= 4) flbase_.apply(v, io);  // written as a whole dword only
 }
 
 // HCRESET and GRESET reset the registers (the reset completes at once here: nothing
 // downstream to reset); Run/Stop starts and freezes the frame counter.
-void Uhci::write_command(uint16_t v) {
+void Uhci::write_command(uint32_t v, const RegIo&) {
   if (v & (USBCMD_HCRESET | USBCMD_GRESET)) {
     reset();
     cmd_ = uint16_t(v & USBCMD_GRESET);  // GRESET stays set until software clears it

@@ -10,12 +10,13 @@
 #include <cstdint>
 #include <systemc>
 #include <tlm>
+#include "models/pci/pci_config.h"
 
 namespace latsim::usb {
 
 class Uhci : public sc_core::sc_module {
  public:
-  enum Reg : uint8_t {
+  enum Offset : uint8_t {
     USBCMD = 0x00,
     USBSTS = 0x02,
     USBINTR = 0x04,
@@ -53,16 +54,37 @@ class Uhci : public sc_core::sc_module {
   void write(uint64_t offset, unsigned len, uint32_t v);
 
   uint64_t status_reads() const { return status_reads_; }
+  // Its bus-master reads are not modelled, so nothing holds it to its Latency Timer.
+  pci::PciConfig& pci_config() { return pci_config_; }
 
  private:
+  using Reg = Register<Uhci>;
+  static pci::PciIdentity pci_identity();
+
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
   uint16_t frame_number() const;  // FRNUM: one count per 1 ms frame while running
-  void write_command(uint16_t v);
+  uint32_t read_status(const RegIo&);
+  uint32_t read_frnum(const RegIo&) { return frame_number(); }
+  void write_frnum(uint32_t v, const RegIo&);
+  void write_flbase(uint32_t v, const RegIo& io);
+  void write_command(uint32_t v, const RegIo&);
   void reset();
 
-  uint16_t cmd_ = 0, sts_ = 0, intr_ = 0, frnum_ = 0;
-  uint32_t flbase_ = 0;
-  uint8_t sof_ = 0x40;              // SOFMOD default: 12000 bit times per frame
+  // Register defaults (UHCI 1.1, 2.1): halted, frame 0, SOFMOD 64, ports empty.
+  RegisterBank<Uhci> regs_{this};
+  Reg cmd_ = Reg(regs_, "USBCMD", {USBCMD, 2}, RegAccess::RW, 0, nullptr, &Uhci::write_command);
+  // Status bits 4:0 are write-1-to-clear; HCHalted is read-only and follows Run/Stop.
+  Reg sts_ = Reg(regs_, "USBSTS", {USBSTS, 2}, RegRights{0, 0x1f}, 0, &Uhci::read_status);
+  Reg intr_ = Reg(regs_, "USBINTR", {USBINTR, 2}, RegRights{0x0f, 0});
+  Reg frnum_ = Reg(regs_, "FRNUM", {USBFRNUM, 2}, RegAccess::RW, 0, &Uhci::read_frnum,
+                   &Uhci::write_frnum);  // the count when Run/Stop was last cleared
+  Reg flbase_ = Reg(regs_, "FRBASEADD", {USBFLBASEADD, 4}, RegRights{0xfffff000u, 0}, 0, nullptr,
+                    &Uhci::write_flbase);
+  Reg sof_ = Reg(regs_, "SOFMOD", {USBSOF, 1}, RegRights{0x7f, 0}, 0x40);  // 12000 bit times
+  // No device: CCS, PED and the change bits all 0, reserved bit 7 reads 1.
+  Reg portsc1_ = Reg(regs_, "PORTSC1", {USBPORTSC1, 2}, RegAccess::RO, kPortReserved);
+  Reg portsc2_ = Reg(regs_, "PORTSC2", {USBPORTSC2, 2}, RegAccess::RO, kPortReserved);
+  pci::PciConfig pci_config_{pci_identity()};
   sc_core::sc_time running_since_;  // when Run/Stop was last set
   uint64_t status_reads_ = 0;
 };

@@ -15,36 +15,33 @@ Permedia2::Permedia2(sc_core::sc_module_name name, const Permedia2Params& p)
   dont_initialize();
 }
 
+pci::PciIdentity Permedia2::pci_identity() {
+  pci::PciIdentity id;  // 3Dlabs Permedia 2
+  id.vendor_id = 0x3d3d;
+  id.device_id = 0x0007;
+  id.revision_id = 0x01;
+  id.class_code = 0x030000;  // VGA-compatible display controller
+  id.command_bits = pci::PciConfig::MEMORY_SPACE | pci::PciConfig::BUS_MASTER;
+  id.interrupt_pin = 1;
+  id.bars[0] = {128u << 10, false};  // control registers
+  return id;
+}
+
 void Permedia2::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
   if (p.get_data_length() != 4 || p.get_byte_enable_ptr()) {
     p.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);  // registers are dword-accessed
     return;
   }
-  const uint64_t off = p.get_address();
-  const sc_time at = sc_core::sc_time_stamp() + delay;  // the data phase, unless held
-  uint32_t v = 0;
-  if (p.is_write()) {
-    std::memcpy(&v, p.get_data_ptr(), 4);
-    p.set_response_status(tlm::TLM_OK_RESPONSE);
-    write(off, v, at, delay, p);
-    return;
-  }
-  if (off == kInFifoSpace) {
-    v = free_entries(at);
-    stats_.status_reads++;
-  } else if (off == kFifoDiscon) {
-    v = mode_ == FullFifoWrite::Pci21Retry;
-  }  // ResetStatus reads 0 (never in reset); other registers are not modelled
-  std::memcpy(p.get_data_ptr(), &v, 4);
-  p.set_response_status(tlm::TLM_OK_RESPONSE);
+  regs_.transport(p, delay);  // at the data phase, unless held
+}
+
+uint32_t Permedia2::read_in_fifo_space(const RegIo& io) {
+  stats_.status_reads++;
+  return free_entries(io.at);
 }
 
 void Permedia2::write(uint64_t off, uint32_t v, sc_time at, sc_time& delay,
                       tlm::tlm_generic_payload& p) {
-  if (off < kCoreBase || off >= kCoreEnd) {  // control registers bypass the FIFO
-    if (off == kFifoDiscon) mode_ = (v & 1) ? FullFifoWrite::Pci21Retry : FullFifoWrite::Pci20Hold;
-    return;
-  }
   retire(at);
   if (taken_at_.size() < p_.fifo_entries) return accept(off, v, at);
   stats_.full_writes++;

@@ -14,6 +14,7 @@
 #include <systemc>
 #include <tlm>
 #include "models/common/time.h"
+#include "models/pci/pci_config.h"
 
 namespace latsim::video {
 
@@ -78,9 +79,22 @@ class Permedia2 : public sc_core::sc_module {
   void on_level(std::function<void(sc_time, unsigned)> f) { observer_ = std::move(f); }
   const Permedia2Stats& stats();  // level statistics brought up to now
   const Permedia2Params& params() const { return p_; }
+  // Its own DMA is not modelled, so nothing holds it to its Latency Timer.
+  pci::PciConfig& pci_config() { return pci_config_; }
 
  private:
+  using Reg = Register<Permedia2>;
+  static pci::PciIdentity pci_identity();
+
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+  uint32_t read_in_fifo_space(const RegIo& io);
+  uint32_t read_fifo_discon(const RegIo&) { return mode_ == FullFifoWrite::Pci21Retry; }
+  void write_fifo_discon(uint32_t v, const RegIo&) {
+    mode_ = (v & 1) ? FullFifoWrite::Pci21Retry : FullFifoWrite::Pci20Hold;
+  }
+  void write_core(uint32_t v, const RegIo& io) {
+    write(kCoreBase + 4 * io.index, v, io.at, *io.delay, *io.payload);
+  }
   void write(uint64_t off, uint32_t v, sc_time at, sc_time& delay, tlm::tlm_generic_payload& p);
   void accept(uint64_t off, uint32_t v, sc_time at);  // into the FIFO (or straight to the core)
   sc_time cost(uint64_t off, uint32_t v);
@@ -99,6 +113,16 @@ class Permedia2 : public sc_core::sc_module {
   sc_core::sc_event head_ev_;
   std::function<void(sc_time, unsigned)> observer_;
   Permedia2Stats stats_;
+  pci::PciConfig pci_config_{pci_identity()};
+  // Control registers answer at once; every write to a core register goes through the FIFO.
+  RegisterBank<Permedia2> regs_{this};
+  Reg reset_status_ = Reg(regs_, "ResetStatus", {kResetStatus, 4}, RegAccess::RO);  // never reset
+  Reg in_fifo_space_ = Reg(regs_, "InFIFOSpace", {kInFifoSpace, 4}, RegAccess::RO, 0,
+                           &Permedia2::read_in_fifo_space);
+  Reg fifo_discon_ = Reg(regs_, "FIFODiscon", {kFifoDiscon, 4}, RegAccess::RW, 0,
+                         &Permedia2::read_fifo_discon, &Permedia2::write_fifo_discon);
+  Reg core_ = Reg(regs_, "core registers", {kCoreBase, 4, (kCoreEnd - kCoreBase) / 4},
+                  RegAccess::WO, 0, nullptr, &Permedia2::write_core);  // reads not modelled
 };
 
 }  // namespace latsim::video
