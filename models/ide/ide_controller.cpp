@@ -27,11 +27,13 @@ params::Table<IdeControllerParams> ide_controller_keys() {
                        "CALIBRATION.md IDE: PIIX4 memory writes are 4-dword bursts; assumption: "
                        "the 686B is alike"),
            &P::burst_bytes),
-      bind(with_source(number("prd_fetch_ns", 0, 100000, "ns",
-                              "the master's gap between scatter-gather entries, the next PRD's "
-                              "fetch (under one DRAM access: a CPU gets one FSB transaction per "
-                              "entry)"),
-                       "fitted (O1): 4 PCI clocks, the next PRD prefetched during the entry"),
+      bind(with_source(
+               number("prd_fetch_ns", 0, 100000, "ns",
+                      "the master's gap between scatter-gather entries, the next PRD's "
+                      "fetch (under one DRAM access: a CPU gets one FSB transaction per "
+                      "entry)"),
+               "fitted (O1): 4 PCI clocks, the next PRD prefetched during the entry; the seed's "
+               "~70 us steps of a miss or two (500 ns let three through)"),
            &P::prd_fetch_ns),
       bind(with_source(of_type(ValueType::Bool, "memory_write_invalidate",
                                "the IDE bus master writes memory with MWI: it leaves the bus only "

@@ -7,9 +7,11 @@ params::Table<PciIsaBridgeParams> pci_isa_bridge_keys() {
   using namespace params;
   using P = PciIsaBridgeParams;
   return {
-      bind(with_source(number("io_cycle_ns", 100, 10000, "ns",
-                              "one 8-bit ISA I/O cycle through the PCI-ISA bridge (inb/outb)"),
-                       "fitted (O5): mark_offset_tsc -> do_timer 14-15 us for its 7 ISA cycles"),
+      bind(with_source(
+               number("io_cycle_ns", 100, 10000, "ns",
+                      "one 8-bit ISA I/O cycle through the PCI-ISA bridge (inb/outb)"),
+               "fitted (O5): mark_offset_tsc -> do_timer 14-15 us, its 7 ISA cycles with the "
+               "timer_ack poll; seed 000's outb_p/inb_p steps agree"),
            &P::io_cycle_ns),
       bind(with_source(of_type(ValueType::Bool, "delayed_transactions",
                                "BIOS \"PCI Delay Transaction\": slow ISA cycles are answered with "

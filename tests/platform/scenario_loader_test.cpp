@@ -57,7 +57,7 @@ TEST(ScenarioLoader, ReferenceScenarioLoads) {
   EXPECT_DOUBLE_EQ(s.platform.pci.mhz, 33.33);
   EXPECT_EQ(s.platform.pci.latency_timer, 64);
   EXPECT_EQ(s.platform.pci.arbiter, "rotate");
-  EXPECT_EQ(s.platform.host_bridge.cpu_holdoff, HoldoffPolicy::SgEntry);
+  EXPECT_EQ(s.platform.host_bridge.holdoff, chipset::CpuHoldoff::SgEntry);
   EXPECT_EQ(s.platform.host_bridge.holdoff_grants, 3);
   EXPECT_EQ(s.platform.ide.udma_mode, 4);  // the scenario overrides the preset (fitted to O4)
   EXPECT_EQ(s.platform.disk.capacity_sectors, 58168LL * 16 * 63);
@@ -107,7 +107,7 @@ platform:
 )",
                                         "inline.yaml");
   EXPECT_EQ(s.platform.pci.latency_timer, 32);                           // the scenario's
-  EXPECT_EQ(s.platform.host_bridge.cpu_holdoff, HoldoffPolicy::Grants);  // the scenario's
+  EXPECT_EQ(s.platform.host_bridge.holdoff, chipset::CpuHoldoff::Grants);  // the scenario's
   EXPECT_DOUBLE_EQ(s.platform.pci.mhz, 33.33);                           // the preset's
   EXPECT_EQ(s.source_file, "inline.yaml");
 }
