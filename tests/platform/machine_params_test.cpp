@@ -22,7 +22,7 @@ TEST(MachineParams, CpuOverridesReachThePentium3AndTheHostBridge) {
       {"platform.cpu.count=1", "platform.cpu.mhz=500", "platform.cpu.dram_latency_ns=200"}));
   ASSERT_EQ(m.cpus.size(), 1u);
   EXPECT_EQ(m.cpus[0]->period(), period_of_mhz(500));
-  EXPECT_EQ(m.host_bridge.params().dram_latency, sc_time(200, SC_NS));
+  EXPECT_EQ(m.cpus[0]->params().dram_latency(), sc_time(200, SC_NS));
 }
 
 TEST(MachineParams, PciOverridesReachTheBus) {
