@@ -16,7 +16,7 @@ Scenario reference(const std::vector<std::string>& sets) {
   return load_scenario(LATSIM_SOURCE_DIR "/scenarios/disk-dma-kernel-build.yaml", sets);
 }
 
-TEST(MachineParams, CpuOverridesReachThePentium3AndTheHostBridge) {
+TEST(MachineParams, CpuOverridesReachThePentium3) {
   fresh_simulation();
   Machine m(reference(
       {"platform.cpu.count=1", "platform.cpu.mhz=500", "platform.cpu.dram_latency_ns=200"}));
