@@ -6,74 +6,27 @@ namespace latsim::platform {
 namespace {
 
 chipset::HostBridgeParams bridge_params(const Scenario& s) {
-  chipset::HostBridgeParams p;
-  p.dram_latency = sc_time(s.platform.cpu.dram_latency_ns, SC_NS);
-  const auto& hb = s.platform.host_bridge;
-  p.holdoff = !s.mechanisms.bus_master_holdoff           ? chipset::CpuHoldoff::None
-              : hb.cpu_holdoff == HoldoffPolicy::None    ? chipset::CpuHoldoff::None
-              : hb.cpu_holdoff == HoldoffPolicy::SgEntry ? chipset::CpuHoldoff::SgEntry
-              : hb.cpu_holdoff == HoldoffPolicy::Grants  ? chipset::CpuHoldoff::Grants
-              : hb.cpu_holdoff == HoldoffPolicy::Rotate  ? chipset::CpuHoldoff::Rotate
-                                                         : chipset::CpuHoldoff::ReqAsserted;
-  p.holdoff_grants = hb.holdoff_grants;
-  p.io_waits_req = hb.io_waits_req;
-  p.io_holdoff = hb.io_holdoff;
-  p.posted_write_entries = hb.posted_write_entries;
+  chipset::HostBridgeParams p = s.platform.host_bridge;
+  if (!s.mechanisms.bus_master_holdoff) p.holdoff = chipset::CpuHoldoff::None;
   return p;
 }
 
-chipset::SmiParams smi_params(const SmiConfig& c, uint64_t seed) {
-  chipset::SmiParams p;
-  p.period = sc_time(c.period_us, SC_US);
-  p.duration = sc_time(c.duration_us, SC_US);
+chipset::SmiParams smi_params(const Scenario& s) {
+  chipset::SmiParams p = s.platform.smi;
   // The PM timer runs from its own crystal: the first SMI's phase is the seed's.
-  p.first = p.period * Rng(seed, "smi/phase").uniform();
+  p.first = p.period() * Rng(s.seed, "smi/phase").uniform();
   return p;
 }
 
-ide::IdeDiskParams disk_params(const DiskConfig& d, uint64_t seed) {
-  ide::IdeDiskParams p;
-  p.spindle_phase = Rng(seed, "hda/spindle").uniform();
-  p.rpm = d.rpm;
-  p.avg_seek = sc_time(d.avg_seek_ms, SC_MS);
-  p.track_to_track = sc_time(d.track_to_track_ms, SC_MS);
-  p.outer_mb_s = d.outer_mb_s;
-  p.inner_mb_s = d.inner_mb_s;
-  p.command_overhead = sc_time(d.command_overhead_ms, SC_MS);
-  p.cache_hit_overhead = sc_time(d.cache_hit_overhead_ms, SC_MS);
-  p.cache_sectors = uint32_t(d.cache_kb) * 2;
-  p.capacity = uint64_t(d.capacity_sectors);
-  p.write_cache = d.write_cache;
-  p.write_cache_sectors = uint32_t(d.write_cache_kb) * 2;
-  p.write_overhead = sc_time(d.write_overhead_ms, SC_MS);
+ide::IdeDiskParams disk_params(const Scenario& s) {
+  ide::IdeDiskParams p = s.platform.disk;
+  p.spindle_phase = Rng(s.seed, "hda/spindle").uniform();
   return p;
 }
 
-ide::IdeControllerParams ide_params(const IdeConfig& c) {
-  ide::IdeControllerParams p;
-  p.udma_mode = c.udma_mode;
-  p.burst_bytes = uint32_t(c.burst_bytes);
-  p.prd_fetch = sc_time(c.prd_fetch_ns, SC_NS);
-  p.pio_mode = c.pio_mode;
-  p.memory_write_invalidate = c.memory_write_invalidate;
-  return p;
-}
-
-net::Rtl8139Params nic_params(const NicConfig& c, const Scenario& s) {
-  net::Rtl8139Params p;
+net::Rtl8139Params nic_params(const Scenario& s) {
+  net::Rtl8139Params p = s.platform.nic;
   p.rx = nic_rx_source(s);  // the far end of the cable: traffic of a net_in load
-  p.wire_mbit_s = c.wire_mbit_s;
-  p.tx_fifo_bytes = uint32_t(c.tx_fifo_bytes);
-  p.burst_overhead_clocks = uint32_t(c.burst_overhead_clocks);
-  return p;
-}
-
-sound::Es1371Params sound_params(const SoundConfig& c) {
-  sound::Es1371Params p;
-  p.link.bit_clk_hz = uint64_t(c.bit_clk_hz);
-  p.src.busy_frames = uint32_t(c.src_busy_frames);
-  p.dac.fetch_longwords = uint32_t(c.dac_fetch_longwords);
-  p.dac.burst_overhead_clocks = uint32_t(c.burst_overhead_clocks);
   return p;
 }
 
@@ -88,41 +41,24 @@ void steer_pci_irq(irq::IrqLine& inta, int irq, irq::I8259A& master, irq::I8259A
   inta.connect(ioapic, unsigned(irq));
 }
 
-video::Permedia2Params video_params(const VideoConfig& v) {
-  video::Permedia2Params p;
-  p.fifo_entries = unsigned(v.fifo_entries);
-  p.full_write =
-      v.pci == "2.1" ? video::FullFifoWrite::Pci21Retry : video::FullFifoWrite::Pci20Hold;
-  p.drain.register_load = sc_time(v.register_load_ns, SC_NS);
-  p.drain.render_setup = sc_time(v.render_setup_ns, SC_NS);
-  p.drain.fill_per_pixel = sc_time(v.fill_ns_per_pixel, SC_NS);
-  p.drain.copy_per_pixel = sc_time(v.copy_ns_per_pixel, SC_NS);
-  return p;
-}
-
 }  // namespace
 
 Machine::Machine(const Scenario& s)
     : dram(512ull << 20),
-      pci("pci", s.platform.pci.mhz, s.platform.pci.latency_timer,
-          s.platform.pci.arbiter == "fixed" ? pci::ArbitrationPolicy::Fixed
-                                            : pci::ArbitrationPolicy::Rotate),
+      pci("pci", s.platform.pci),
       host_bridge("host_bridge", bridge_params(s), pci, dram),
-      isa_bridge("isa_bridge", sc_time(s.platform.isa.io_cycle_ns, SC_NS)),
+      isa_bridge("isa_bridge", s.platform.isa),
       pit("pit"),
       pic_master("pic_master"),
       pic_slave("pic_slave"),
       ioapic("ioapic"),
-      apic_bus(s.platform.apic_lowest_priority == "lowest_id"
-                   ? irq::ApicBusHub::LowestPriorityPolicy::LowestId
-                   : irq::ApicBusHub::LowestPriorityPolicy::RoundRobin),
-      smi("smi", smi_params(s.platform.smi, s.seed)),
-      disk(disk_params(s.platform.disk, s.seed)),
-      ide("ide", ide_params(s.platform.ide), disk, dram, pci),
-      nic("nic", nic_params(s.platform.nic, s), dram, pci),
-      sound("sound", sound_params(s.platform.sound), pci) {
+      apic_bus(s.platform.apic_bus),
+      smi("smi", smi_params(s)),
+      disk(disk_params(s)),
+      ide("ide", s.platform.ide, disk, dram, pci),
+      nic("nic", nic_params(s), dram, pci),
+      sound("sound", s.platform.sound, pci) {
   pci.set_latency_timer_enabled(s.mechanisms.pci_latency_timer);
-  pci.set_width_bits(s.platform.pci.width_bits);
 
   // PCI targets (order = target_socket index). IDE legacy ports first: they sit
   // inside the ISA bridge's subtractive range.
@@ -137,7 +73,7 @@ Machine::Machine(const Scenario& s)
   pci.map(io_addr(kBusMasterIdeBase), 8, 0, "ide-busmaster", 2, ide::IdeController::kBusMaster);
   pci.map(io_addr(0), 0x400, 1, "isa", 2);
   pci.map(kIoApicBase, 0x20, 2, "ioapic", 2);
-  if (s.platform.ioapic_bus == "xbus") ioapic.xbus_cycle = isa_bridge.io_cycle();
+  if (s.platform.ioapic.bus == "xbus") ioapic.xbus_cycle = isa_bridge.io_cycle();
   pci.map(io_addr(kNicIoBase), 0x100, 3, "rtl8139", 2);
   pci.map(io_addr(kSoundIoBase), 0x40, 4, "es1371", 2);
   for (int i = 0; i < s.platform.usb.uhci; ++i) {
@@ -172,29 +108,28 @@ Machine::Machine(const Scenario& s)
   steer_pci_irq(sound.inta, s.platform.sound.irq, pic_master, pic_slave, ioapic);
   ioapic.connect(apic_bus);
 
-  const double mhz = s.platform.cpu.mhz;
-  for (int i = 0; i < s.platform.cpu.count; ++i) {
+  const cpu::CpuParams& cpu_params = s.platform.cpu;
+  for (int i = 0; i < cpu_params.count; ++i) {
     const std::string n = std::to_string(i);
-    lapics.push_back(std::make_unique<cpu::LocalApic>(("lapic" + n).c_str(), unsigned(i),
-                                                      s.platform.cpu.fsb_mhz));
+    lapics.push_back(
+        std::make_unique<cpu::LocalApic>(("lapic" + n).c_str(), unsigned(i), cpu_params.fsb_mhz));
     lapics.back()->set_eoi_listener(&ioapic);
     lapics.back()->set_ipi_bus(&apic_bus);
     apic_bus.attach(unsigned(i), *lapics.back());
-    cpus.push_back(std::make_unique<cpu::Pentium3>(("cpu" + n).c_str(), i, mhz, host_bridge,
-                                                   *lapics.back(),
-                                                   uint64_t(s.platform.cpu.l2_kb) * 1024));
-    if (s.platform.cpu.l2_survival == "sampled") cpus.back()->sample_l2(s.seed);
+    cpus.push_back(std::make_unique<cpu::Pentium3>(("cpu" + n).c_str(), i, cpu_params, host_bridge,
+                                                   *lapics.back()));
+    if (cpu_params.l2_survival == "sampled") cpus.back()->sample_l2(s.seed);
     cpus.back()->set_extint_source([this] { return pic_master.inta(); });
     if (s.mechanisms.cache_coherence) cpus.back()->set_mesi(&mesi);
     smi.connect([c = cpus.back().get()](sc_time handler) { c->smi(handler); });
-    ports.push_back(std::make_unique<CpuPort>(*cpus.back(), mhz, apic_bus));
+    ports.push_back(std::make_unique<CpuPort>(*cpus.back(), cpu_params.mhz, apic_bus));
   }
   pic_master.intr.connect(*lapics[0], 0);  // virtual wire: 8259A INTR to CPU0 LINT0
 
   // The graphics card, where the board has one: a PCI memory target (its AGP slot is
   // PCI-compatible for these cycles), no interrupt used by the X server.
   if (s.platform.video.card == "permedia2") {
-    video = std::make_unique<video::Permedia2>("video", video_params(s.platform.video));
+    video = std::make_unique<video::Permedia2>("video", s.platform.video);
     pci.target_socket.bind(video->socket);
     pci.map(kVideoControlBase, 0x10000, next_target++, "permedia2", 2);
   }

@@ -531,7 +531,7 @@ class Loader {
     } catch (const std::invalid_argument& e) {
       error(location_of("tracing.spans"), "tracing.spans", e.what());
     }
-    const DiskConfig& disk = s_.platform.disk;
+    const auto& disk = s_.platform.disk;
     if (disk.inner_mb_s > disk.outer_mb_s) {
       error(location_of("platform.disk.inner_mb_s"), "platform.disk.inner_mb_s",
             fmt::format("{} exceeds outer_mb_s {}: the inner zone is the slower one",

@@ -18,36 +18,6 @@ namespace {
 
 using namespace params;
 
-// ISA IRQs the south bridge can steer a PCI INTx# to (not 0-2, 6, 8, 13, 14).
-const std::vector<std::string> kPciIrqs = {"3", "4", "5", "7", "9", "10", "11", "12", "15"};
-
-// HoldoffPolicy <-> its YAML spelling.
-const std::vector<std::pair<HoldoffPolicy, std::string>> kHoldoffNames = {
-    {HoldoffPolicy::None, "none"},
-    {HoldoffPolicy::SgEntry, "sg_entry"},
-    {HoldoffPolicy::Grants, "grants"},
-    {HoldoffPolicy::Rotate, "rotate"},
-    {HoldoffPolicy::ReqAsserted, "req_asserted"},
-};
-
-Key<Scenario> holdoff_key(KeySpec spec) {
-  Key<Scenario> key;
-  for (const auto& [policy, name] : kHoldoffNames) spec.accepted.push_back(name);
-  key.spec = std::move(spec);
-  key.set = [](Scenario& s, const Value& v) {
-    for (const auto& [policy, name] : kHoldoffNames) {
-      if (name == std::get<std::string>(v)) s.platform.host_bridge.cpu_holdoff = policy;
-    }
-  };
-  key.get = [](const Scenario& s) -> Value {
-    for (const auto& [policy, name] : kHoldoffNames) {
-      if (policy == s.platform.host_bridge.cpu_holdoff) return name;
-    }
-    return std::string("?");
-  };
-  return key;
-}
-
 // The key `path` of a component's `table`, mounted under `prefix` at `ref`: for a section
 // whose keys come from the platform and a component in turn (mechanisms.*).
 template <class Inner, class Ref>
@@ -67,6 +37,28 @@ void append(std::vector<Key<Scenario>>& into, const std::vector<Key<Scenario>>& 
 #define LATSIM_AT(member) [](Scenario& s) -> auto& { return s.member; }
 // clang-format on
 
+// The board's sections (platform.cpu. ... platform.video.), each the table its device
+// model declares, in canonical order.
+std::vector<Key<Scenario>> platform_device_keys() {
+  std::vector<Key<Scenario>> k;
+  mount_all(k, cpu::cpu_keys(), "platform.cpu.", LATSIM_AT(platform.cpu));
+  mount_all(k, irq::ioapic_fitted_keys(), "platform.", LATSIM_AT(platform.ioapic));
+  mount_all(k, irq::apic_bus_keys(), "platform.apic_bus.", LATSIM_AT(platform.apic_bus));
+  mount_all(k, irq::ioapic_keys(), "platform.ioapic.", LATSIM_AT(platform.ioapic));
+  mount_all(k, pci::pci_bus_keys(), "platform.pci.", LATSIM_AT(platform.pci));
+  mount_all(k, chipset::host_bridge_keys(), "platform.host_bridge.",
+            LATSIM_AT(platform.host_bridge));
+  mount_all(k, isa::pci_isa_bridge_keys(), "platform.isa.", LATSIM_AT(platform.isa));
+  mount_all(k, chipset::smi_keys(), "platform.smi.", LATSIM_AT(platform.smi));
+  mount_all(k, ide::ide_controller_keys(), "platform.ide.", LATSIM_AT(platform.ide));
+  mount_all(k, ide::ide_disk_keys(), "platform.disk.", LATSIM_AT(platform.disk));
+  mount_all(k, net::rtl8139_keys(), "platform.nic.", LATSIM_AT(platform.nic));
+  mount_all(k, sound::es1371_keys(), "platform.sound.", LATSIM_AT(platform.sound));
+  mount_all(k, usb::uhci_keys(), "platform.usb.", LATSIM_AT(platform.usb));
+  mount_all(k, video::permedia2_keys(), "platform.video.", LATSIM_AT(platform.video));
+  return k;
+}
+
 std::vector<Key<Scenario>> make_scenario_keys() {
   using T = ValueType;
   using S = Scenario;
@@ -85,188 +77,8 @@ std::vector<Key<Scenario>> make_scenario_keys() {
       bind<S>(choice("platform.preset", preset_names(),
                      "machine the platform.* keys start from (applied before them)"),
               LATSIM_AT(platform.preset)),
-      bind<S>(integer("platform.cpu.count", 1, 8, "CPUs",
-                      "number of CPUs (8: the APIC flat logical model's limit)"),
-              LATSIM_AT(platform.cpu.count)),
-      bind<S>(number("platform.cpu.mhz", 100, 4000, "MHz", "core clock"),
-              LATSIM_AT(platform.cpu.mhz)),
-      bind<S>(number("platform.cpu.dram_latency_ns", 10, 1000, "ns",
-                     "load latency of a cache miss to main memory"),
-              LATSIM_AT(platform.cpu.dram_latency_ns)),
-      bind<S>(number("platform.cpu.fsb_mhz", 33, 400, "MHz", "front-side bus clock"),
-              LATSIM_AT(platform.cpu.fsb_mhz)),
-      bind<S>(integer("platform.cpu.l2_kb", 64, 4096, "KiB",
-                      "unified L2 per CPU (random replacement; decides refill misses)"),
-              LATSIM_AT(platform.cpu.l2_kb)),
-      bind<S>(choice("platform.cpu.l2_survival", {"mean", "sampled"},
-                     "L2 lines evicted since an object's last use: mean (the expected number, "
-                     "fractions carried over) or sampled (each line drawn, as random "
-                     "replacement evicts: rare fully cold touches)"),
-              LATSIM_AT(platform.cpu.l2_survival)),
-      bind<S>(of_type(T::Bool, "platform.io_apic",
-                      "the board has an IO-APIC; false: IRQs through the 8259A pair "
-                      "(mask_and_ack_8259A) and the tick from the PIT's IRQ0"),
-              LATSIM_AT(platform.io_apic)),
-      bind<S>(choice("platform.apic_bus.lowest_priority", {"rotate", "lowest_id"},
-                     "lowest-priority arbitration among equal TPRs: rotate (P6 arbitration "
-                     "IDs rotate after each message) or lowest_id (always the lowest APIC ID)"),
-              LATSIM_AT(platform.apic_lowest_priority)),
-      bind<S>(choice("platform.ioapic.bus", {"pci", "xbus"},
-                     "how the IO-APIC window is reached: pci (answers at PCI speed) or xbus "
-                     "(82093AA on the bridge's 8-bit X-bus: 4 ISA I/O cycles per dword)"),
-              LATSIM_AT(platform.ioapic_bus)),
-      bind<S>(number("platform.pci.mhz", 20, 66.67, "MHz", "PCI bus clock"),
-              LATSIM_AT(platform.pci.mhz)),
-      bind<S>(integer("platform.pci.latency_timer", 0, 255, "clocks",
-                      "master latency timer (setpci latency_timer): tenure after GNT# is removed"),
-              LATSIM_AT(platform.pci.latency_timer)),
-      bind<S>(choice("platform.pci.arbiter", {"rotate", "fixed"},
-                     "arbitration: rotate priority on every grant, or fixed priority"),
-              LATSIM_AT(platform.pci.arbiter)),
-      bind<S>(with_unit(int_choice("platform.pci.width_bits", {"32", "64"},
-                                   "AD bus width: bytes a burst moves per clock (64: REQ64#)"),
-                        "bits"),
-              LATSIM_AT(platform.pci.width_bits)),
-      holdoff_key(of_type(T::Enum, "platform.host_bridge.cpu_holdoff",
-                          "how long a bus master keeps the CPU off the host bridge")),
-      bind<S>(integer("platform.host_bridge.holdoff_grants", 1, 64, "grants",
-                      "bus-master requests served before the CPU gets the bridge (grants policy)"),
-              LATSIM_AT(platform.host_bridge.holdoff_grants)),
-      bind<S>(of_type(T::Bool, "platform.host_bridge.io_holdoff",
-                      "the holdoff applies to CPU cycles to PCI (PIT, IO-APIC, device registers) "
-                      "as to memory requests; false: only memory requests wait, a PCI cycle "
-                      "waits for GNT# (the master's burst, bounded by its latency timer)"),
-              LATSIM_AT(platform.host_bridge.io_holdoff)),
-      bind<S>(of_type(T::Bool, "platform.host_bridge.io_waits_req",
-                      "req_asserted policy: a CPU cycle to PCI (PIT, IO-APIC) waits until the "
-                      "master drops REQ# like a memory miss; false: to the end of the entry"),
-              LATSIM_AT(platform.host_bridge.io_waits_req)),
-      bind<S>(integer("platform.host_bridge.posted_write_entries", 0, 64, "dwords",
-                      "CPU-to-PCI posted-write buffer; a CPU store stalls only when it is full"),
-              LATSIM_AT(platform.host_bridge.posted_write_entries)),
-      bind<S>(number("platform.isa.io_cycle_ns", 100, 10000, "ns",
-                     "one 8-bit ISA I/O cycle through the PCI-ISA bridge (inb/outb)"),
-              LATSIM_AT(platform.isa.io_cycle_ns)),
-      bind<S>(of_type(T::Bool, "platform.isa.delayed_transactions",
-                      "BIOS \"PCI Delay Transaction\": slow ISA cycles are answered with Retry and "
-                      "completed in the background (PCI 2.1 delayed transactions)"),
-              LATSIM_AT(platform.isa.delayed_transactions)),
-      bind<S>(number("platform.smi.period_us", 0, 10000000, "us",
-                     "SMI# from the south bridge's power management every this long (0: never); "
-                     "every CPU waits in SMM while the BIOS handler runs, unseen by the OS"),
-              LATSIM_AT(platform.smi.period_us)),
-      bind<S>(number("platform.smi.duration_us", 0, 100000, "us",
-                     "the BIOS's SMI handler: time every CPU spends in SMM per SMI"),
-              LATSIM_AT(platform.smi.duration_us)),
-      bind<S>(integer("platform.ide.udma_mode", 0, 5, "UDMA mode", "Ultra DMA mode (2 = 33 MB/s)"),
-              LATSIM_AT(platform.ide.udma_mode)),
-      bind<S>(multiple_of(integer("platform.ide.burst_bytes", 4, 65536, "bytes",
-                                  "bytes the IDE bus master moves per PCI memory burst"),
-                          4),
-              LATSIM_AT(platform.ide.burst_bytes)),
-      bind<S>(number("platform.ide.prd_fetch_ns", 0, 100000, "ns",
-                     "the master's gap between scatter-gather entries, the next PRD's fetch "
-                     "(under one DRAM access: a CPU gets one FSB transaction per entry)"),
-              LATSIM_AT(platform.ide.prd_fetch_ns)),
-      bind<S>(of_type(T::Bool, "platform.ide.memory_write_invalidate",
-                      "the IDE bus master writes memory with MWI: it leaves the bus only at a "
-                      "cache-line boundary after its latency timer expires"),
-              LATSIM_AT(platform.ide.memory_write_invalidate)),
-      bind<S>(integer("platform.ide.pio_mode", 0, 4, "PIO mode",
-                      "ATA PIO mode of the drive (4 = 120 ns cycle)"),
-              LATSIM_AT(platform.ide.pio_mode)),
-      bind<S>(of_type(T::Bool, "platform.disk.write_cache",
-                      "hdparm -W: writes complete into the drive cache, flushed to media later"),
-              LATSIM_AT(platform.disk.write_cache)),
-      bind<S>(integer("platform.disk.write_cache_kb", 0, 65536, "KiB",
-                      "drive buffer share holding written data not yet on the media"),
-              LATSIM_AT(platform.disk.write_cache_kb)),
-      bind<S>(number("platform.disk.write_overhead_ms", 0, 10, "ms",
-                     "drive command overhead of a write"),
-              LATSIM_AT(platform.disk.write_overhead_ms)),
-      bind<S>(integer("platform.disk.rpm", 3600, 15000, "rpm", "spindle speed"),
-              LATSIM_AT(platform.disk.rpm)),
-      bind<S>(number("platform.disk.avg_seek_ms", 0.5, 30, "ms", "average read seek"),
-              LATSIM_AT(platform.disk.avg_seek_ms)),
-      bind<S>(number("platform.disk.track_to_track_ms", 0.1, 10, "ms", "track-to-track seek"),
-              LATSIM_AT(platform.disk.track_to_track_ms)),
-      bind<S>(number("platform.disk.outer_mb_s", 1, 200, "MB/s", "media rate, outer zone"),
-              LATSIM_AT(platform.disk.outer_mb_s)),
-      bind<S>(number("platform.disk.inner_mb_s", 1, 200, "MB/s",
-                     "media rate, inner zone (<= outer_mb_s)"),
-              LATSIM_AT(platform.disk.inner_mb_s)),
-      bind<S>(number("platform.disk.command_overhead_ms", 0, 10, "ms",
-                     "drive command overhead on a cache miss"),
-              LATSIM_AT(platform.disk.command_overhead_ms)),
-      bind<S>(number("platform.disk.cache_hit_overhead_ms", 0, 10, "ms",
-                     "drive command overhead on a cache hit"),
-              LATSIM_AT(platform.disk.cache_hit_overhead_ms)),
-      bind<S>(integer("platform.disk.cache_kb", 0, 65536, "KiB", "drive read (look-ahead) cache"),
-              LATSIM_AT(platform.disk.cache_kb)),
-      bind<S>(integer("platform.disk.capacity_sectors", 1, 281474976710656.0, "sectors",
-                      "capacity in 512-byte sectors (up to the LBA48 limit)"),
-              LATSIM_AT(platform.disk.capacity_sectors)),
-      bind<S>(with_unit(int_choice("platform.nic.irq", kPciIrqs,
-                                   "ISA IRQ / IO-APIC pin the RTL8139's INTA# is steered to"),
-                        "IRQ"),
-              LATSIM_AT(platform.nic.irq)),
-      bind<S>(number("platform.nic.wire_mbit_s", 1, 1000, "Mbit/s", "line rate of the cable"),
-              LATSIM_AT(platform.nic.wire_mbit_s)),
-      bind<S>(integer("platform.nic.tx_fifo_bytes", 256, 65536, "bytes",
-                      "transmit FIFO the NIC fills by bus-master reads"),
-              LATSIM_AT(platform.nic.tx_fifo_bytes)),
-      bind<S>(integer("platform.nic.burst_overhead_clocks", 0, 64, "clocks",
-                      "per PCI burst: arbitration, address, turnaround, idle"),
-              LATSIM_AT(platform.nic.burst_overhead_clocks)),
-      bind<S>(with_unit(int_choice("platform.sound.irq", kPciIrqs,
-                                   "ISA IRQ / IO-APIC pin the ES1371's INTA# is steered to"),
-                        "IRQ"),
-              LATSIM_AT(platform.sound.irq)),
-      bind<S>(integer("platform.sound.bit_clk_hz", 1000000, 50000000, "Hz",
-                      "AC'97 BIT_CLK (256 bit clocks per frame)"),
-              LATSIM_AT(platform.sound.bit_clk_hz)),
-      bind<S>(integer("platform.sound.src_busy_frames", 0, 1000, "frames",
-                      "frame starts a sample-rate-converter RAM request stays busy (0: never)"),
-              LATSIM_AT(platform.sound.src_busy_frames)),
-      bind<S>(integer("platform.sound.dac_fetch_longwords", 1, 16, "dwords",
-                      "dwords one playback FIFO refill reads per PCI burst"),
-              LATSIM_AT(platform.sound.dac_fetch_longwords)),
-      bind<S>(integer("platform.sound.burst_overhead_clocks", 0, 64, "clocks",
-                      "per PCI burst: arbitration, address, turnaround, idle"),
-              LATSIM_AT(platform.sound.burst_overhead_clocks)),
-
-      bind<S>(integer("platform.usb.uhci", 0, 2, "controllers",
-                      "UHCI USB controllers on the board, nothing plugged in (uhci_hcd)"),
-              LATSIM_AT(platform.usb.uhci)),
-      bind<S>(
-          with_unit(int_choice("platform.usb.irq", kPciIrqs,
-                               "ISA IRQ / IO-APIC pin the UHCI controllers' INTx# is steered to"),
-                    "IRQ"),
-          LATSIM_AT(platform.usb.irq)),
-
-      bind<S>(choice("platform.video.card", {"none", "permedia2"},
-                     "graphics card with a command FIFO on PCI (none: not fitted)"),
-              LATSIM_AT(platform.video.card)),
-      bind<S>(integer("platform.video.fifo_entries", 1, 65536, "entries",
-                      "input FIFO depth (InFIFOSpace when empty)"),
-              LATSIM_AT(platform.video.fifo_entries)),
-      bind<S>(choice("platform.video.pci", {"2.0", "2.1"},
-                     "a store into the full FIFO: 2.0 holds the bus with wait states until an "
-                     "entry drains, 2.1 ends it with Retry at 16 clocks (FIFODiscon)"),
-              LATSIM_AT(platform.video.pci)),
-      bind<S>(number("platform.video.register_load_ns", 0, 100000, "ns",
-                     "core time to take one register load from the FIFO"),
-              LATSIM_AT(platform.video.register_load_ns)),
-      bind<S>(number("platform.video.render_setup_ns", 0, 100000, "ns",
-                     "core time to start one Render"),
-              LATSIM_AT(platform.video.render_setup_ns)),
-      bind<S>(number("platform.video.fill_ns_per_pixel", 0, 10000, "ns",
-                     "core time per filled pixel of a Render"),
-              LATSIM_AT(platform.video.fill_ns_per_pixel)),
-      bind<S>(number("platform.video.copy_ns_per_pixel", 0, 10000, "ns",
-                     "core time per pixel of a screen-to-screen copy (source read + write)"),
-              LATSIM_AT(platform.video.copy_ns_per_pixel)),
   };
+  append(keys, platform_device_keys());
   // The kernel's keys, declared in kernel_sim (kernel_params.h).
   mount_all(keys, kernel::kernel_keys(), "kernel.", LATSIM_AT(kernel));
   const auto kernel_mechanism = [](const std::string& name) {

@@ -3,8 +3,53 @@
 #include <cstring>
 #include <vector>
 #include "models/common/address_map.h"
+#include "models/common/knobs.h"
 
 namespace latsim::chipset {
+
+params::Table<HostBridgeParams> host_bridge_keys() {
+  using namespace params;
+  using P = HostBridgeParams;
+  using H = CpuHoldoff;
+  return {
+      knobs::bind_enum(
+          with_source(of_type(ValueType::Enum, "cpu_holdoff",
+                              "how long a bus master keeps the CPU off the host bridge"),
+                      "CALIBRATION.md observations O4: one 4 KB scatter-gather entry per ~70 us "
+                      "CPU stall"),
+          &P::holdoff,
+          {{H::None, "none"},
+           {H::SgEntry, "sg_entry"},
+           {H::Grants, "grants"},
+           {H::Rotate, "rotate"},
+           {H::ReqAsserted, "req_asserted"}}),
+      bind(with_source(integer("holdoff_grants", 1, 64, "grants",
+                               "bus-master requests served before the CPU gets the bridge "
+                               "(grants policy)"),
+                       "CALIBRATION.md PCI: VIA 8363/8371/8361 + 686B hold the CPU off for 3 "
+                       "bus-master requests"),
+           &P::holdoff_grants),
+      bind(with_source(of_type(ValueType::Bool, "io_holdoff",
+                               "the holdoff applies to CPU cycles to PCI (PIT, IO-APIC, device "
+                               "registers) as to memory requests; false: only memory requests "
+                               "wait, a PCI cycle waits for GNT# (the master's burst, bounded by "
+                               "its latency timer)"),
+                       "assumption: CPU cycles to PCI are held off as memory requests are"),
+           &P::io_holdoff),
+      bind(with_source(of_type(ValueType::Bool, "io_waits_req",
+                               "req_asserted policy: a CPU cycle to PCI (PIT, IO-APIC) waits until "
+                               "the master drops REQ# like a memory miss; false: to the end of "
+                               "the entry"),
+                       "assumption"),
+           &P::io_waits_req),
+      bind(with_source(integer("posted_write_entries", 0, 64, "dwords",
+                               "CPU-to-PCI posted-write buffer; a CPU store stalls only when it "
+                               "is full"),
+                       "assumption: VIA 694X-class north bridges post a few dwords (4-8); no "
+                       "datasheet at hand"),
+           &P::posted_write_entries),
+  };
+}
 
 HostBridge::HostBridge(sc_core::sc_module_name name, const HostBridgeParams& p, pci::PciBus& pci,
                        Dram& dram)

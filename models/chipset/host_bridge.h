@@ -8,6 +8,7 @@
 #include <systemc>
 #include <tlm>
 #include <vector>
+#include "common/params.h"
 #include "models/chipset/dram.h"
 #include "models/common/time.h"
 #include "models/pci/pci_bus.h"
@@ -25,11 +26,11 @@ enum class CpuHoldoff {
   ReqAsserted,
 };
 
+// The platform.host_bridge.* knobs (host_bridge_keys) and the bridge's fixed facts.
 struct HostBridgeParams {
-  sc_time dram_latency = sc_time(174, SC_NS);  // lmbench, CALIBRATION.md
-  sc_time cpu_to_pci = sc_time(30, SC_NS);     // assumption: one PCI clock to post the cycle
-  CpuHoldoff holdoff = CpuHoldoff::SgEntry;
-  int holdoff_grants = 3;
+  sc_time cpu_to_pci = sc_time(30, SC_NS);   // assumption: one PCI clock to post the cycle
+  CpuHoldoff holdoff = CpuHoldoff::SgEntry;  // O4: one 4 KB entry per ~70 us CPU stall
+  int holdoff_grants = 3;                    // VIA 8363/8371/8361 + 686B: 3 bus-master requests
   // ReqAsserted: a CPU cycle to PCI (I/O, MMIO) waits for REQ# to drop as a memory miss
   // does; false: only to the end of the current entry. Assumption (see cpu_pci_access).
   bool io_waits_req = true;
@@ -40,6 +41,7 @@ struct HostBridgeParams {
   int posted_write_entries = 4;
   int retry_backoff_clocks = pci::kRetryReqReleaseClocks;  // REQ# released after a Retry
 };
+params::Table<HostBridgeParams> host_bridge_keys();
 
 struct HostBridgeStats {
   uint64_t posted_writes = 0;  // CPU memory writes accepted into the posted-write buffer
@@ -68,10 +70,9 @@ class HostBridge : public sc_core::sc_module, public pci::MasterTrafficListener 
   HostBridge(sc_core::sc_module_name name, const HostBridgeParams& p, pci::PciBus& pci, Dram& dram);
 
   // --- CPU side (front-side bus) ---
-  // Earliest time >= t at which a CPU's FSB request is accepted.
+  // Earliest time >= t at which a CPU's FSB request is accepted (a cache-line miss
+  // completes the CPU's DRAM latency later).
   sc_time cpu_ready(sc_time t) const;
-  // Completion time of one cache-line miss issued at t.
-  sc_time cpu_miss_done(sc_time t) const { return cpu_ready(t) + p_.dram_latency; }
   // First time >= t at which the CPU would be held off (SC_ZERO_TIME-less: max time if none known).
   sc_time next_holdoff(sc_time t) const;
   // The master whose train holds a CPU request at t off the FSB (-1: none); for waveforms.

@@ -6,15 +6,22 @@
 // step no interrupt explained, LKML 2004-08-16: "the only possibility is SMM").
 #include <functional>
 #include <vector>
+#include "common/params.h"
 #include "models/common/time.h"
 
 namespace latsim::chipset {
 
+// The platform.smi.* knobs (smi_keys): none by default, as no board here is known to
+// take SMIs; and the first assertion's phase, which the platform draws from the seed.
 struct SmiParams {
-  sc_time period = SC_ZERO_TIME;  // between assertions; zero: SMI# never asserted
-  sc_time duration;               // the handler's time in SMM, which every CPU waits out
-  sc_time first;                  // the first assertion (its phase: not locked to the PIT)
+  double period_us = 0;    // between assertions; zero: SMI# never asserted
+  double duration_us = 0;  // the handler's time in SMM, which every CPU waits out
+  sc_time first;           // the first assertion (its phase: not locked to the PIT)
+
+  sc_time period() const { return sc_time(period_us, SC_US); }
+  sc_time duration() const { return sc_time(duration_us, SC_US); }
 };
+params::Table<SmiParams> smi_keys();
 
 class SmiSource : public sc_core::sc_module {
  public:

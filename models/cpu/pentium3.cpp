@@ -3,14 +3,46 @@
 
 namespace latsim::cpu {
 
-Pentium3::Pentium3(sc_core::sc_module_name name, int id, double mhz, chipset::HostBridge& fsb,
-                   LocalApic& apic, uint64_t l2_bytes)
+params::Table<CpuParams> cpu_keys() {
+  using namespace params;
+  using P = CpuParams;
+  return {
+      bind(with_source(integer("count", 1, 8, "CPUs",
+                               "number of CPUs (8: the APIC flat logical model's limit)"),
+                       "CALIBRATION.md reference machine: dual Pentium III 866 MHz"),
+           &P::count),
+      bind(with_source(number("mhz", 100, 4000, "MHz", "core clock"),
+                       "CALIBRATION.md reference machine: Pentium III 866 MHz"),
+           &P::mhz),
+      bind(with_source(number("dram_latency_ns", 10, 1000, "ns",
+                              "load latency of a cache miss to main memory"),
+                       "CALIBRATION.md CPU and memory: lmbench main-memory latency 174 ns"),
+           &P::dram_latency_ns),
+      bind(with_source(number("fsb_mhz", 33, 400, "MHz", "front-side bus clock"),
+                       "CALIBRATION.md CPU and memory: FSB 133 MHz x 8 bytes"),
+           &P::fsb_mhz),
+      bind(with_source(integer("l2_kb", 64, 4096, "KiB",
+                               "unified L2 per CPU (random replacement; decides refill misses)"),
+                       "Pentium III Coppermine: 256 KiB on-die L2 per CPU"),
+           &P::l2_kb),
+      bind(with_source(choice("l2_survival", {"mean", "sampled"},
+                              "L2 lines evicted since an object's last use: mean (the expected "
+                              "number, fractions carried over) or sampled (each line drawn, as "
+                              "random replacement evicts: rare fully cold touches)"),
+                       "assumption: the expected number (l2_residency.h)"),
+           &P::l2_survival),
+  };
+}
+
+Pentium3::Pentium3(sc_core::sc_module_name name, int id, const CpuParams& p,
+                   chipset::HostBridge& fsb, LocalApic& apic)
     : sc_module(name),
+      p_(p),
       id_(id),
-      period_(period_of_mhz(mhz)),
+      period_(period_of_mhz(p.mhz)),
       fsb_(fsb),
       apic_(apic),
-      l2_(l2_bytes / 32) {
+      l2_(uint64_t(p.l2_kb) * 1024 / 32) {
   wake_ = apic_.interrupt_event() | fsb_.traffic_changed() | smi_event_;
 }
 
@@ -58,7 +90,7 @@ void Pentium3::iret(const Interrupt& i, bool prev_if) {
 }
 
 bool Pentium3::run(Work& w) {
-  const sc_time lat = fsb_.params().dram_latency;
+  const sc_time lat = p_.dram_latency();
   for (;;) {
     enter_smm();
     if (interrupt_deliverable()) return false;
@@ -111,7 +143,7 @@ bool Pentium3::run(Work& w) {
     // The next miss issues inside a holdoff: the load waits on the FSB and the
     // core cannot take an interrupt in the middle of the instruction.
     const sc_time issue = now + cycles(seg);
-    const sc_time done = fsb_.cpu_miss_done(issue);
+    const sc_time done = fsb_.cpu_ready(issue) + lat;
     stats_.fsb_stall += done - (issue + lat);
     add_stall(&StallCauses::memory, done - (issue + lat));
     if (probe_ && done > issue + lat)

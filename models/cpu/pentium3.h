@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <systemc>
+#include "common/params.h"
 #include "models/chipset/host_bridge.h"
 #include "models/common/probe.h"
 #include "models/common/time.h"
@@ -15,6 +16,20 @@
 #include "models/cpu/mesi_directory.h"
 
 namespace latsim::cpu {
+
+// The platform.cpu.* knobs (cpu_keys): the processors and what they see of memory.
+struct CpuParams {
+  int count = 2;                 // CPUs on the board
+  double mhz = 866.0;            // Pentium III 866 (coppermine), seed 000
+  double dram_latency_ns = 174;  // lmbench main-memory latency, CALIBRATION.md
+  double fsb_mhz = 133.0;        // PC133 front-side bus (the local APIC timer's clock)
+  int l2_kb = 256;               // Coppermine: 256 KiB on-die L2 per CPU
+  // mean | sampled: how a touch counts the lines evicted since (l2_residency.h)
+  std::string l2_survival = "mean";
+
+  sc_time dram_latency() const { return sc_time(dram_latency_ns, SC_NS); }
+};
+params::Table<CpuParams> cpu_keys();
 
 struct Work {
   uint64_t cycles = 0;
@@ -51,8 +66,8 @@ struct Interrupt {
 
 class Pentium3 : public sc_core::sc_module {
  public:
-  Pentium3(sc_core::sc_module_name name, int id, double mhz, chipset::HostBridge& fsb,
-           LocalApic& apic, uint64_t l2_bytes = 256 * 1024);
+  Pentium3(sc_core::sc_module_name name, int id, const CpuParams& p, chipset::HostBridge& fsb,
+           LocalApic& apic);
 
   int id() const { return id_; }
   sc_time cycles(uint64_t n) const { return period_ * double(n); }
@@ -110,8 +125,10 @@ class Pentium3 : public sc_core::sc_module {
   LocalApic& apic() { return apic_; }
   chipset::HostBridge& fsb() { return fsb_; }
   CpuStats& stats() { return stats_; }
+  const CpuParams& params() const { return p_; }
 
  private:
+  CpuParams p_;
   int id_;
   sc_time period_;
   chipset::HostBridge& fsb_;

@@ -13,6 +13,39 @@ sc_time pio_cycle(int mode) {
   return sc_time(t0_ns[std::clamp(mode, 0, 4)], SC_NS);
 }
 
+params::Table<IdeControllerParams> ide_controller_keys() {
+  using namespace params;
+  using P = IdeControllerParams;
+  return {
+      bind(with_source(integer("udma_mode", 0, 5, "UDMA mode", "Ultra DMA mode (2 = 33 MB/s)"),
+                       "CALIBRATION.md reference machine: bus-master DMA at udma2"),
+           &P::udma_mode),
+      bind(with_source(multiple_of(integer("burst_bytes", 4, 65536, "bytes",
+                                           "bytes the IDE bus master moves per PCI memory burst"),
+                                   4),
+                       "CALIBRATION.md IDE: PIIX4 memory writes are 4-dword bursts; assumption: "
+                       "the 686B is alike"),
+           &P::burst_bytes),
+      bind(with_source(
+               number("prd_fetch_ns", 0, 100000, "ns",
+                      "the master's gap between scatter-gather entries, the next PRD's "
+                      "fetch (under one DRAM access: a CPU gets one FSB transaction per "
+                      "entry)"),
+               "fitted (O1): 4 PCI clocks, the next PRD prefetched during the entry; the seed's "
+               "~70 us steps of a miss or two (500 ns let three through)"),
+           &P::prd_fetch_ns),
+      bind(with_source(of_type(ValueType::Bool, "memory_write_invalidate",
+                               "the IDE bus master writes memory with MWI: it leaves the bus only "
+                               "at a cache-line boundary after its latency timer expires"),
+                       "assumption: the command register's MWI bit left clear"),
+           &P::memory_write_invalidate),
+      bind(with_source(integer("pio_mode", 0, 4, "PIO mode",
+                               "ATA PIO mode of the drive (4 = 120 ns cycle)"),
+                       "assumption: the drive's fastest mode (ATA/ATAPI-5 PIO 4)"),
+           &P::pio_mode),
+  };
+}
+
 IdeController::IdeController(sc_core::sc_module_name name, const IdeControllerParams& p,
                              IdeDisk& disk, chipset::Dram& dram, pci::PciBus& pci)
     : sc_module(name), socket("socket"), p_(p), disk_(disk), dram_(dram), pci_(pci) {
@@ -145,7 +178,7 @@ void IdeController::dma_step() {
   // The entry moves as the drive delivers: no faster than UDMA, no earlier than
   // the media, after the PRD fetch from DRAM; both need GNT#, which a transaction
   // holding the bus (a pre-2.1 target's wait states) keeps away until it ends.
-  const sc_time fetched = pci_.free_at(now) + p_.prd_fetch;
+  const sc_time fetched = pci_.free_at(now) + p_.prd_fetch();
   const sc_time start = pci_.free_at(std::max(fetched, sector_ready(first)));
   const sc_time end =
       std::max(start + transfer_time(bytes, rate), sector_ready(last) + transfer_time(512, rate));
@@ -188,7 +221,7 @@ sc_time IdeController::run_end(int next, uint64_t off, sc_time end) const {
     const PrdEntry e = PrdEntry::decode(dram_.read32(base), dram_.read32(base + 4));
     const uint64_t bytes = std::min<uint64_t>(e.bytes, total - off);
     const uint32_t first = uint32_t(off / 512), last = uint32_t((off + bytes - 1) / 512);
-    const sc_time fetched = end + p_.prd_fetch;
+    const sc_time fetched = end + p_.prd_fetch();
     if (sector_ready(first) > fetched) break;  // a gap: REQ# drops
     end = std::max(fetched + transfer_time(bytes, rate),
                    sector_ready(last) + transfer_time(512, rate));  // as dma_step

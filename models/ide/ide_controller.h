@@ -7,6 +7,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <systemc>
 #include <tlm>
+#include "common/params.h"
 #include "models/chipset/dram.h"
 #include "models/common/register_bank.h"
 #include "models/common/time.h"
@@ -18,14 +19,18 @@
 
 namespace latsim::ide {
 
+// The platform.ide.* knobs (ide_controller_keys) and the controller's fixed facts.
 struct IdeControllerParams {
-  int udma_mode = 2;
+  int udma_mode = 2;          // udma2 = 33 MB/s
   uint32_t burst_bytes = 16;  // PIIX4-class line buffer: 4-dword memory writes
-  sc_time prd_fetch = sc_time(500, SC_NS);
-  int pio_mode = 4;                      // ATA PIO mode of the drive's data port cycles
+  double prd_fetch_ns = 120;  // fitted (O1): the master's gap between entries, PRD prefetched
   bool memory_write_invalidate = false;  // memory writes as MWI (PCI command register bit 4)
+  int pio_mode = 4;                      // ATA PIO mode of the drive's data port cycles
   uint32_t cache_line_bytes = 32;        // PIII cache line: the MWI unit
+
+  sc_time prd_fetch() const { return sc_time(prd_fetch_ns, SC_NS); }
 };
+params::Table<IdeControllerParams> ide_controller_keys();
 
 double udma_mb_s(int mode);  // ATA/ATAPI-5 table: 16.7, 25, 33.3, 44.4, 66.7, 100
 // ATA/ATAPI-5 PIO cycle time t0 of one 16-bit data transfer: 600, 383, 240, 180, 120 ns.

@@ -6,28 +6,41 @@
 #include <cstdint>
 #include <deque>
 #include <vector>
+#include "common/params.h"
 #include "models/common/time.h"
 
 namespace latsim::ide {
 
+// The platform.disk.* knobs (ide_disk_keys), in the scenario's units, and the
+// drive's fixed facts.
 struct IdeDiskParams {
+  bool write_cache = true;           // hdparm -W1 (drives shipped with it on)
+  int write_cache_kb = 2048;         // assumption: the whole 2 MB buffer may hold writes
+  double write_overhead_ms = 0.015;  // 120GXP write command overhead
   int rpm = 7200;
+  double avg_seek_ms = 8.5;          // 120GXP read seek
+  double track_to_track_ms = 1.2;    // assumption (120GXP class)
+  double outer_mb_s = 44.0;          // zoned media rate, outer zone
+  double inner_mb_s = 22.0;          // inner zone
+  double command_overhead_ms = 0.3;  // cache miss
+  double cache_hit_overhead_ms = 0.1;
+  int cache_kb = 2048;                           // read cache (look-ahead)
+  int64_t capacity_sectors = 58168LL * 16 * 63;  // logical CHS 58168/16/63 (seed 000)
   // The platters' angle at t = 0, in revolutions: the spindle is not locked to the
   // PIT's crystal, so each boot meets it at another phase (the platform seeds it).
   double spindle_phase = 0;
-  sc_time avg_seek = sc_time(8.5, SC_MS);        // 120GXP read seek
-  sc_time track_to_track = sc_time(1.2, SC_MS);  // assumption
-  double outer_mb_s = 44.0;                      // zoned media rate
-  double inner_mb_s = 22.0;
-  sc_time command_overhead = sc_time(300, SC_US);  // cache miss
-  sc_time cache_hit_overhead = sc_time(100, SC_US);
-  uint32_t cache_sectors = 4096;           // 2 MiB read cache
-  uint64_t capacity = 58168ull * 16 * 63;  // logical CHS 58168/16/63 (seed 000)
   uint32_t heads = 16, sectors_per_track = 63;
-  bool write_cache = true;                      // hdparm -W1
-  uint32_t write_cache_sectors = 4096;          // dirty data the buffer may hold
-  sc_time write_overhead = sc_time(15, SC_US);  // 120GXP write command overhead
+
+  sc_time avg_seek() const { return sc_time(avg_seek_ms, SC_MS); }
+  sc_time track_to_track() const { return sc_time(track_to_track_ms, SC_MS); }
+  sc_time command_overhead() const { return sc_time(command_overhead_ms, SC_MS); }
+  sc_time cache_hit_overhead() const { return sc_time(cache_hit_overhead_ms, SC_MS); }
+  sc_time write_overhead() const { return sc_time(write_overhead_ms, SC_MS); }
+  uint32_t cache_sectors() const { return uint32_t(cache_kb) * 2; }
+  uint32_t write_cache_sectors() const { return uint32_t(write_cache_kb) * 2; }
+  uint64_t capacity() const { return uint64_t(capacity_sectors); }
 };
+params::Table<IdeDiskParams> ide_disk_keys();
 
 // When the drive can take each sector of a write command, and when the command
 // is done from the drive's side (its data on the media, without write cache).

@@ -2,9 +2,25 @@
 
 #include <algorithm>
 #include <vector>
+#include "models/common/knobs.h"
 #include "models/cpu/local_apic.h"
 
 namespace latsim::irq {
+
+params::Table<ApicBusParams> apic_bus_keys() {
+  using namespace params;
+  return {
+      knobs::bind_enum(
+          with_source(of_type(ValueType::Enum, "lowest_priority",
+                              "lowest-priority arbitration among equal TPRs: rotate (P6 "
+                              "arbitration IDs rotate after each message) or lowest_id (always "
+                              "the lowest APIC ID)"),
+                      "Intel P6: the APIC bus arbitration ID rotates after every message"),
+          &ApicBusParams::lowest_priority,
+          {{LowestPriorityPolicy::RoundRobin, "rotate"},
+           {LowestPriorityPolicy::LowestId, "lowest_id"}}),
+  };
+}
 
 void ApicBusHub::attach(unsigned apic_id, cpu::LocalApic& apic) { apics_[apic_id] = &apic; }
 

@@ -9,6 +9,7 @@
 // when all TPRs are equal). Real P6 arbitration also weighs ISR/IRR and the focus processor.
 #include <cstdint>
 #include <map>
+#include "common/params.h"
 #include "models/irq/irq_line.h"
 
 namespace latsim::cpu {
@@ -17,12 +18,20 @@ class LocalApic;
 
 namespace latsim::irq {
 
+enum class LowestPriorityPolicy { LowestId, RoundRobin };
+
+// The platform.apic_bus.* knobs (apic_bus_keys).
+struct ApicBusParams {
+  // P6 rotates the arbitration ID after every message: equal TPRs take turns.
+  LowestPriorityPolicy lowest_priority = LowestPriorityPolicy::RoundRobin;
+};
+params::Table<ApicBusParams> apic_bus_keys();
+
 class ApicBusHub : public ApicBus {
  public:
-  enum class LowestPriorityPolicy { LowestId, RoundRobin };
+  using LowestPriorityPolicy = irq::LowestPriorityPolicy;
 
-  explicit ApicBusHub(LowestPriorityPolicy policy = LowestPriorityPolicy::LowestId)
-      : policy_(policy) {}
+  explicit ApicBusHub(const ApicBusParams& p = {}) : policy_(p.lowest_priority) {}
   ApicBusHub(const ApicBusHub&) = delete;
   ApicBusHub& operator=(const ApicBusHub&) = delete;
 

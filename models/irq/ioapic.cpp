@@ -4,6 +4,30 @@
 
 namespace latsim::irq {
 
+params::Table<IoApicParams> ioapic_fitted_keys() {
+  using namespace params;
+  return {
+      bind(with_source(of_type(ValueType::Bool, "io_apic",
+                               "the board has an IO-APIC; false: IRQs through the 8259A pair "
+                               "(mask_and_ack_8259A) and the tick from the PIT's IRQ0"),
+                       "reference machine: a dual-P6 SMP board, IRQs through its IO-APIC"),
+           &IoApicParams::fitted),
+  };
+}
+
+params::Table<IoApicParams> ioapic_keys() {
+  using namespace params;
+  return {
+      bind(with_source(choice("bus", {"pci", "xbus"},
+                              "how the IO-APIC window is reached: pci (answers at PCI speed) or "
+                              "xbus (82093AA on the bridge's 8-bit X-bus: 4 ISA I/O cycles per "
+                              "dword)"),
+                       "chosen by O6: the 82093AA's decode gives __modify_IO_APIC_irq 14.1 us, "
+                       "the seed's 13-14 (PCI speed: 0.5)"),
+           &IoApicParams::bus),
+  };
+}
+
 IoApic::IoApic(sc_core::sc_module_name name, unsigned id)
     : sc_module(name), socket("socket"), id_((id & 0xF) << 24) {
   socket.register_b_transport(this, &IoApic::b_transport);

@@ -8,13 +8,26 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <array>
 #include <cstdint>
+#include <string>
 #include <systemc>
 #include <tlm>
+#include "common/params.h"
 #include "models/common/register_bank.h"
 #include "models/common/time.h"
 #include "models/irq/irq_line.h"
 
 namespace latsim::irq {
+
+// The board's IO-APIC knobs: whether it has one (platform.io_apic, ioapic_fitted_keys) and
+// how its window is reached (platform.ioapic.*, ioapic_keys).
+struct IoApicParams {
+  bool fitted = true;  // false: IRQs through the 8259A pair only, PIT tick (2.4 UP)
+  // pci (a PCI-speed target) or xbus (82093AA-style 8-bit X-bus behind the PCI-ISA
+  // bridge: 4 ISA cycles per dword).
+  std::string bus = "xbus";
+};
+params::Table<IoApicParams> ioapic_fitted_keys();
+params::Table<IoApicParams> ioapic_keys();
 
 class IoApic : public sc_core::sc_module, public IrqSink, public EoiListener {
  public:

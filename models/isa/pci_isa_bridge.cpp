@@ -3,8 +3,31 @@
 
 namespace latsim::isa {
 
-PciIsaBridge::PciIsaBridge(sc_core::sc_module_name name, sc_time io_cycle)
-    : sc_module(name), pci_socket("pci_socket"), isa_socket("isa_socket"), io_cycle_(io_cycle) {
+params::Table<PciIsaBridgeParams> pci_isa_bridge_keys() {
+  using namespace params;
+  using P = PciIsaBridgeParams;
+  return {
+      bind(with_source(
+               number("io_cycle_ns", 100, 10000, "ns",
+                      "one 8-bit ISA I/O cycle through the PCI-ISA bridge (inb/outb)"),
+               "fitted (O5): mark_offset_tsc -> do_timer 14-15 us, its 7 ISA cycles with the "
+               "timer_ack poll; seed 000's outb_p/inb_p steps agree"),
+           &P::io_cycle_ns),
+      bind(with_source(of_type(ValueType::Bool, "delayed_transactions",
+                               "BIOS \"PCI Delay Transaction\": slow ISA cycles are answered with "
+                               "Retry and completed in the background (PCI 2.1 delayed "
+                               "transactions)"),
+                       "assumption: the BIOS option left off"),
+           &P::delayed_transactions),
+  };
+}
+
+PciIsaBridge::PciIsaBridge(sc_core::sc_module_name name, const PciIsaBridgeParams& p)
+    : sc_module(name),
+      pci_socket("pci_socket"),
+      isa_socket("isa_socket"),
+      p_(p),
+      io_cycle_(p.io_cycle()) {
   pci_socket.register_b_transport(this, &PciIsaBridge::b_transport);
 }
 

@@ -2,10 +2,36 @@
 #include <algorithm>
 #include <cstring>
 #include <vector>
+#include "models/common/knobs.h"
 #include "models/common/register_transport.h"
 #include "models/net/ethernet.h"
 
 namespace latsim::net {
+
+params::Table<Rtl8139Params> rtl8139_keys() {
+  using namespace params;
+  using P = Rtl8139Params;
+  return {
+      bind(with_source(knobs::intx_irq("irq",
+                                       "ISA IRQ / IO-APIC pin the RTL8139's INTA# is "
+                                       "steered to"),
+                       "assumption: the 686B steers the RTL8139's INTA# to IRQ 11 (no seed shows "
+                       "it)"),
+           &P::irq),
+      bind(with_source(number("wire_mbit_s", 1, 1000, "Mbit/s", "line rate of the cable"),
+                       "RTL8139C datasheet: 100BASE-TX"),
+           &P::wire_mbit_s),
+      bind(with_source(integer("tx_fifo_bytes", 256, 65536, "bytes",
+                               "transmit FIFO the NIC fills by bus-master reads"),
+                       "RTL8139C datasheet: 2 KB transmit FIFO"),
+           &P::tx_fifo_bytes),
+      bind(with_source(integer("burst_overhead_clocks", 0, 64, "clocks",
+                               "per PCI burst: arbitration, address, turnaround, idle"),
+                       "assumption: arbitration, address, turnaround and one idle clock per "
+                       "burst"),
+           &P::burst_overhead_clocks),
+  };
+}
 
 namespace {
 constexpr std::array<uint8_t, 6> kPeerMac = {0x02, 0x00, 0x00, 0x00, 0x00, 0x01};  // the far end

@@ -11,6 +11,7 @@
 #include <optional>
 #include <systemc>
 #include <tlm>
+#include "common/params.h"
 #include "models/chipset/dram.h"
 #include "models/common/register_bank.h"
 #include "models/common/time.h"
@@ -21,7 +22,9 @@
 
 namespace latsim::net {
 
+// The platform.nic.* knobs (rtl8139_keys) and the card's fixed facts.
 struct Rtl8139Params {
+  int irq = 11;                        // INTA# steered to this ISA IRQ / IO-APIC pin (assumption)
   double wire_mbit_s = 100.0;          // 100BASE-TX, full duplex
   uint32_t tx_fifo_bytes = 2048;       // RTL8139C transmit FIFO
   uint32_t burst_overhead_clocks = 4;  // per PCI burst: arbitration, address, turnaround, idle
@@ -29,6 +32,7 @@ struct Rtl8139Params {
   std::array<uint8_t, 6> mac = {0x00, 0xe0, 0x4c, 0x39, 0x81, 0x39};  // IDR0-5 from the EEPROM
   PacketSourceParams rx;  // the traffic arriving on the cable
 };
+params::Table<Rtl8139Params> rtl8139_keys();
 
 struct Rtl8139Stats {
   uint64_t frames_received = 0, bytes_received = 0;  // stored in the ring (length with FCS)

@@ -2,18 +2,49 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <stdexcept>
+#include "models/common/knobs.h"
 #include "models/pci/target_termination.h"
 
 namespace latsim::pci {
 
-PciBus::PciBus(sc_core::sc_module_name name, double mhz, int latency_timer_clocks,
-               ArbitrationPolicy policy)
+params::Table<PciBusParams> pci_bus_keys() {
+  using namespace params;
+  using P = PciBusParams;
+  return {
+      bind(with_source(number("mhz", 20, 66.67, "MHz", "PCI bus clock"),
+                       "CALIBRATION.md PCI: 33.33 MHz, 30 ns clock"),
+           &P::mhz),
+      bind(with_source(integer("latency_timer", 0, 255, "clocks",
+                               "master latency timer (setpci latency_timer): tenure after GNT# is "
+                               "removed"),
+                       "CALIBRATION.md PCI: pcibios_set_master sets 64 if the BIOS left < 16; "
+                       "assumption: it did"),
+           &P::latency_timer),
+      knobs::bind_enum(
+          with_source(choice("arbiter", {},
+                             "arbitration: rotate priority on every grant, or fixed "
+                             "priority"),
+                      "CALIBRATION.md PCI: quirk_vialatency sets north-bridge reg "
+                      "0x76 to rotate priority every grant"),
+          &P::arbiter,
+          {{ArbitrationPolicy::Rotate, "rotate"}, {ArbitrationPolicy::Fixed, "fixed"}}),
+      bind(with_source(with_unit(int_choice("width_bits", {"32", "64"},
+                                            "AD bus width: bytes a burst moves per clock (64: "
+                                            "REQ64#)"),
+                                 "bits"),
+                       "CALIBRATION.md PCI: 32-bit AD bus, 4 bytes per data phase"),
+           &P::width_bits),
+  };
+}
+
+PciBus::PciBus(sc_core::sc_module_name name, const PciBusParams& p)
     : sc_module(name),
       host_socket("host_socket"),
       target_socket("target_socket"),
-      clk_(period_of_mhz(mhz)),
-      lt_(latency_timer_clocks, clk_),
-      arbiter_(policy) {
+      clk_(period_of_mhz(p.mhz)),
+      lt_(p.latency_timer, clk_),
+      arbiter_(p.arbiter),
+      bytes_per_clock_(p.width_bits / 8) {
   host_socket.register_b_transport(this, &PciBus::b_transport);
   stats_.cpu_wait_hist.assign(cpu_wait_buckets_us().size() + 1, 0);
 }

@@ -11,6 +11,7 @@
 #include <systemc>
 #include <tlm>
 #include <vector>
+#include "common/params.h"
 #include "models/common/address_map.h"
 #include "models/common/probe.h"
 #include "models/common/time.h"
@@ -21,6 +22,15 @@
 #include "models/pci/stall_class.h"
 
 namespace latsim::pci {
+
+// The platform.pci.* knobs (pci_bus_keys).
+struct PciBusParams {
+  double mhz = 33.33;
+  int latency_timer = 64;  // clocks; pcibios_set_master's value when the BIOS left < 16
+  ArbitrationPolicy arbiter = ArbitrationPolicy::Rotate;
+  int width_bits = 32;  // AD bus width: 32, or 64 (REQ64#/ACK64#)
+};
+params::Table<PciBusParams> pci_bus_keys();
 
 // Who else must hear of master traffic (the host bridge, for DRAM and holdoff).
 class MasterTrafficListener {
@@ -68,8 +78,7 @@ class PciBus : public sc_core::sc_module {
   tlm_utils::simple_target_socket<PciBus> host_socket;                  // from the host bridge
   tlm_utils::multi_passthrough_initiator_socket<PciBus> target_socket;  // to PCI targets
 
-  PciBus(sc_core::sc_module_name name, double mhz, int latency_timer_clocks,
-         ArbitrationPolicy policy);
+  explicit PciBus(sc_core::sc_module_name name, const PciBusParams& p = {});
 
   sc_time clock() const { return clk_; }
   // AD bus width: a burst data phase moves 4 (32-bit) or 8 (64-bit, REQ64#/ACK64#) bytes.

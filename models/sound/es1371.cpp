@@ -1,8 +1,45 @@
 #include "models/sound/es1371.h"
 #include <cstring>
+#include "models/common/knobs.h"
 #include "models/common/register_transport.h"
 
 namespace latsim::sound {
+
+params::Table<Es1371Params> es1371_keys() {
+  using namespace params;
+  using P = Es1371Params;
+  return {
+      bind(with_source(knobs::intx_irq("irq",
+                                       "ISA IRQ / IO-APIC pin the ES1371's INTA# is "
+                                       "steered to"),
+                       "seed 000: /proc/irq/10/Ensoniq AudioPCI"),
+           &P::irq),
+      knobs::bind_as<P, int64_t>(
+          with_source(integer("bit_clk_hz", 1000000, 50000000, "Hz",
+                              "AC'97 BIT_CLK (256 bit clocks per frame)"),
+                      "AC'97 2.x: BIT_CLK 12.288 MHz"),
+          [](P & p) -> auto& { return p.link.bit_clk_hz; }),
+      bind<P>(
+          with_source(integer("src_busy_frames", 0, 1000, "frames",
+                              "frame starts a sample-rate-converter RAM request stays busy "
+                              "(0: never)"),
+                      "CALIBRATION.md O8, the author's prepare traces: 5 of 6 SRC waits "
+                      "1-16 us"),
+          [](P & p) -> auto& { return p.src.busy_frames; }),
+      bind<P>(
+          with_source(integer("dac_fetch_longwords", 1, 16, "dwords",
+                              "dwords one playback FIFO refill reads per PCI burst"),
+                      "assumption: one 8-dword memory-read burst refills half the 16-dword "
+                      "DAC FIFO share"),
+          [](P & p) -> auto& { return p.dac.fetch_longwords; }),
+      bind<P>(
+          with_source(integer("burst_overhead_clocks", 0, 64, "clocks",
+                              "per PCI burst: arbitration, address, turnaround, idle"),
+                      "assumption: arbitration, address, turnaround and one idle clock per "
+                      "burst"),
+          [](P & p) -> auto& { return p.dac.burst_overhead_clocks; }),
+  };
+}
 
 Es1371::Es1371(sc_core::sc_module_name name, const Es1371Params& p, pci::PciBus& pci)
     : sc_module(name),

@@ -9,6 +9,7 @@
 #include <array>
 #include <systemc>
 #include <tlm>
+#include "common/params.h"
 #include "models/common/time.h"
 #include "models/irq/irq_line.h"
 #include "models/pci/pci_bus.h"
@@ -19,11 +20,14 @@
 
 namespace latsim::sound {
 
+// The platform.sound.* knobs (es1371_keys) live here and in the parts' params.
 struct Es1371Params {
+  int irq = 10;  // INTA# steered to this ISA IRQ / IO-APIC pin
   AcLinkClock link;
   SrcParams src;
   DacParams dac;
 };
+params::Table<Es1371Params> es1371_keys();
 
 struct Es1371Stats {
   uint64_t irqs = 0;  // INTA# assertions

@@ -1,7 +1,24 @@
 #include "models/usb/uhci.h"
+#include "models/common/knobs.h"
 #include "models/common/register_transport.h"
 
 namespace latsim::usb {
+
+params::Table<UhciParams> uhci_keys() {
+  using namespace params;
+  return {
+      bind(with_source(integer("uhci", 0, 2, "controllers",
+                               "UHCI USB controllers on the board, nothing plugged in (uhci_hcd)"),
+                       "the author's -Q5 trace of the reference machine (LKML 2004-09-01): "
+                       "usb_hcd_irq -> uhci_irq twice on each audio interrupt"),
+           &UhciParams::uhci),
+      bind(with_source(knobs::intx_irq("irq",
+                                       "ISA IRQ / IO-APIC pin the UHCI controllers' INTx# "
+                                       "is steered to"),
+                       "the same trace: the controllers share the audio's line"),
+           &UhciParams::irq),
+  };
+}
 
 Uhci::Uhci(sc_core::sc_module_name name) : sc_module(name), socket("socket") {
   socket.register_b_transport(this, &Uhci::b_transport);

@@ -10,9 +10,19 @@
 #include <cstdint>
 #include <systemc>
 #include <tlm>
+#include "common/params.h"
 #include "models/pci/pci_config.h"
 
 namespace latsim::usb {
+
+// The platform.usb.* knobs (uhci_keys): the south bridge's UHCI controllers, nothing
+// plugged in, and where their INTx# is steered: their handlers run on every interrupt
+// of a line they share.
+struct UhciParams {
+  int uhci = 2;  // controllers (the 686B has two: functions 2 and 3)
+  int irq = 10;  // ISA IRQ / IO-APIC pin
+};
+params::Table<UhciParams> uhci_keys();
 
 class Uhci : public sc_core::sc_module {
  public:

@@ -1,10 +1,50 @@
 #include "models/video/permedia2.h"
 #include <algorithm>
 #include <cstring>
+#include "models/common/knobs.h"
 #include "models/pci/stall_class.h"
 #include "models/pci/target_termination.h"
 
 namespace latsim::video {
+
+params::Table<Permedia2Params> permedia2_keys() {
+  using namespace params;
+  using P = Permedia2Params;
+  return {
+      bind(with_source(choice("card", {"none", "permedia2"},
+                              "graphics card with a command FIFO on PCI (none: not fitted)"),
+                       "seed 000's reports name no card on the reference machine"),
+           &P::card),
+      bind(with_source(integer("fifo_entries", 1, 65536, "entries",
+                               "input FIFO depth (InFIFOSpace when empty)"),
+                       "XFree86 glint_driver.c: FIFOSize = 256 for PERMEDIA2"),
+           &P::fifo_entries),
+      knobs::bind_enum(
+          with_source(of_type(ValueType::Enum, "pci",
+                              "a store into the full FIFO: 2.0 holds the bus with wait states "
+                              "until an entry drains, 2.1 ends it with Retry at 16 clocks "
+                              "(FIFODiscon)"),
+                      "FIFODiscon resets to 0: wait states (pm2fb sets it only with "
+                      "CONFIG_FB_PM2_FIFO_DISCONNECT)"),
+          &P::full_write, {{FullFifoWrite::Pci20Hold, "2.0"}, {FullFifoWrite::Pci21Retry, "2.1"}}),
+      bind(with_source(number("register_load_ns", 0, 100000, "ns",
+                              "core time to take one register load from the FIFO"),
+                       "assumption: one clock of an ~83 MHz core"),
+           &P::register_load_ns),
+      bind(with_source(number("render_setup_ns", 0, 100000, "ns", "core time to start one Render"),
+                       "assumption: ~10 core clocks"),
+           &P::render_setup_ns),
+      bind(with_source(number("fill_ns_per_pixel", 0, 10000, "ns",
+                              "core time per filled pixel of a Render"),
+                       "assumption: one filled fragment per core clock"),
+           &P::fill_ns_per_pixel),
+      bind(with_source(number("copy_ns_per_pixel", 0, 10000, "ns",
+                              "core time per pixel of a screen-to-screen copy (source read + "
+                              "write)"),
+                       "assumption: 8 bytes a pixel over SGRAM that display refresh shares"),
+           &P::copy_ns_per_pixel),
+  };
+}
 
 Permedia2::Permedia2(sc_core::sc_module_name name, const Permedia2Params& p)
     : sc_module(name), socket("socket"), p_(p), mode_(p.full_write) {
@@ -84,14 +124,13 @@ sc_time Permedia2::cost(uint64_t off, uint32_t v) {
   // is what the core sees when it runs it.
   if (off == kRectangleSize) rect_size_ = v;
   if (off == kConfig) config_ = v;
-  if (off != kRender) return p_.drain.register_load;
+  if (off != kRender) return p_.register_load();
   stats_.renders++;
-  if ((v & kRenderPrimitiveMask) != kRenderRectangle) return p_.drain.render_setup;
+  if ((v & kRenderPrimitiveMask) != kRenderRectangle) return p_.render_setup();
   const uint64_t px = uint64_t(rect_size_ & 0xffff) * (rect_size_ >> 16);
   stats_.pixels += px;
-  const sc_time per =
-      (config_ & kConfigReadSource) ? p_.drain.copy_per_pixel : p_.drain.fill_per_pixel;
-  return p_.drain.render_setup + per * double(px);
+  const sc_time per = (config_ & kConfigReadSource) ? p_.copy_per_pixel() : p_.fill_per_pixel();
+  return p_.render_setup() + per * double(px);
 }
 
 unsigned Permedia2::free_entries(sc_time at) {

@@ -11,8 +11,10 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <deque>
 #include <functional>
+#include <string>
 #include <systemc>
 #include <tlm>
+#include "common/params.h"
 #include "models/common/time.h"
 #include "models/pci/pci_config.h"
 
@@ -20,25 +22,29 @@ namespace latsim::video {
 
 enum class FullFifoWrite { Pci20Hold, Pci21Retry };
 
-// Core time per FIFO entry, by kind. All figures are assumptions (no Permedia 2
-// timing datasheet at hand): about one clock of an ~83 MHz core per register load
-// and per filled pixel. A 32-bpp screen-to-screen copy moves 8 bytes per pixel
-// over a ~800 MB/s SGRAM bus that display refresh shares; 40 ns/pixel assumes ~35 %
-// of the rest. O12 (25-30 ms for most of 1024x768) is the check, not the source.
-struct DrainTable {
-  sc_time register_load = sc_time(12, SC_NS);
-  sc_time render_setup = sc_time(120, SC_NS);  // rasteriser start-up per Render
-  sc_time fill_per_pixel = sc_time(12, SC_NS);
-  sc_time copy_per_pixel = sc_time(40, SC_NS);
-};
-
+// The platform.video.* knobs (permedia2_keys) and the card's fixed facts. Core time
+// per FIFO entry, by kind: all figures are assumptions (no Permedia 2 timing datasheet
+// at hand): about one clock of an ~83 MHz core per register load and per filled pixel.
+// A 32-bpp screen-to-screen copy moves 8 bytes per pixel over a ~800 MB/s SGRAM bus
+// that display refresh shares; 40 ns/pixel assumes ~35 % of the rest. O12 (25-30 ms
+// for most of 1024x768) is the check, not the source.
 struct Permedia2Params {
-  unsigned fifo_entries = 256;  // assumption; pm2fb waits for up to 53 free, so >= 53
-  DrainTable drain;
+  std::string card = "none";    // the board's graphics card: none | permedia2 (this model)
+  unsigned fifo_entries = 256;  // glint_driver.c FIFOSize; pm2fb waits for up to 53 free
   FullFifoWrite full_write = FullFifoWrite::Pci20Hold;  // reset value of FIFODiscon
-  sc_time pci_clock = sc_time(30003, SC_PS);            // 33.33 MHz
+  double register_load_ns = 12;
+  double render_setup_ns = 120;  // rasteriser start-up per Render
+  double fill_ns_per_pixel = 12;
+  double copy_ns_per_pixel = 40;              // source read + write
+  sc_time pci_clock = sc_time(30003, SC_PS);  // 33.33 MHz
   int decode_clocks = 2;  // DEVSEL + initial wait states the bus charges (its map entry)
+
+  sc_time register_load() const { return sc_time(register_load_ns, SC_NS); }
+  sc_time render_setup() const { return sc_time(render_setup_ns, SC_NS); }
+  sc_time fill_per_pixel() const { return sc_time(fill_ns_per_pixel, SC_NS); }
+  sc_time copy_per_pixel() const { return sc_time(copy_ns_per_pixel, SC_NS); }
 };
+params::Table<Permedia2Params> permedia2_keys();
 
 struct Permedia2Stats {
   uint64_t fifo_writes = 0;   // entries the FIFO accepted

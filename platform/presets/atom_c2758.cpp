@@ -30,12 +30,11 @@ void atom_c2758(PlatformConfig& p) {
   // Assumption: the SoC's fabric does not hold the cores off memory while a PCIe
   // master writes (no VIA-style holdoff); legacy I/O still goes through the LPC
   // bridge at ISA-like cycle times (the 8254 of the legacy block).
-  p.host_bridge.cpu_holdoff = HoldoffPolicy::None;
+  p.host_bridge.holdoff = chipset::CpuHoldoff::None;
   p.isa.io_cycle_ns = 1000;
   // Assumption: its IO-APIC (if used) answers at PCI speed; only the VIA board is chosen.
-  p.ioapic_bus = "pci";
+  p.ioapic.bus = "pci";
   // The SATA/PCIe devices are modelled as the reference machine's PCI devices.
-  p.video = VideoConfig{};
 }
 
 }  // namespace latsim::platform::presets

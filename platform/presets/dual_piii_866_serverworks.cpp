@@ -12,30 +12,25 @@ void dual_piii_866_serverworks(PlatformConfig& p) {
 
   // ServerSet III LE: PCI 2.2, 64-bit/66 MHz. Assumption: the one modelled bus is that
   // segment and every device on it bursts 64 bits (the real OSB4 sits on a 32/33 bus).
+  // Assumptions kept from the VIA board: the BIOS leaves latency timers at 64, and the
+  // arbiter rotates (PCI 2.2 fairness; no LE arbiter documentation at hand).
   p.pci.mhz = 66.67;
   p.pci.width_bits = 64;
-  // Assumption: the BIOS leaves latency timers at 64, as on the VIA board.
-  p.pci.latency_timer = 64;
-  // Assumption: rotating priority (PCI 2.2 fairness); no LE arbiter documentation at hand.
-  p.pci.arbiter = "rotate";
   // The OSB4's USB controller is OHCI, not modelled: no USB handlers.
   p.usb.uhci = 0;
 
   // Assumption: the CNB30LE serves CPU reads of DRAM concurrently with PCI masters
   // (its PCI side has its own buffers into memory), so it holds the CPU off for
   // nothing but DRAM itself; the VIA 686B holdoff is a VIA quirk (quirk_vialatency).
-  p.host_bridge.cpu_holdoff = HoldoffPolicy::None;
-  p.host_bridge.holdoff_grants = 3;  // unused under `none`
+  p.host_bridge.holdoff = chipset::CpuHoldoff::None;
 
   // Assumption: the OSB4's ISA bridge runs 8-bit I/O cycles at 8.33 MHz like the 686B.
   p.isa.io_cycle_ns = 1000;
   // Assumption: its IO-APIC (if used) answers at PCI speed; only the VIA board is chosen.
-  p.ioapic_bus = "pci";
+  p.ioapic.bus = "pci";
 
-  // OSB4 IDE (Linux serverworks.c): udma2 is its limit.
-  p.ide.udma_mode = 2;
-  // Assumption: the OSB4 posts 16-byte memory-write bursts like the PIIX4/686B.
-  p.ide.burst_bytes = 16;
+  // OSB4 IDE (Linux serverworks.c): udma2 is its limit, as the VIA board's; assumption:
+  // it posts 16-byte memory-write bursts like the PIIX4/686B.
 }
 
 }  // namespace latsim::platform::presets

@@ -7,7 +7,7 @@ namespace latsim::platform::presets {
 
 inline constexpr const char* kDualPiii866Via = "dual-piii-866-via";
 
-// Sets every PlatformConfig field (sources in CALIBRATION.md, or marked as assumptions).
+// The devices' declared defaults: their sources cite CALIBRATION.md or mark assumptions.
 void dual_piii_866_via(PlatformConfig& platform);
 
 }  // namespace latsim::platform::presets

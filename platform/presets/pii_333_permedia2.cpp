@@ -18,50 +18,27 @@ void pii_333_permedia2(PlatformConfig& p) {
   // Assumption: 440BX with PC66 SDRAM, a little slower than the PIII's 174 ns (CAL CPU).
   p.cpu.dram_latency_ns = 180;
 
-  // CAL PCI: 33.33 MHz, 30 ns clock.
-  p.pci.mhz = 33.33;
-  // Assumption: BIOS value kept (pcibios_set_master only raises values under 16).
-  p.pci.latency_timer = 64;
-  // Assumption: the PIIX4's arbiter rotates among requesting masters.
-  p.pci.arbiter = "rotate";
+  // PCI as the reference machine's (CAL PCI: 33.33 MHz). Assumptions: the BIOS latency
+  // timer kept (pcibios_set_master only raises values under 16), the PIIX4's arbiter
+  // rotates among requesting masters, a 4-dword CPU-to-PCI posted-write buffer.
 
   // Assumption: the 440BX has no VIA-style CPU holdoff; the CPU waits only for PCI.
-  p.host_bridge.cpu_holdoff = HoldoffPolicy::None;
-  p.host_bridge.holdoff_grants = 3;  // unused with holdoff none
-  // Assumption: a 4-dword CPU-to-PCI posted-write buffer, as the VIA default.
-  p.host_bridge.posted_write_entries = 4;
+  p.host_bridge.holdoff = chipset::CpuHoldoff::None;
 
   // Assumption: one 8-bit ISA I/O cycle ~1 us at 8.33 MHz through the PIIX4.
   p.isa.io_cycle_ns = 1000;
   // Assumption: its IO-APIC (if used) answers at PCI speed; only the VIA board is chosen.
-  p.ioapic_bus = "pci";
+  p.ioapic.bus = "pci";
 
-  // PIIX4E: Ultra DMA/33 (udma2).
-  p.ide.udma_mode = 2;
-  // CAL IDE: PIIX4 bus-master IDE memory writes are 4-dword bursts.
-  p.ide.burst_bytes = 16;
-  // Assumption: one PRD read from DRAM between scatter-gather entries.
+  // PIIX4E: Ultra DMA/33 (udma2) and, CAL IDE, 4-dword memory-write bursts, as the
+  // reference machine's. Assumption: one PRD read from DRAM between entries.
   p.ide.prd_fetch_ns = 500;
-
   // Assumption: the disk of the dual-PIII preset (120GXP class); the seed names none.
-  p.disk.rpm = 7200;
-  p.disk.avg_seek_ms = 8.5;
-  p.disk.track_to_track_ms = 1.2;
-  p.disk.outer_mb_s = 44.0;
-  p.disk.inner_mb_s = 22.0;
-  p.disk.command_overhead_ms = 0.3;
-  p.disk.cache_hit_overhead_ms = 0.1;
-  p.disk.cache_kb = 2048;
-  p.disk.capacity_sectors = 58168LL * 16 * 63;
 
   // seed 000: "AccelStar II AGP video board (based on the 3D Labs Permedia 2)".
+  // Its declared FIFO (256 entries, the seed's reply: "a 256-entry fifo") and PCI 2.0
+  // wait states while full (FIFODiscon at its reset value) are the card's defaults.
   p.video.card = "permedia2";
-  // XFree86 glint_driver.c: FIFOSize = 256 for PERMEDIA2 (the seed's reply: "a
-  // 256-entry fifo").
-  p.video.fifo_entries = 256;
-  // FIFODiscon resets to 0: a full FIFO inserts wait states (pm2fb only sets it with
-  // CONFIG_FB_PM2_FIFO_DISCONNECT); the card behaves as a pre-2.1 target.
-  p.video.pci = "2.0";
   // Permedia 2 core clock 83 MHz (3Dlabs spec, vintage3d.org review): one register
   // load per clock, one filled fragment per clock; assumption: 10 clocks per Render.
   constexpr double kCoreMhz = 83.0;

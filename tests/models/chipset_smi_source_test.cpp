@@ -30,7 +30,7 @@ struct NullTarget : sc_core::sc_module {  // the bus needs one target bound
 };
 
 struct Rig {
-  pci::PciBus pci{"pci", 33.33, 64, pci::ArbitrationPolicy::Rotate};
+  pci::PciBus pci{"pci"};
   NullTarget dev{"dev"};
   chipset::Dram dram{64ull << 20};
   std::unique_ptr<chipset::HostBridge> hb;
@@ -41,8 +41,8 @@ struct Rig {
   explicit Rig(const chipset::SmiParams& p) {
     hb = std::make_unique<chipset::HostBridge>("hb", chipset::HostBridgeParams{}, pci, dram);
     pci.target_socket.bind(dev.socket);
-    cpu0 = std::make_unique<Pentium3>("cpu0", 0, 866.0, *hb, apic0);
-    cpu1 = std::make_unique<Pentium3>("cpu1", 1, 866.0, *hb, apic1);
+    cpu0 = std::make_unique<Pentium3>("cpu0", 0, CpuParams{}, *hb, apic0);
+    cpu1 = std::make_unique<Pentium3>("cpu1", 1, CpuParams{}, *hb, apic1);
     smi = std::make_unique<chipset::SmiSource>("smi", p);
     for (Pentium3* c : {cpu0.get(), cpu1.get()})
       smi->connect([c](sc_time handler) { c->smi(handler); });
@@ -51,8 +51,8 @@ struct Rig {
 
 chipset::SmiParams every(double period_us, double duration_us, double first_us) {
   chipset::SmiParams p;
-  p.period = us(period_us);
-  p.duration = us(duration_us);
+  p.period_us = period_us;
+  p.duration_us = duration_us;
   p.first = us(first_us);
   return p;
 }

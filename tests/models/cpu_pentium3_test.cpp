@@ -31,7 +31,7 @@ struct NullTarget : sc_core::sc_module {
 using latsim::test::Script;
 
 struct Rig {
-  pci::PciBus pci{"pci", 33.33, 64, pci::ArbitrationPolicy::Rotate};
+  pci::PciBus pci{"pci"};
   chipset::Dram dram{64ull << 20};
   std::unique_ptr<chipset::HostBridge> hb;
   NullTarget dev{"dev"};
@@ -44,7 +44,7 @@ struct Rig {
     p.holdoff = policy;
     hb = std::make_unique<chipset::HostBridge>("hb", p, pci, dram);
     pci.target_socket.bind(dev.socket);
-    cpu = std::make_unique<Pentium3>("cpu", 0, 866.0, *hb, apic);
+    cpu = std::make_unique<Pentium3>("cpu", 0, CpuParams{}, *hb, apic);
     ide = pci.add_master("ide");
   }
   // One PRD entry's DMA (disk read into DRAM) from `start` to `end`.
@@ -167,7 +167,7 @@ TEST(Pentium3Run, MissIssuedExactlyAtEntryStartIsHeldOff) {
   });
   sc_core::sc_start();
   // The host bridge holds a request at the entry's first instant (covers(start)).
-  ASSERT_EQ(r.hb->cpu_miss_done(issue1), entry_end + dram());
+  ASSERT_EQ(r.hb->cpu_ready(issue1), entry_end);
   EXPECT_EQ(t, entry_end + dram() + unit * 2.0 + core(2000));
   EXPECT_EQ(r.cpu->stats().fsb_stall, entry_end - issue1);
 }

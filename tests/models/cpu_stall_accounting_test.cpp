@@ -25,6 +25,11 @@ constexpr uint64_t kDramPs = 174000;   // 174 ns main-memory latency
 constexpr uint64_t kFb = 0xe0000000;   // the video card's control aperture
 constexpr uint64_t kCoreReg = 0x8ac8;  // a FIFO'd core register (one entry)
 sc_time clocks(uint64_t n) { return ps(n * kClkPs); }
+isa::PciIsaBridgeParams one_us_cycles() {
+  isa::PciIsaBridgeParams p;
+  p.io_cycle_ns = 1000;
+  return p;
+}
 
 struct Register : sc_core::sc_module {  // a plain PCI (or ISA) target: no wait states
   tlm_utils::simple_target_socket<Register> socket;
@@ -38,10 +43,10 @@ struct Register : sc_core::sc_module {  // a plain PCI (or ISA) target: no wait 
 };
 
 struct Rig {
-  pci::PciBus pci{"pci", 33.33, 64, pci::ArbitrationPolicy::Rotate};
+  pci::PciBus pci{"pci"};
   chipset::Dram dram{64ull << 20};
   std::unique_ptr<chipset::HostBridge> hb;
-  isa::PciIsaBridge isa{"isa", sc_time(1, SC_US)};
+  isa::PciIsaBridge isa{"isa", one_us_cycles()};
   Register isa_dev{"isa_dev"};
   Register pci_dev{"pci_dev"};
   std::unique_ptr<video::Permedia2> card;
@@ -56,7 +61,7 @@ struct Rig {
     hb = std::make_unique<chipset::HostBridge>("hb", hp, pci, dram);
     video::Permedia2Params vp;
     vp.fifo_entries = 1;
-    vp.drain.register_load = sc_time(1, SC_US);  // a slow core: easy sums
+    vp.register_load_ns = 1000;  // a slow core: easy sums
     vp.full_write = mode;
     card = std::make_unique<video::Permedia2>("card", vp);
     pci.target_socket.bind(isa.pci_socket);  // 0
@@ -67,8 +72,8 @@ struct Rig {
     pci.map(kFb, 0x10000, 2, "video", 2);
     isa.isa_socket.bind(isa_dev.socket);
     isa.map(0x40, 4, 0, "pit");
-    cpu0 = std::make_unique<Pentium3>("cpu0", 0, 866.0, *hb, apic0);
-    cpu1 = std::make_unique<Pentium3>("cpu1", 1, 866.0, *hb, apic1);
+    cpu0 = std::make_unique<Pentium3>("cpu0", 0, CpuParams{}, *hb, apic0);
+    cpu1 = std::make_unique<Pentium3>("cpu1", 1, CpuParams{}, *hb, apic1);
     ide = pci.add_master("ide");
   }
   // One PRD entry's DMA into DRAM from `start` to `end` (16-byte bursts at udma2).

@@ -50,7 +50,7 @@ struct Prd {
 
 // A machine slice: PCI bus, DRAM, the disk and controller as the platform maps them.
 struct Rig {
-  pci::PciBus pci{"pci", 33.33, 64, pci::ArbitrationPolicy::Rotate};
+  pci::PciBus pci{"pci"};
   chipset::Dram dram{64ull << 20};
   IdeDiskParams disk_params;
   IdeDisk disk{disk_params};
@@ -163,7 +163,7 @@ ReadPlan miss_plan(const IdeDisk& disk, const IdeDiskParams& p, uint64_t lba, ui
   ReadPlan plan;
   plan.lba = lba;
   plan.sectors = n;
-  plan.not_before = at + p.command_overhead + disk.seek_time(0, lba);
+  plan.not_before = at + p.command_overhead() + disk.seek_time(0, lba);
   plan.arrive0 = plan.not_before + disk.rotational_wait(lba, plan.not_before);
   plan.sector_time = transfer_time(512, disk.media_rate_mb_s(lba));
   return plan;
@@ -193,7 +193,7 @@ TEST(IdeBusMasterDma, ReadDmaAnnouncesOneTrainPerPrdEntryAtUdma2Pace) {
   EXPECT_EQ(when.first, t0);
   EXPECT_DOUBLE_EQ(r.ide.udma_rate(), 33.3);  // udma2
   const ReadPlan plan = miss_plan(r.disk, r.disk_params, kLba, kSectors, t0);
-  const auto exp = expected_entries(plan, t0, kThreeEntries, 33.3, r.params.prd_fetch);
+  const auto exp = expected_entries(plan, t0, kThreeEntries, 33.3, r.params.prd_fetch());
   ASSERT_EQ(r.log.trains.size(), 3u);
   const sc_time tenure = ps(kClkPs * (4 + 16 / 4));  // arbitration + address + 4 data + idle
   for (size_t i = 0; i < 3; ++i) {
@@ -212,12 +212,12 @@ TEST(IdeBusMasterDma, ReadDmaAnnouncesOneTrainPerPrdEntryAtUdma2Pace) {
   }
   // Spelled out: the drive is faster than udma2 (44 vs 33.3 MB/s), so entry 0 starts
   // when its first sector is in the buffer and each entry takes bytes / 33.3 MB/s;
-  // the next one follows after a 500 ns PRD fetch.
+  // the next one follows after the PRD fetch.
   EXPECT_EQ(r.log.trains[0].start, plan.arrive0);
   EXPECT_EQ(to_ps(r.log.trains[0].end - r.log.trains[0].start), 123003003u);  // 4096 B @ 33.3 MB/s
-  EXPECT_EQ(r.log.trains[1].start, r.log.trains[0].end + sc_time(500, SC_NS));
+  EXPECT_EQ(r.log.trains[1].start, r.log.trains[0].end + sc_time(120, SC_NS));
   EXPECT_EQ(to_ps(r.log.trains[1].end - r.log.trains[1].start), 246006006u);  // 8192 B
-  EXPECT_EQ(r.log.trains[2].start, r.log.trains[1].end + sc_time(500, SC_NS));
+  EXPECT_EQ(r.log.trains[2].start, r.log.trains[1].end + sc_time(120, SC_NS));
   EXPECT_EQ(to_ps(r.log.trains[2].end - r.log.trains[2].start), 123003003u);
 
   // IRQ 14 rose exactly at the end of the last entry and stays up until Status is read.
@@ -297,7 +297,7 @@ TEST(IdeBusMasterDma, ThroughThePciSocketTimesFollowTheRegisterWrites) {
   EXPECT_EQ(when.first, sc_time(20, SC_US) + cycle * 9.0);
   EXPECT_EQ(when.second, when.first + cycle);
   const ReadPlan plan = miss_plan(r.disk, r.disk_params, kLba, kSectors, when.first);
-  const auto exp = expected_entries(plan, when.second, kThreeEntries, 33.3, r.params.prd_fetch);
+  const auto exp = expected_entries(plan, when.second, kThreeEntries, 33.3, r.params.prd_fetch());
   ASSERT_EQ(r.log.trains.size(), 3u);
   for (size_t i = 0; i < 3; ++i) {
     EXPECT_EQ(r.log.trains[i].start, exp[i].start) << i;
@@ -315,7 +315,7 @@ TEST(IdeBusMasterDma, Lba28TakesBits24To27FromTheDeviceRegister) {
   Rig r;
   r.write_prd_table(kThreeEntries);
   const uint64_t lba = 0x2345678;  // 37 M sectors in: the high nibble (2) is in Device
-  ASSERT_LT(lba, r.disk_params.capacity);
+  ASSERT_LT(lba, r.disk_params.capacity());
   const sc_time t0 = sc_time(20, SC_US);
   Script s("s", [&] {
     sc_core::wait(t0);
@@ -323,11 +323,12 @@ TEST(IdeBusMasterDma, Lba28TakesBits24To27FromTheDeviceRegister) {
   });
   sc_core::sc_start();
   const ReadPlan plan = miss_plan(r.disk, r.disk_params, lba, kSectors, t0);
-  const auto exp = expected_entries(plan, t0, kThreeEntries, 33.3, r.params.prd_fetch);
+  const auto exp = expected_entries(plan, t0, kThreeEntries, 33.3, r.params.prd_fetch());
   ASSERT_EQ(r.log.trains.size(), 3u);
   EXPECT_EQ(r.log.trains[0].start, exp[0].start);  // a long seek to the inner half
   EXPECT_EQ(r.log.trains[2].end, exp[2].end);
-  EXPECT_GT(r.log.trains[0].start - t0, r.disk_params.command_overhead + r.disk_params.avg_seek);
+  EXPECT_GT(r.log.trains[0].start - t0,
+            r.disk_params.command_overhead() + r.disk_params.avg_seek());
 }
 
 TEST(IdeBusMasterDma, PrdEntryCrossing64KiBIsCounted) {
@@ -365,7 +366,7 @@ TEST(IdeBusMasterDma, MediaBoundEntriesFollowTheDriveAtUdma5) {
   });
   sc_core::sc_start();
   const ReadPlan plan = miss_plan(r.disk, r.disk_params, kLba, kSectors, t0);
-  const auto exp = expected_entries(plan, t0, kThreeEntries, 100.0, p.prd_fetch);
+  const auto exp = expected_entries(plan, t0, kThreeEntries, 100.0, p.prd_fetch());
   ASSERT_EQ(r.log.trains.size(), 3u);
   // Entry i ends one UDMA sector-time after its last sector arrives, and the next
   // entry starts when its first sector arrives (later than end + PRD fetch).
@@ -404,7 +405,7 @@ TEST(IdeBusMasterDma, SequentialCommandHitsCacheAndStartsAfterHitOverhead) {
   ASSERT_EQ(r.log.trains.size(), 6u);
   // The sectors were read ahead into the buffer long ago: the entry waits only for the
   // 0.1 ms cache-hit command overhead, then runs at the UDMA rate.
-  EXPECT_EQ(r.log.trains[3].start, t1 + r.disk_params.cache_hit_overhead);
+  EXPECT_EQ(r.log.trains[3].start, t1 + r.disk_params.cache_hit_overhead());
   EXPECT_EQ(r.log.trains[3].end, r.log.trains[3].start + transfer_time(4096, 33.3));
   ASSERT_EQ(r.irq.edges.size(), 3u);
   EXPECT_EQ(r.irq.edges[2].at, r.log.trains[5].end);
@@ -450,9 +451,9 @@ TEST(IdeBusMasterDma, EntryAnnouncedWhileTheBusIsHeldStartsAPrdFetchAfterTheHold
   EXPECT_EQ(hold_end, t0 + ps(kClkPs * 5) + sc_time(30, SC_MS));
   const ReadPlan plan = miss_plan(r.disk, r.disk_params, kLba, kSectors, t1);
   ASSERT_LT(plan.ready(0), hold_end);  // the drive had the data long before
-  const auto exp = expected_entries(plan, hold_end, kThreeEntries, 33.3, r.params.prd_fetch);
+  const auto exp = expected_entries(plan, hold_end, kThreeEntries, 33.3, r.params.prd_fetch());
   ASSERT_EQ(r.log.trains.size(), 3u);
-  EXPECT_EQ(r.log.trains[0].start, hold_end + r.params.prd_fetch);
+  EXPECT_EQ(r.log.trains[0].start, hold_end + r.params.prd_fetch());
   for (size_t i = 0; i < 3; ++i) {
     EXPECT_EQ(r.log.trains[i].start, exp[i].start) << i;
     EXPECT_EQ(r.log.trains[i].end, exp[i].end) << i;
@@ -492,7 +493,7 @@ TEST(IdeBusMasterDma, EntryWaitingForTheDriveIsDeferredByAHoldCoveringItsStart) 
   EXPECT_EQ(moved.end, first.end + (hold_end - first.start));
   ASSERT_EQ(r.log.trains.size(), 3u);
   EXPECT_EQ(r.log.announced_at[1], moved.end);  // the next PRD is fetched when it is done
-  EXPECT_EQ(r.log.trains[1].start, moved.end + r.params.prd_fetch);
+  EXPECT_EQ(r.log.trains[1].start, moved.end + r.params.prd_fetch());
   ASSERT_EQ(r.irq.edges.size(), 1u);
   EXPECT_EQ(r.irq.edges[0].at, r.log.trains[2].end);
   EXPECT_EQ(r.ide.stats().busy, r.log.trains[2].end - t0);

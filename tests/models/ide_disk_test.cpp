@@ -18,14 +18,14 @@ constexpr uint64_t kSectorsPerCylinder = 16 * 63;  // heads x sectors per track
 // A drive of 3000 cylinders: one third of the stroke is exactly 1000 cylinders.
 IdeDiskParams small_disk() {
   IdeDiskParams p;
-  p.capacity = 3000 * kSectorsPerCylinder;
+  p.capacity_sectors = 3000 * kSectorsPerCylinder;
   return p;
 }
 uint64_t cyl(uint64_t c) { return c * kSectorsPerCylinder; }
 
 // The seek rule: t2t + (avg - t2t) * sqrt(d / (cylinders / 3)), in picoseconds.
 double seek_rule_ps(const IdeDiskParams& p, double d, double cylinders) {
-  const double t2t = double(to_ps(p.track_to_track)), avg = double(to_ps(p.avg_seek));
+  const double t2t = double(to_ps(p.track_to_track())), avg = double(to_ps(p.avg_seek()));
   return t2t + (avg - t2t) * std::sqrt(d / (cylinders / 3.0));
 }
 
@@ -60,8 +60,8 @@ TEST(IdeDiskSeek, GrowsWithSquareRootOfDistanceAndIsSymmetric) {
     prev = s;
   }
   // One cylinder is just above track-to-track; full stroke sqrt(3) of the way past it.
-  EXPECT_GT(disk.seek_time(0, cyl(1)), p.track_to_track);
-  EXPECT_LT(disk.seek_time(0, cyl(1)), p.track_to_track + sc_time(0.25, SC_MS));
+  EXPECT_GT(disk.seek_time(0, cyl(1)), p.track_to_track());
+  EXPECT_LT(disk.seek_time(0, cyl(1)), p.track_to_track() + sc_time(0.25, SC_MS));
 }
 
 TEST(IdeDiskSeek, ReferenceDriveAverageAtOneThirdOf58168Cylinders) {
@@ -97,7 +97,7 @@ TEST(IdeDiskRotation, WaitIsTheMediaTimeToTheSector) {
   EXPECT_NEAR(rev / st, 716.1, 0.1);
   EXPECT_NEAR(double(to_ps(disk.rotational_wait(717, SC_ZERO_TIME))), 717 * st - rev, 1e5);
   // In the inner zone a sector is twice as long (22 MB/s).
-  const uint64_t inner = p.capacity - 10;
+  const uint64_t inner = p.capacity() - 10;
   const sc_time at = sc_time(3.7, SC_MS);
   const sc_time a = disk.rotational_wait(inner, at), b = disk.rotational_wait(inner + 1, at);
   EXPECT_NEAR(double(to_ps(b - a)), double(to_ps(transfer_time(512, 22.0))), 1000.0);
@@ -159,11 +159,11 @@ TEST(IdeDiskMedia, ZonedRateFallsFromOuterToInner) {
   const IdeDiskParams p;
   IdeDisk disk(p);
   EXPECT_DOUBLE_EQ(disk.media_rate_mb_s(0), 44.0);
-  EXPECT_DOUBLE_EQ(disk.media_rate_mb_s(p.capacity), 22.0);
-  EXPECT_DOUBLE_EQ(disk.media_rate_mb_s(p.capacity / 2),
-                   44.0 - 22.0 * double(p.capacity / 2) / double(p.capacity));
-  EXPECT_NEAR(disk.media_rate_mb_s(p.capacity / 2), 33.0, 1e-6);
-  EXPECT_DOUBLE_EQ(disk.media_rate_mb_s(p.capacity * 2), 22.0);  // clamped past the end
+  EXPECT_DOUBLE_EQ(disk.media_rate_mb_s(p.capacity()), 22.0);
+  EXPECT_DOUBLE_EQ(disk.media_rate_mb_s(p.capacity() / 2),
+                   44.0 - 22.0 * double(p.capacity() / 2) / double(p.capacity()));
+  EXPECT_NEAR(disk.media_rate_mb_s(p.capacity() / 2), 33.0, 1e-6);
+  EXPECT_DOUBLE_EQ(disk.media_rate_mb_s(p.capacity() * 2), 22.0);  // clamped past the end
   EXPECT_GT(disk.media_rate_mb_s(1000), disk.media_rate_mb_s(2000));
 }
 
@@ -174,7 +174,7 @@ TEST(IdeDiskCache, MissPaysOverheadSeekAndRotation) {
   const uint64_t lba = 100000;  // cylinder 99; the heads start at LBA 0
   const sc_time now = sc_time(2, SC_MS);
   const ReadPlan plan = disk.read(lba, 256, now);
-  const sc_time not_before = now + p.command_overhead + disk.seek_time(0, lba);
+  const sc_time not_before = now + p.command_overhead() + disk.seek_time(0, lba);
   EXPECT_FALSE(plan.cache_hit);
   EXPECT_EQ(plan.lba, lba);
   EXPECT_EQ(plan.sectors, 256u);
@@ -196,17 +196,17 @@ TEST(IdeDiskCache, SequentialFollowUpHitsRandomReadMisses) {
   const sc_time t1 = sc_time(22, SC_MS);
   const ReadPlan seq = disk.read(100256, 256, t1);
   EXPECT_TRUE(seq.cache_hit);
-  EXPECT_EQ(seq.not_before, t1 + p.cache_hit_overhead);
+  EXPECT_EQ(seq.not_before, t1 + p.cache_hit_overhead());
   EXPECT_EQ(seq.arrive0, first.arrive0 + first.sector_time * 256.0);  // stream continues
   EXPECT_EQ(seq.sector_time, first.sector_time);
-  EXPECT_EQ(seq.ready(0), t1 + p.cache_hit_overhead);  // already buffered: only the 0.1 ms
+  EXPECT_EQ(seq.ready(0), t1 + p.cache_hit_overhead());  // already buffered: only the 0.1 ms
   EXPECT_EQ(disk.cache_hits(), 1u);
   // Far away: overhead + seek from where the last command left the heads + rotation.
   const sc_time t2 = sc_time(30, SC_MS);
   const uint64_t far = 50000000;
   const ReadPlan rnd = disk.read(far, 8, t2);
   EXPECT_FALSE(rnd.cache_hit);
-  const sc_time nb = t2 + p.command_overhead + disk.seek_time(100512, far);
+  const sc_time nb = t2 + p.command_overhead() + disk.seek_time(100512, far);
   EXPECT_EQ(rnd.not_before, nb);
   EXPECT_EQ(rnd.arrive0, nb + disk.rotational_wait(far, nb));
   EXPECT_GT(rnd.ready(0) - t2, seq.ready(0) - t1 + sc_time(3, SC_MS));

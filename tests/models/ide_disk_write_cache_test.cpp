@@ -19,7 +19,7 @@ constexpr uint64_t kLba = 100000;
 IdeDiskParams params(bool cache, uint32_t cache_sectors = 4096) {
   IdeDiskParams p;
   p.write_cache = cache;
-  p.write_cache_sectors = cache_sectors;
+  p.write_cache_kb = int(cache_sectors / 2);
   return p;
 }
 
@@ -126,7 +126,7 @@ TEST(IdeDiskWriteCache, ReadMissWaitsForTheFlushToFinish) {
   const sc_time t0 = sc_time(1, SC_MS);
   const WritePlan w = disk.write(kLba, 64, t0, iface());
   const sc_time t1 = t0 + sc_time(100, SC_US);  // long before the flush is done
-  ASSERT_GT(w.media_done, t1 + p.command_overhead);
+  ASSERT_GT(w.media_done, t1 + p.command_overhead());
   const uint64_t far = 2000000;
   const ReadPlan r = disk.read(far, 8, t1);
   EXPECT_EQ(r.not_before, w.media_done + disk.seek_time(kLba + 64, far));

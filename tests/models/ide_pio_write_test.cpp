@@ -38,7 +38,7 @@ struct TrainLog : pci::MasterTrafficListener {
 };
 
 struct Rig {
-  pci::PciBus pci{"pci", 33.33, 64, pci::ArbitrationPolicy::Rotate};
+  pci::PciBus pci{"pci"};
   chipset::Dram dram{64ull << 20};
   IdeDiskParams disk_params;
   IdeDisk disk;
@@ -98,7 +98,7 @@ ReadPlan miss_plan(const IdeDisk& disk, const IdeDiskParams& p, uint64_t lba, ui
   ReadPlan plan;
   plan.lba = lba;
   plan.sectors = n;
-  plan.not_before = at + p.command_overhead + disk.seek_time(0, lba);
+  plan.not_before = at + p.command_overhead() + disk.seek_time(0, lba);
   plan.arrive0 = plan.not_before + disk.rotational_wait(lba, plan.not_before);
   plan.sector_time = transfer_time(512, disk.media_rate_mb_s(lba));
   return plan;

@@ -4,6 +4,7 @@
 // fetched). Under req_asserted a CPU miss waits for the end of the run; under sg_entry
 // for the end of its entry. 32 KiB requests of eight 4 KiB entries at udma4.
 #include "models/chipset/host_bridge.h"
+#include "models/cpu/pentium3.h"
 #include "models/ide/ide_controller.h"
 #include "tests/models/irq_timer_test_util.h"
 #include "tests/models/pci_traffic_fixtures.h"
@@ -31,7 +32,7 @@ constexpr uint64_t kHeldMmio = 0xe0000000;
 constexpr double kUdma4 = 66.7;
 
 struct Rig {
-  pci::PciBus pci{"pci", 33.33, 64, pci::ArbitrationPolicy::Rotate};
+  pci::PciBus pci{"pci"};
   chipset::Dram dram{64ull << 20};
   IdeDiskParams disk_params;
   IdeDisk disk{disk_params};
@@ -44,6 +45,7 @@ struct Rig {
   static IdeControllerParams udma4() {
     IdeControllerParams p;
     p.udma_mode = 4;
+    p.prd_fetch_ns = 500;  // one PRD read from DRAM: a gap a CPU miss can fall into
     return p;
   }
   Rig()
@@ -86,7 +88,7 @@ struct Rig {
   // A CPU cache miss issued at `t` (from a thread, once t is reached) under `h`.
   sc_time miss_done(CpuHoldoff h, sc_time t) {
     hb.set_policy(h);
-    return hb.cpu_miss_done(t);
+    return hb.cpu_ready(t) + cpu::CpuParams{}.dram_latency();
   }
 };
 
@@ -112,7 +114,7 @@ std::vector<Entry> expected(const ReadPlan& plan, sc_time dma_start, sc_time fet
 // The first command misses: overhead, seek from LBA 0, rotation, then the media pace.
 ReadPlan miss_plan(const Rig& r, sc_time at) {
   ReadPlan p;
-  p.not_before = at + r.disk_params.command_overhead + r.disk.seek_time(0, kLba);
+  p.not_before = at + r.disk_params.command_overhead() + r.disk.seek_time(0, kLba);
   p.arrive0 = p.not_before + r.disk.rotational_wait(kLba, p.not_before);
   p.sector_time = transfer_time(512, r.disk.media_rate_mb_s(kLba));
   return p;
@@ -120,7 +122,7 @@ ReadPlan miss_plan(const Rig& r, sc_time at) {
 // The second, sequential command hits the read-ahead stream the first one started.
 ReadPlan hit_plan(const Rig& r, const ReadPlan& first, sc_time at) {
   ReadPlan p;
-  p.not_before = at + r.disk_params.cache_hit_overhead;
+  p.not_before = at + r.disk_params.cache_hit_overhead();
   p.arrive0 = first.arrive0 + first.sector_time * double(kSectors);
   p.sector_time = first.sector_time;
   return p;
@@ -130,7 +132,7 @@ ReadPlan hit_plan(const Rig& r, const ReadPlan& first, sc_time at) {
 TEST(IdePrdRun, CachedRequestIsOneRunAndHoldsAMissToItsEnd) {
   fresh_simulation();
   Rig r;
-  const sc_time lat = r.hb.params().dram_latency;
+  const sc_time lat = cpu::CpuParams{}.dram_latency();
   const sc_time t0 = sc_time(20, SC_US);
   sc_time t1, in_2, gap_2_3;
   sc_time req_in_2, sg_in_2, req_gap, sg_gap;
@@ -142,7 +144,7 @@ TEST(IdePrdRun, CachedRequestIsOneRunAndHoldsAMissToItsEnd) {
     sc_core::wait(sc_time(10, SC_MS));
     t1 = sc_core::sc_time_stamp();
     r.read_dma(kLba + kSectors);
-    exp = expected(hit_plan(r, miss_plan(r, t0), t1), t1, r.params.prd_fetch);
+    exp = expected(hit_plan(r, miss_plan(r, t0), t1), t1, r.params.prd_fetch());
     in_2 = exp[1].start + sc_time(10, SC_US);  // the CPU misses during entry 2
     sc_core::wait(in_2 - sc_core::sc_time_stamp());
     req_in_2 = r.miss_done(CpuHoldoff::ReqAsserted, in_2);
@@ -157,7 +159,7 @@ TEST(IdePrdRun, CachedRequestIsOneRunAndHoldsAMissToItsEnd) {
   ASSERT_EQ(r.disk.cache_hits(), 1u);
   ASSERT_EQ(r.log.trains.size(), 2u * kEntries);
   for (int i = 1; i < kEntries; ++i)  // back to back: each PRD fetch finds the data there
-    ASSERT_EQ(exp[size_t(i)].start, exp[size_t(i) - 1].end + r.params.prd_fetch) << i;
+    ASSERT_EQ(exp[size_t(i)].start, exp[size_t(i) - 1].end + r.params.prd_fetch()) << i;
   for (int i = 0; i < kEntries; ++i) {
     const pci::BurstTrain& tr = r.log.trains[size_t(kEntries + i)];
     EXPECT_EQ(tr.start, exp[size_t(i)].start) << i;
@@ -177,11 +179,11 @@ TEST(IdePrdRun, CachedRequestIsOneRunAndHoldsAMissToItsEnd) {
 TEST(IdePrdRun, MediaGapEndsTheRunAndLetsTheCpuIn) {
   fresh_simulation();
   Rig r;
-  const sc_time lat = r.hb.params().dram_latency;
+  const sc_time lat = cpu::CpuParams{}.dram_latency();
   const sc_time t0 = sc_time(20, SC_US);
   const ReadPlan first = miss_plan(r, t0);
   const sc_time t1 = first.arrive0 + first.sector_time * double(kSectors);
-  const std::vector<Entry> exp = expected(hit_plan(r, first, t1), t1, r.params.prd_fetch);
+  const std::vector<Entry> exp = expected(hit_plan(r, first, t1), t1, r.params.prd_fetch());
   const sc_time in_2 = exp[1].start + sc_time(10, SC_US);
   const sc_time at_gap = exp[3].end + sc_time(100, SC_NS);
   const sc_time in_5 = exp[4].start + sc_time(1, SC_US);
@@ -203,8 +205,8 @@ TEST(IdePrdRun, MediaGapEndsTheRunAndLetsTheCpuIn) {
   sc_core::sc_start();
 
   // The premise, from the drive's plan: entries 1-4 back to back, a gap before entry 5.
-  for (size_t i = 1; i < 4; ++i) ASSERT_EQ(exp[i].start, exp[i - 1].end + r.params.prd_fetch);
-  ASSERT_GT(exp[4].start, exp[3].end + r.params.prd_fetch);
+  for (size_t i = 1; i < 4; ++i) ASSERT_EQ(exp[i].start, exp[i - 1].end + r.params.prd_fetch());
+  ASSERT_GT(exp[4].start, exp[3].end + r.params.prd_fetch());
   ASSERT_GT(exp[4].start, at_gap);
   ASSERT_EQ(r.log.trains.size(), 2u * kEntries);
   for (size_t i = 0; i < size_t(kEntries); ++i) {
@@ -246,7 +248,7 @@ TEST(IdePrdRun, DeferredEntryRunCoversTheDataThatArrivedMeanwhile) {
     r.hb.cpu_pci_access(p);  // the bus is the host's for 2 ms
     const pci::BurstTrain& moved = r.log.deferred.at(0);
     sc_core::wait(moved.start + sc_time(10, SC_US) - sc_core::sc_time_stamp());
-    req_in_1 = r.hb.cpu_miss_done(sc_core::sc_time_stamp());
+    req_in_1 = r.hb.cpu_ready(sc_core::sc_time_stamp());
   });
   sc_core::sc_start();
 
@@ -255,11 +257,11 @@ TEST(IdePrdRun, DeferredEntryRunCoversTheDataThatArrivedMeanwhile) {
   ASSERT_EQ(r.log.deferred.size(), 1u);
   ASSERT_EQ(r.log.trains.size(), size_t(kEntries));
   const pci::BurstTrain& moved = r.log.deferred[0];
-  ASSERT_EQ(r.log.trains[1].start, moved.end + r.params.prd_fetch);  // the data is there
+  ASSERT_EQ(r.log.trains[1].start, moved.end + r.params.prd_fetch());  // the data is there
   for (size_t i = 2; i < size_t(kEntries); ++i)
-    ASSERT_EQ(r.log.trains[i].start, r.log.trains[i - 1].end + r.params.prd_fetch);
+    ASSERT_EQ(r.log.trains[i].start, r.log.trains[i - 1].end + r.params.prd_fetch());
   EXPECT_EQ(moved.run_end, r.log.trains.back().end);
-  EXPECT_EQ(req_in_1, r.log.trains.back().end + r.hb.params().dram_latency);
+  EXPECT_EQ(req_in_1, r.log.trains.back().end);
 }
 
 }  // namespace

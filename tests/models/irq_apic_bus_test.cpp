@@ -16,8 +16,8 @@ using latsim::testing::fresh_simulation;
 struct TwoCpus {
   cpu::LocalApic cpu0{"cpu0", 0}, cpu1{"cpu1", 1};
   ApicBusHub hub;
-  explicit TwoCpus(ApicBusHub::LowestPriorityPolicy p = ApicBusHub::LowestPriorityPolicy::LowestId)
-      : hub(p) {
+  explicit TwoCpus(LowestPriorityPolicy p = LowestPriorityPolicy::LowestId)
+      : hub(ApicBusParams{p}) {
     hub.attach(0, cpu0);
     hub.attach(1, cpu1);
     cpu0.write(cpu::LocalApic::APIC_LDR, 0x01000000);  // init_apic_ldr: 1 << cpu

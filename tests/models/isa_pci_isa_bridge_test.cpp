@@ -36,10 +36,16 @@ struct IsaDevice : sc_core::sc_module {
 
 using latsim::test::Script;
 
+PciIsaBridgeParams every(sc_time cycle) {
+  PciIsaBridgeParams p;
+  p.io_cycle_ns = double(to_ps(cycle)) / 1000;
+  return p;
+}
+
 TEST(PciIsaBridge, EachByteCostsOneIsaCycle) {
   fresh_simulation();
   const sc_time cycle = sc_time(720, SC_NS);  // an 8.33 MHz ISA I/O cycle, 6 BCLKs
-  PciIsaBridge bridge("isa", cycle);
+  PciIsaBridge bridge("isa", every(cycle));
   IsaDevice pit("pit");
   TestInitiator host("host");
   host.socket.bind(bridge.pci_socket);
@@ -66,7 +72,7 @@ TEST(PciIsaBridge, EachByteCostsOneIsaCycle) {
 TEST(PciIsaBridge, Port80WriteIsADelayAndReadsBack) {
   fresh_simulation();
   const sc_time cycle = sc_time(1, SC_US);
-  PciIsaBridge bridge("isa", cycle);
+  PciIsaBridge bridge("isa", every(cycle));
   IsaDevice pit("pit");
   TestInitiator host("host");
   host.socket.bind(bridge.pci_socket);
@@ -91,7 +97,7 @@ TEST(PciIsaBridge, Port80WriteIsADelayAndReadsBack) {
 TEST(PciIsaBridge, DecodesToMappedDeviceWithOffset) {
   fresh_simulation();
   const sc_time cycle = sc_time(1, SC_US);
-  PciIsaBridge bridge("isa", cycle);
+  PciIsaBridge bridge("isa", every(cycle));
   IsaDevice pit("pit"), pic("pic");
   TestInitiator host("host");
   host.socket.bind(bridge.pci_socket);
@@ -123,8 +129,8 @@ TEST(PciIsaBridge, DecodesToMappedDeviceWithOffset) {
 TEST(PciIsaBridge, PortReadThroughPciBusPaysPciCycleThenIsaCycle) {
   fresh_simulation();
   const sc_time cycle = sc_time(1, SC_US);
-  pci::PciBus pci("pci", 33.33, 64, pci::ArbitrationPolicy::Rotate);
-  PciIsaBridge bridge("isa", cycle);
+  pci::PciBus pci{"pci"};
+  PciIsaBridge bridge("isa", every(cycle));
   IsaDevice pit("pit");
   TestInitiator host("host");
   host.socket.bind(pci.host_socket);

@@ -72,7 +72,7 @@ Rtl8139Params one_frame_at(sc_time t, uint32_t bytes, uint64_t count = 1, double
 }
 
 struct Rig {
-  pci::PciBus pci{"pci", 33.33, 64, pci::ArbitrationPolicy::Rotate};
+  pci::PciBus pci{"pci"};
   chipset::Dram dram{64ull << 20};
   Rtl8139 nic;
   TestInitiator host{"host"};

@@ -62,14 +62,14 @@ BurstTrain train(int master, sc_time start, uint64_t n, uint64_t period, uint64_
 
 TEST(PciBusGrant, IdleBusGrantsHostAtOnce) {
   fresh_simulation();
-  PciBus pci("pci", 33.33, 64, ArbitrationPolicy::Rotate);
+  PciBus pci{"pci"};
   EXPECT_EQ(to_ps(pci.clock()), kClkPs);
   EXPECT_EQ(pci.host_grant_time(sc_time(5, SC_US)), sc_time(5, SC_US));
 }
 
 TEST(PciBusGrant, InsideABurstHostWaitsForBurstEndPlusArbitration) {
   fresh_simulation();
-  PciBus pci("pci", 33.33, 64, ArbitrationPolicy::Rotate);
+  PciBus pci{"pci"};
   const int ide = pci.add_master("ide");
   EXPECT_EQ(ide, 1);
   const sc_time start = sc_time(10, SC_US);
@@ -86,7 +86,7 @@ TEST(PciBusGrant, InsideABurstHostWaitsForBurstEndPlusArbitration) {
 
 TEST(PciBusGrant, BetweenBurstsAndOutsideTheTrainNoWait) {
   fresh_simulation();
-  PciBus pci("pci", 33.33, 64, ArbitrationPolicy::Rotate);
+  PciBus pci{"pci"};
   const int ide = pci.add_master("ide");
   const sc_time start = sc_time(10, SC_US);
   const BurstTrain tr = train(ide, start, 10, 12, 8);
@@ -101,7 +101,7 @@ TEST(PciBusGrant, BetweenBurstsAndOutsideTheTrainNoWait) {
 
 TEST(PciBusGrant, BackToBackBurstsYieldToTheHostAfterOneBurst) {
   fresh_simulation();
-  PciBus pci("pci", 33.33, 64, ArbitrationPolicy::Rotate);
+  PciBus pci{"pci"};
   const int ide = pci.add_master("ide");
   const sc_time start = sc_time(10, SC_US);
   // udma4 through a 16-byte line buffer: 8-clock tenures every 8 clocks, the bus saturated.
@@ -114,7 +114,7 @@ TEST(PciBusGrant, BackToBackBurstsYieldToTheHostAfterOneBurst) {
 
 TEST(PciBusGrant, LatencyTimerBoundsWaitForALongTenure) {
   fresh_simulation();
-  PciBus pci("pci", 33.33, 64, ArbitrationPolicy::Rotate);
+  PciBus pci{"pci"};
   const int m = pci.add_master("greedy");
   const sc_time start = sc_time(10, SC_US);
   pci.announce(train(m, start, 4, 300, 256));  // 256-clock tenures (1 KiB bursts)
@@ -134,7 +134,7 @@ TEST(PciBusGrant, LatencyTimerBoundsWaitForALongTenure) {
 
 TEST(PciBusGrant, ShortBurstsAreNotCutByTheTimer) {
   fresh_simulation();
-  PciBus pci("pci", 33.33, 64, ArbitrationPolicy::Rotate);
+  PciBus pci{"pci"};
   const int m = pci.add_master("ide");
   const sc_time start = sc_time(10, SC_US);
   pci.announce(train(m, start, 5, 12, 8));
@@ -151,7 +151,7 @@ TEST(PciBusGrant, AnnouncedTrainReachesListenersAndStats) {
     std::vector<BurstTrain> trains;
     void master_traffic(const BurstTrain& t) override { trains.push_back(t); }
   } log;
-  PciBus pci("pci", 33.33, 64, ArbitrationPolicy::Rotate);
+  PciBus pci{"pci"};
   pci.add_listener(log);
   const int m = pci.add_master("ide");
   const BurstTrain tr = train(m, sc_time(10, SC_US), 10, 12, 8);
@@ -168,7 +168,7 @@ TEST(PciBusGrant, AnnouncedTrainReachesListenersAndStats) {
 
 TEST(PciBusTransport, DecodesToTargetWithOffsetAndCharges3PlusInitialLatencyClocks) {
   fresh_simulation();
-  PciBus pci("pci", 33.33, 64, ArbitrationPolicy::Rotate);
+  PciBus pci{"pci"};
   TinyTarget fast("fast"), slow("slow", sc_time(40, SC_NS));
   TestInitiator host("host");
   host.socket.bind(pci.host_socket);
@@ -215,7 +215,7 @@ TEST(PciBusTransport, DecodesToTargetWithOffsetAndCharges3PlusInitialLatencyCloc
 
 TEST(PciBusTransport, MasterAbortReadsAllOnesAfterSubtractiveTimeout) {
   fresh_simulation();
-  PciBus pci("pci", 33.33, 64, ArbitrationPolicy::Rotate);
+  PciBus pci{"pci"};
   TinyTarget t("t");
   TestInitiator host("host");
   host.socket.bind(pci.host_socket);
@@ -246,7 +246,7 @@ TEST(PciBusTransport, MasterAbortReadsAllOnesAfterSubtractiveTimeout) {
 
 TEST(PciBusHold, HeldTransactionKeepsTheBusAndDefersATrainThatWouldStartInside) {
   fresh_simulation();
-  PciBus pci("pci", 33.33, 64, ArbitrationPolicy::Rotate);
+  PciBus pci{"pci"};
   TinyTarget slow("slow", sc_time(10, SC_US));  // wait states until a FIFO entry drains
   TestInitiator host("host");
   host.socket.bind(pci.host_socket);
@@ -306,7 +306,7 @@ TEST(PciBusHold, RetriedAttemptHoldsTheBusOnlyUntilStop) {
       signal_retry(p);
     }
   } target("target");
-  PciBus pci("pci", 33.33, 64, ArbitrationPolicy::Rotate);
+  PciBus pci{"pci"};
   TestInitiator host("host");
   host.socket.bind(pci.host_socket);
   pci.target_socket.bind(target.socket);

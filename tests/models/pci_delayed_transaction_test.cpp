@@ -44,7 +44,7 @@ struct FarTarget : sc_core::sc_module {
 };
 
 struct Rig {
-  PciBus pci{"pci", 33.33, 64, ArbitrationPolicy::Rotate};
+  PciBus pci{"pci"};
   chipset::Dram dram{1ull << 20};
   std::unique_ptr<chipset::HostBridge> hb;
   FarTarget dev;
@@ -206,7 +206,9 @@ TEST(PciMemoryWriteInvalidate, TimerExpiryWaitsForTheCacheLineBoundary) {
 
 TEST(PciMemoryWriteInvalidate, HostGrantWaitsForTheLineOfAnMwiMaster) {
   fresh_simulation();
-  PciBus pci("pci", 33.33, 32, ArbitrationPolicy::Rotate);
+  PciBusParams p;
+  p.latency_timer = 32;
+  PciBus pci("pci", p);
   const int m = pci.add_master("ide");
   BurstTrain t;
   t.master = m;

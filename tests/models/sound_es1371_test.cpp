@@ -59,7 +59,7 @@ struct IrqRecorder : irq::IrqSink {
 using latsim::test::Script;
 
 struct Rig {
-  pci::PciBus pci{"pci", 33.33, 64, pci::ArbitrationPolicy::Rotate};
+  pci::PciBus pci{"pci"};
   Es1371 snd;
   TestInitiator host{"host"};
   TrainLog log;

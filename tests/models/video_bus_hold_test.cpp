@@ -59,7 +59,7 @@ struct TrainLog : pci::MasterTrafficListener {
 };
 
 struct Rig {
-  pci::PciBus pci{"pci", 33.33, 64, pci::ArbitrationPolicy::Rotate};
+  pci::PciBus pci{"pci"};
   chipset::Dram dram{64ull << 20};
   ide::IdeDiskParams disk_params;
   ide::IdeDisk disk{disk_params};
@@ -174,7 +174,7 @@ TEST(VideoRudeWrite, Pci20HeldWriteHoldsTheBusSoTheNextIdeEntryStartsAfterIt) {
   EXPECT_EQ(r.pci.stats().longest_transaction, copy_done - grant);
   // Entry 1: its PRD fetch needs the bus, so it is announced to start a fetch after
   // the hold.
-  EXPECT_EQ(r.log.trains[1].start, copy_done + sc_time(500, SC_NS));
+  EXPECT_EQ(r.log.trains[1].start, copy_done + r.ide.params().prd_fetch());
   // The other CPU's ISA cycle, queued in the bridge, got the bus when the hold ended,
   // before the entry's first burst: the entry then waited for it too.
   ASSERT_LT(isa_req, copy_done);
@@ -225,7 +225,7 @@ TEST(VideoRudeWrite, Pci21RetriedWriteLeavesTheBusToTheIdeEntryBetweenAttempts) 
   const sc_time attempt = clocks(3 + 16);
   EXPECT_GE(free_at_e0, e0_end);
   EXPECT_LT(free_at_e0, e0_end + attempt);
-  EXPECT_EQ(r.log.trains[1].start, free_at_e0 + sc_time(500, SC_NS));
+  EXPECT_EQ(r.log.trains[1].start, free_at_e0 + r.ide.params().prd_fetch());
   // ... or right after the attempt that took the bus first, if one did.
   for (const auto& d : r.log.deferred) EXPECT_LT(d.start, r.log.trains[1].start + attempt);
   EXPECT_LT(r.log.trains[1].end + attempt, copy_done);  // the transfer ran between retries

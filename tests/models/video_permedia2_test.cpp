@@ -27,7 +27,7 @@ sc_time clocks(uint64_t n) { return ps(n * kClkPs); }
 // Functions, not globals: no sc_time may exist before the test sets the resolution.
 sc_time bus_charge() { return clocks(3 + 2); }  // address, DEVSEL + 1 wait, data, turnaround
 constexpr uint64_t kBlockColor = 0x8ac8;        // a plain core register: one register load
-// The default drain table (DrainTable's assumed figures).
+// The default drain times (Permedia2Params' assumed figures).
 sc_time load() { return sc_time(12, SC_NS); }
 sc_time setup() { return sc_time(120, SC_NS); }
 sc_time fill_px() { return sc_time(12, SC_NS); }

@@ -56,8 +56,8 @@ TEST(ScenarioLoader, ReferenceScenarioLoads) {
   EXPECT_DOUBLE_EQ(s.platform.cpu.dram_latency_ns, 174.0);
   EXPECT_DOUBLE_EQ(s.platform.pci.mhz, 33.33);
   EXPECT_EQ(s.platform.pci.latency_timer, 64);
-  EXPECT_EQ(s.platform.pci.arbiter, "rotate");
-  EXPECT_EQ(s.platform.host_bridge.cpu_holdoff, HoldoffPolicy::SgEntry);
+  EXPECT_EQ(s.platform.pci.arbiter, pci::ArbitrationPolicy::Rotate);
+  EXPECT_EQ(s.platform.host_bridge.holdoff, chipset::CpuHoldoff::SgEntry);
   EXPECT_EQ(s.platform.host_bridge.holdoff_grants, 3);
   EXPECT_EQ(s.platform.ide.udma_mode, 4);  // the scenario overrides the preset (fitted to O4)
   EXPECT_EQ(s.platform.disk.capacity_sectors, 58168LL * 16 * 63);
@@ -107,7 +107,7 @@ platform:
 )",
                                         "inline.yaml");
   EXPECT_EQ(s.platform.pci.latency_timer, 32);                           // the scenario's
-  EXPECT_EQ(s.platform.host_bridge.cpu_holdoff, HoldoffPolicy::Grants);  // the scenario's
+  EXPECT_EQ(s.platform.host_bridge.holdoff, chipset::CpuHoldoff::Grants);  // the scenario's
   EXPECT_DOUBLE_EQ(s.platform.pci.mhz, 33.33);                           // the preset's
   EXPECT_EQ(s.source_file, "inline.yaml");
 }
@@ -197,7 +197,7 @@ TEST(ScenarioSet, CreatesKeysMissingFromTheFile) {
       load_scenario_text(kHead + "platform:\n  pci:\n", "m.yaml",
                          {"platform.pci.arbiter=fixed", "mechanisms.isa_io_delay=off",
                           "description=quiet: 32/32", "outputs.dir=out/x"});
-  EXPECT_EQ(s.platform.pci.arbiter, "fixed");
+  EXPECT_EQ(s.platform.pci.arbiter, pci::ArbitrationPolicy::Fixed);
   EXPECT_FALSE(s.kernel.io_delay);
   EXPECT_EQ(s.description, "quiet: 32/32");  // free text need not be YAML
   EXPECT_EQ(s.outputs.dir, "out/x");

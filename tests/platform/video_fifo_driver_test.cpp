@@ -51,7 +51,7 @@ struct Access {
 };
 
 struct Rig {
-  pci::PciBus pci{"pci", 33.33, 64, pci::ArbitrationPolicy::Rotate};
+  pci::PciBus pci{"pci"};
   chipset::Dram dram{64ull << 20};
   ide::IdeDiskParams disk_params;
   ide::IdeDisk disk{disk_params};
@@ -79,7 +79,9 @@ struct Rig {
     pci.map(io_addr(kBm), 8, 1, "ide-busmaster", 2, IC::kBusMaster);
     pci.add_listener(log);
     apic_bus.attach(0, apic);
-    core = std::make_unique<cpu::Pentium3>("cpu", 0, 333.0, *hb, apic);
+    cpu::CpuParams cp;
+    cp.mhz = 333.0;  // Pentium II 333
+    core = std::make_unique<cpu::Pentium3>("cpu", 0, cp, *hb, apic);
     port = std::make_unique<CpuPort>(*core, 333.0, apic_bus);
     core->set_interrupt_flag(true);  // user mode: interrupts on
     GlintFifo::Ops ops;
