@@ -112,19 +112,40 @@ Key<Target> bind(KeySpec spec, M Target::*m) {
   return bind<Target>(std::move(spec), [m](Target& t) -> M& { return t.*m; });
 }
 
-// A key spelled as words in YAML, each standing for one value of the member (an enum,
-// or a bool with two names); `spec` is a choice() whose accepted list is the words.
-template <class Target, class M>
-Key<Target> bind_words(KeySpec spec, M Target::*m, std::vector<std::pair<M, std::string>> words) {
+// A key over a member held as another type than the key's value: `As` is what the
+// Value carries (a uint64_t or bool member of an integer or 0/1 key travels as int64_t).
+template <class Target, class As, class Ref>
+Key<Target> bind_as(KeySpec spec, Ref ref) {
   Key<Target> key;
   key.spec = std::move(spec);
-  key.set = [m, words](Target& t, const Value& v) {
-    for (const auto& [value, word] : words)
-      if (word == std::get<std::string>(v)) t.*m = value;
+  key.set = [ref](Target& t, const Value& v) {
+    As a{};
+    assign(a, v);
+    auto& m = ref(t);
+    m = static_cast<std::decay_t<decltype(m)>>(a);
   };
-  key.get = [m, words](const Target& t) -> Value {
-    for (const auto& [value, word] : words)
-      if (value == t.*m) return word;
+  key.get = [ref](const Target& t) {
+    return to_value(static_cast<As>(ref(const_cast<Target&>(t))));
+  };
+  return key;
+}
+
+// A member (an enum, or a bool with two names) spelled as the words in `names`, in the
+// order they are accepted.
+template <class Target, class E>
+Key<Target> bind_enum(KeySpec spec, E Target::*m, std::vector<std::pair<E, std::string>> names) {
+  spec.type = ValueType::Enum;
+  spec.accepted.clear();
+  for (const auto& n : names) spec.accepted.push_back(n.second);
+  Key<Target> key;
+  key.spec = std::move(spec);
+  key.set = [m, names](Target& t, const Value& v) {
+    for (const auto& [e, word] : names)
+      if (word == std::get<std::string>(v)) t.*m = e;
+  };
+  key.get = [m, names](const Target& t) -> Value {
+    for (const auto& [e, word] : names)
+      if (e == t.*m) return word;
     return std::string("?");
   };
   return key;

@@ -51,7 +51,7 @@ params::Table<Config> cyclictest_keys() {
                                          "-a: none (unpinned), all (thread i on CPU i), or a CPU "
                                          "list like 1, 0,1, 0-1"),
                          &P::affinity)),
-      param(params::bind_words(
+      param(params::bind_enum(
           params::choice("timer", {"clock_nanosleep", "posix_timers"},
                          "how a thread waits: clock_nanosleep, or a periodic POSIX timer's signal "
                          "(-x)"),

@@ -54,7 +54,7 @@ params::Table<Config> kernel_build_keys() {
                                  "cc1's L2 misses per ms of user time: its evictions of kernel "
                                  "lines (assumption: gcc-class, ~2 per 1000 instructions)"),
                          &P::user_misses_per_ms)),
-      param(params::bind_words(
+      param(params::bind_enum(
           params::choice("command", {"kbuild", "cc1"},
                          "what make runs per object: kbuild (vfork sh -c; the shell forks gcc, "
                          "which vforks cc1 and as over a pipe, then fixdep, rm and mv: eleven "

@@ -13,15 +13,15 @@ using P = X11Params;
 params::Table<Config> x11_keys() {
   return {
       name_key(),
-      param(params::bind_words(params::choice("driver", {"rude", "poll", "cached"},
-                                              "FIFO policy: store without looking, read "
-                                              "InFIFOSpace before every store, or keep a cached "
-                                              "free count"),
-                               &P::driver,
-                               {{FifoPolicy::Rude, "rude"},
-                                {FifoPolicy::Poll, "poll"},
-                                {FifoPolicy::Cached, "cached"}})),
-      param(params::bind_words(
+      param(params::bind_enum(params::choice("driver", {"rude", "poll", "cached"},
+                                             "FIFO policy: store without looking, read "
+                                             "InFIFOSpace before every store, or keep a cached "
+                                             "free count"),
+                              &P::driver,
+                              {{FifoPolicy::Rude, "rude"},
+                               {FifoPolicy::Poll, "poll"},
+                               {FifoPolicy::Cached, "cached"}})),
+      param(params::bind_enum(
           params::choice("op", {"drag", "scroll", "put_image"}, "what each event redraws"), &P::op,
           {{X11Op::Drag, "drag"}, {X11Op::Scroll, "scroll"}, {X11Op::PutImage, "put_image"}})),
       param(params::bind(integer("rate_hz", 1, 1000, "Hz", "pointer events per second"),

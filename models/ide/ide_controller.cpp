@@ -1,5 +1,6 @@
 #include "models/ide/ide_controller.h"
 #include <algorithm>
+#include "models/common/knobs.h"
 
 namespace latsim::ide {
 
@@ -43,6 +44,9 @@ params::Table<IdeControllerParams> ide_controller_keys() {
                                "ATA PIO mode of the drive (4 = 120 ns cycle)"),
                        "assumption: the drive's fastest mode (ATA/ATAPI-5 PIO 4)"),
            &P::pio_mode),
+      bind(knobs::latency_timer("the IDE function's Latency Timer (setpci); -1: "
+                                "platform.pci.latency_timer"),
+           &P::latency_timer),
   };
 }
 
@@ -67,6 +71,7 @@ IdeController::IdeController(sc_core::sc_module_name name, const IdeControllerPa
         if (last) stats_.busy += after.end - before.end;
       },
       &pci_config_);
+  if (p_.latency_timer >= 0) pci_config_.set_latency_timer(uint8_t(p_.latency_timer));
   SC_HAS_PROCESS(IdeController);
   SC_METHOD(dma_step);
   sensitive << step_ev_;

@@ -27,6 +27,7 @@ struct IdeControllerParams {
   bool memory_write_invalidate = false;  // memory writes as MWI (PCI command register bit 4)
   int pio_mode = 4;                      // ATA PIO mode of the drive's data port cycles
   uint32_t cache_line_bytes = 32;        // PIII cache line: the MWI unit
+  int latency_timer = -1;                // its config header's; -1: the bus-wide value
 
   sc_time prd_fetch() const { return sc_time(prd_fetch_ns, SC_NS); }
 };

@@ -18,6 +18,9 @@ params::Table<Rtl8139Params> rtl8139_keys() {
                        "assumption: the 686B steers the RTL8139's INTA# to IRQ 11 (no seed shows "
                        "it)"),
            &P::irq),
+      bind(knobs::latency_timer("the RTL8139's Latency Timer (setpci); -1: "
+                                "platform.pci.latency_timer"),
+           &P::latency_timer),
       bind(with_source(number("wire_mbit_s", 1, 1000, "Mbit/s", "line rate of the cable"),
                        "RTL8139C datasheet: 100BASE-TX"),
            &P::wire_mbit_s),
@@ -49,6 +52,7 @@ Rtl8139::Rtl8139(sc_core::sc_module_name name, const Rtl8139Params& p, chipset::
       master_(pci.add_master(std::string(basename()), {}, &pci_config_)),
       source_(p.rx, p.wire_mbit_s, std::string(this->name()) + ".rx") {
   socket.register_b_transport(this, &Rtl8139::b_transport);
+  if (p_.latency_timer >= 0) pci_config_.set_latency_timer(uint8_t(p_.latency_timer));
   idr0_.set_reset_value(p_.mac[0] | p_.mac[1] << 8 | p_.mac[2] << 16 | uint32_t(p_.mac[3]) << 24);
   idr4_.set_reset_value(p_.mac[4] | p_.mac[5] << 8);
   reset();

@@ -28,6 +28,7 @@ struct Rtl8139Params {
   double wire_mbit_s = 100.0;          // 100BASE-TX, full duplex
   uint32_t tx_fifo_bytes = 2048;       // RTL8139C transmit FIFO
   uint32_t burst_overhead_clocks = 4;  // per PCI burst: arbitration, address, turnaround, idle
+  int latency_timer = -1;              // its config header's; -1: the bus-wide value
   sc_time reset_time = SC_ZERO_TIME;   // CR.RST reads 1 this long (datasheet gives no figure)
   std::array<uint8_t, 6> mac = {0x00, 0xe0, 0x4c, 0x39, 0x81, 0x39};  // IDR0-5 from the EEPROM
   PacketSourceParams rx;  // the traffic arriving on the cable

@@ -14,6 +14,9 @@ params::Table<Es1371Params> es1371_keys() {
                                        "steered to"),
                        "seed 000: /proc/irq/10/Ensoniq AudioPCI"),
            &P::irq),
+      bind(knobs::latency_timer("the ES1371's Latency Timer (setpci); -1: "
+                                "platform.pci.latency_timer"),
+           &P::latency_timer),
       knobs::bind_as<P, int64_t>(
           with_source(integer("bit_clk_hz", 1000000, 50000000, "Hz",
                               "AC'97 BIT_CLK (256 bit clocks per frame)"),
@@ -53,6 +56,7 @@ Es1371::Es1371(sc_core::sc_module_name name, const Es1371Params& p, pci::PciBus&
                   SampleRateConverter::SMPREG_DAC1},
                  {&dac2_, ES_DAC2_EN, ES_P2_INT_EN, ES_P2_PAUSE, ES_DAC2, kP2ModeShift,
                   SampleRateConverter::SMPREG_DAC2}}} {
+  if (p_.latency_timer >= 0) pci_config_.set_latency_timer(uint8_t(p_.latency_timer));
   socket.register_b_transport(this, &Es1371::b_transport);
   codec_regs_[0x26 / 2] = 0x000f;  // Powerdown Ctrl/Stat: ADC, DAC, analog, Vref ready
   codec_regs_[0x7c / 2] = 0x8384;  // vendor ID "SigmaTel", as on many AudioPCI 97 boards

@@ -22,7 +22,8 @@ namespace latsim::sound {
 
 // The platform.sound.* knobs (es1371_keys) live here and in the parts' params.
 struct Es1371Params {
-  int irq = 10;  // INTA# steered to this ISA IRQ / IO-APIC pin
+  int irq = 10;            // INTA# steered to this ISA IRQ / IO-APIC pin
+  int latency_timer = -1;  // its config header's; -1: the bus-wide value
   AcLinkClock link;
   SrcParams src;
   DacParams dac;

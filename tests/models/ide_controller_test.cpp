@@ -501,3 +501,25 @@ TEST(IdeBusMasterDma, EntryWaitingForTheDriveIsDeferredByAHoldCoveringItsStart) 
 
 }  // namespace
 }  // namespace latsim::ide
+
+namespace latsim::ide {
+namespace {
+
+// platform.ide.latency_timer: the function's own header, as setpci writes it; -1 keeps
+// the bus-wide value pcibios_set_master gave every master.
+TEST(IdeControllerLatencyTimer, ByDefaultTheBusWideValue) {
+  fresh_simulation();
+  Rig rig;
+  EXPECT_EQ(rig.ide.pci_config().latency_timer(), 64);
+}
+
+TEST(IdeControllerLatencyTimer, ItsOwnValueWhenSet) {
+  fresh_simulation();
+  IdeControllerParams p;
+  p.latency_timer = 16;
+  Rig rig(p);
+  EXPECT_EQ(rig.ide.pci_config().latency_timer(), 16);
+}
+
+}  // namespace
+}  // namespace latsim::ide
