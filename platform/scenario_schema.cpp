@@ -217,6 +217,7 @@ std::string schema_reference() {
                        accepted.empty() ? "" : "accepted: " + accepted + "  ",
                        spec.required ? "required" : "default: " + (def.empty() ? "\"\"" : def));
     out += fmt::format("    {}\n", spec.doc);
+    if (!spec.source.empty()) out += fmt::format("    source: {}\n", spec.source);
   };
   for (const auto& key : scenario_keys()) {
     row(key.spec.path, key.spec, format_value(key.spec, key.get(defaults)));

@@ -134,6 +134,12 @@ TEST(ScenarioReference, ListsEveryKeyWithRangeAndDefault) {
   EXPECT_NE(ref.find("workload[].cyclictest.priority  [integer]  accepted: 1..99  default: 80"),
             std::string::npos);
   EXPECT_NE(ref.find("dual-piii-866-via: "), std::string::npos);
+  // Each declaration's source is printed under its doc.
+  EXPECT_NE(ref.find("platform.ide.latency_timer  [integer, clocks]  accepted: -1..255  default: "
+                     "-1\n    the IDE function's Latency Timer (setpci); -1: "
+                     "platform.pci.latency_timer\n    source: PCI 2.2 6.2.4: one Latency Timer "
+                     "register per master\n"),
+            std::string::npos);
 }
 
 TEST(Presets, DualPiii866ViaMatchesTheStructDefaults) {
