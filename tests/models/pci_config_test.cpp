@@ -98,7 +98,7 @@ TEST(PciConfig, LatencyTimerIsSetByAConfigurationWrite) {
 
 TEST(PciConfig, MasterStartsWithTheBusWideDefaultAndIsFoundByName) {
   fresh_simulation();
-  PciBus pci("pci", 33.33, 64, ArbitrationPolicy::Rotate);
+  PciBus pci("pci");  // 33.33 MHz, latency timer 64, rotating arbiter
   PciConfig nic(nic_like());
   pci.add_master("nic", {}, &nic);
   EXPECT_EQ(nic.latency_timer(), 64);
@@ -110,7 +110,7 @@ TEST(PciConfig, MasterStartsWithTheBusWideDefaultAndIsFoundByName) {
 // a burst, and each keeps the bus until its own timer expires (PCI 2.1 3.5.4).
 TEST(PciConfig, EachMasterReleasesTheBusWhenItsOwnTimerExpires) {
   fresh_simulation();
-  PciBus pci("pci", 33.33, 64, ArbitrationPolicy::Rotate);
+  PciBus pci("pci");  // 33.33 MHz, latency timer 64, rotating arbiter
   PciConfig fast(nic_like()), slow(nic_like());
   const int a = pci.add_master("fast", {}, &fast);
   const int b = pci.add_master("slow", {}, &slow);
