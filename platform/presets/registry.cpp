@@ -56,7 +56,11 @@ void apply_preset(const std::string& name, PlatformConfig& platform) {
     throw std::invalid_argument(fmt::format("unknown platform preset `{}` (accepted: {})", name,
                                             fmt::join(preset_names(), ", ")));
   }
+  // A preset is a whole machine: it starts from the declared defaults.
+  const std::string preset_name = preset->name;
+  platform = PlatformConfig{};
   preset->fill(platform);
+  platform.preset = preset_name;
 }
 
 }  // namespace latsim::platform

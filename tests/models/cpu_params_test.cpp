@@ -3,6 +3,7 @@
 #include "models/cpu/pentium3.h"
 #include "tests/models/irq_timer_test_util.h"
 #include "tests/models/params_test_util.h"
+#include "tests/models/pci_traffic_fixtures.h"
 #include "tests/models/script_thread.h"
 
 #include <gtest/gtest.h>
@@ -20,6 +21,8 @@ TEST(CpuParams, KeysRoundTrip) { expect_keys_round_trip(cpu_keys()); }
 TEST(CpuParams, Pentium3RunsOnTheDeclaredValues) {
   fresh_simulation();
   pci::PciBus pci{"pci"};
+  latsim::testing::HoldingTarget device{"device", SC_ZERO_TIME};  // a bus needs a target
+  pci.target_socket.bind(device.socket);
   chipset::Dram dram{1ull << 20};
   chipset::HostBridge hb{"hb", chipset::HostBridgeParams{}, pci, dram};
   LocalApic apic{"lapic", 0};
