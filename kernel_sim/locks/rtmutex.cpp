@@ -34,6 +34,7 @@ void Kernel::rt_spin_lock(Spinlock& l, const char* parent) {
       if (std::find(l.waiters.begin(), l.waiters.end(), &me) == l.waiters.end())
         l.waiters.push_back(&me);
       Task* owner = l.owner_task;
+      if (!owner) break;  // released while the slow path ran: take it (no wake-up was due)
       if (me.prio < owner->prio) {  // rt_mutex_adjust_prio_chain: boost the holder
         owner->pi_prio = std::min(owner->pi_prio, me.prio);
         set_task_prio(owner, me.prio);
