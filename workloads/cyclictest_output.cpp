@@ -24,13 +24,12 @@ std::string rfc2822(double seconds) {
   return buf;
 }
 
+// A string's JSON text without its quotes, escaped by the JSON library: control
+// characters as \uXXXX, invalid UTF-8 replaced (a kernel.version may hold either).
 std::string json_string(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out;
+  const std::string quoted =
+      nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return quoted.substr(1, quoted.size() - 2);
 }
 
 }  // namespace
