@@ -1,4 +1,5 @@
 #include "platform/presets/athlon_1000_irongate.h"
+#include "platform/presets/registry.h"
 
 // Each value names its source: the seed ("seed 001"), CALIBRATION.md ("CAL"), or
 // "assumption" where none is at hand.
@@ -49,5 +50,13 @@ void athlon_1000_irongate(PlatformConfig& p) {
   p.disk.cache_kb = 4096;
   p.disk.capacity_sectors = 35843670LL;  // 18.35 GB
 }
+
+namespace {
+const PresetRegistration kRegistration{
+    {kAthlon1000Irongate,
+     "single Athlon 1 GHz, AMD-751 + VT82C686A, 8259A interrupts only (no IO-APIC), "
+     "10 000 rpm disk behind a 40 MB/s bus (seed 001, dbench)",
+     &athlon_1000_irongate}};
+}  // namespace
 
 }  // namespace latsim::platform::presets

@@ -1,4 +1,5 @@
 #include "platform/presets/atom_c2758.h"
+#include "platform/presets/registry.h"
 
 #include "platform/presets/dual_piii_866_via.h"
 
@@ -36,5 +37,13 @@ void atom_c2758(PlatformConfig& p) {
   p.ioapic.bus = "pci";
   // The SATA/PCIe devices are modelled as the reference machine's PCI devices.
 }
+
+namespace {
+const PresetRegistration kRegistration{
+    {kAtomC2758,
+     "Atom C2758 (Avoton, Supermicro A1SRi-2758F): 8 cores at 2.4 GHz, PIT/8259A/IO-APIC "
+     "legacy block (seed 003, rt cyclictest)",
+     &atom_c2758}};
+}  // namespace
 
 }  // namespace latsim::platform::presets

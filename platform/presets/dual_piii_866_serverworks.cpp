@@ -1,4 +1,5 @@
 #include "platform/presets/dual_piii_866_serverworks.h"
+#include "platform/presets/registry.h"
 
 #include "platform/presets/dual_piii_866_via.h"
 
@@ -32,5 +33,12 @@ void dual_piii_866_serverworks(PlatformConfig& p) {
   // OSB4 IDE (Linux serverworks.c): udma2 is its limit, as the VIA board's; assumption:
   // it posts 16-byte memory-write bursts like the PIIX4/686B.
 }
+
+namespace {
+const PresetRegistration kRegistration{
+    {kDualPiii866Serverworks,
+     "dual Pentium III 866, ServerWorks LE (CNB30LE + OSB4): 64-bit/66 MHz PCI, udma2 IDE",
+     &dual_piii_866_serverworks}};
+}  // namespace
 
 }  // namespace latsim::platform::presets

@@ -1,4 +1,5 @@
 #include "platform/presets/pii_333_permedia2.h"
+#include "platform/presets/registry.h"
 
 // Each value names its source: the seed ("seed 000"), a section of CALIBRATION.md
 // ("CAL <section>"), a driver source, or "assumption" where none is at hand.
@@ -61,5 +62,13 @@ void pii_333_permedia2(PlatformConfig& p) {
   constexpr double kShareLeft = 1 - kRefreshMBs / kSgramMBs;  // refresh takes the rest
   p.video.copy_ns_per_pixel = kClocksPerPixel * 1000.0 / kCoreMhz / kShareLeft;
 }
+
+namespace {
+const PresetRegistration kRegistration{
+    {kPii333Permedia2,
+     "single Pentium II 333, 440BX-class host bridge, PIIX4-class IDE, Permedia 2-class "
+     "video card with a 256-entry command FIFO (seed 000, video FIFO)",
+     &pii_333_permedia2}};
+}  // namespace
 
 }  // namespace latsim::platform::presets

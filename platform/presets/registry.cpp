@@ -5,38 +5,28 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "platform/presets/athlon_1000_irongate.h"
-#include "platform/presets/atom_c2758.h"
-#include "platform/presets/dual_piii_866_serverworks.h"
-#include "platform/presets/dual_piii_866_via.h"
-#include "platform/presets/pii_333_permedia2.h"
+#include <algorithm>
 
 namespace latsim::platform {
+namespace {
 
-const std::vector<PresetInfo>& platform_presets() {
-  static const std::vector<PresetInfo> kPresets = {
-      {presets::kDualPiii866Via,
-       "dual Pentium III 866, VIA Apollo Pro 133A (VT82C694X + VT82C686B), udma2 IDE disk",
-       &presets::dual_piii_866_via},
-      {presets::kDualPiii866Serverworks,
-       "dual Pentium III 866, ServerWorks LE (CNB30LE + OSB4): 64-bit/66 MHz PCI, udma2 IDE",
-       &presets::dual_piii_866_serverworks},
-      {presets::kPii333Permedia2,
-       "single Pentium II 333, 440BX-class host bridge, PIIX4-class IDE, Permedia 2-class "
-       "video card with a 256-entry command FIFO (seed 000, video FIFO)",
-       &presets::pii_333_permedia2},
-      {presets::kAtomC2758,
-       "Atom C2758 (Avoton, Supermicro A1SRi-2758F): 8 cores at 2.4 GHz, PIT/8259A/IO-APIC "
-       "legacy block (seed 003, rt cyclictest)",
-       &presets::atom_c2758},
-      {presets::kAthlon1000Irongate,
-       "single Athlon 1 GHz, AMD-751 + VT82C686A, 8259A interrupts only (no IO-APIC), "
-       "10 000 rpm disk behind a 40 MB/s bus (seed 001, dbench)",
-       &presets::athlon_1000_irongate},
-  };
-  return kPresets;
+// Constructed on first use: registrations run during static initialisation.
+std::vector<PresetInfo>& table() {
+  static std::vector<PresetInfo> presets;
+  return presets;
 }
 
+}  // namespace
+
+PresetRegistration::PresetRegistration(PresetInfo p) {
+  auto& t = table();
+  // Sorted by name, so the listing does not depend on link order.
+  auto at = std::lower_bound(t.begin(), t.end(), p.name,
+                             [](const PresetInfo& a, const std::string& n) { return a.name < n; });
+  t.insert(at, std::move(p));
+}
+
+const std::vector<PresetInfo>& platform_presets() { return table(); }
 std::vector<std::string> preset_names() {
   std::vector<std::string> names;
   for (const auto& p : platform_presets()) names.push_back(p.name);

@@ -1,6 +1,6 @@
 #pragma once
-// Named platform presets. The loader applies the scenario's preset first, then the
-// scenario's own platform.* keys override single fields.
+// Named platform presets, each registering itself from its own file. The loader applies
+// the scenario's preset first, then the scenario's own platform.* keys override fields.
 #include <string>
 #include <vector>
 
@@ -14,7 +14,12 @@ struct PresetInfo {
   void (*fill)(PlatformConfig&);
 };
 
-const std::vector<PresetInfo>& platform_presets();
+// Registers a preset at static initialisation: `const PresetRegistration kR{{...}};`.
+struct PresetRegistration {
+  explicit PresetRegistration(PresetInfo p);
+};
+
+const std::vector<PresetInfo>& platform_presets();  // by name
 std::vector<std::string> preset_names();
 const PresetInfo* find_preset(const std::string& name);  // nullptr if unknown
 
