@@ -143,7 +143,7 @@ TEST(ScenarioReference, ListsEveryKeyWithRangeAndDefault) {
 }
 
 TEST(Presets, DualPiii866ViaMatchesTheStructDefaults) {
-  // scenario.h's defaults and the preset must not drift apart: the emitted form of a
+  // The devices' declared defaults are the reference board: the emitted form of a
   // default-constructed platform equals the preset's.
   Scenario from_defaults;
   from_defaults.name = "x";
