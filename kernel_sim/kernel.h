@@ -363,7 +363,7 @@ class Kernel {
   void end_level_ioapic_irq(unsigned irq, IrqDesc& d, const char* parent);
   bool irq_level_triggered(unsigned irq) const;  // the IO-APIC pin's trigger: level or edge
   void io_apic_entry(unsigned irq);              // write one redirection entry, masked
-  void io_apic_route(unsigned irq);  // program a PCI IRQ's redirection entry once
+  void io_apic_route(unsigned irq);              // program a PCI IRQ's redirection entry once
   uint32_t io_apic_read(unsigned reg);
   void io_apic_write(unsigned reg, uint32_t v);
   void init_8259A();

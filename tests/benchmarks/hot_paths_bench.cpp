@@ -3,8 +3,8 @@
 // The whole-run figure is x_real_time in run-info.json.
 #include <benchmark/benchmark.h>
 
-#include "kernel_sim/trace/latency_tracer.h"
 #include "common/random.h"
+#include "kernel_sim/trace/latency_tracer.h"
 #include "models/cpu/l2_residency.h"
 
 namespace {

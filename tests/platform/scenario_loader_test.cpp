@@ -106,9 +106,9 @@ platform:
   host_bridge: {cpu_holdoff: grants}
 )",
                                         "inline.yaml");
-  EXPECT_EQ(s.platform.pci.latency_timer, 32);                           // the scenario's
+  EXPECT_EQ(s.platform.pci.latency_timer, 32);                             // the scenario's
   EXPECT_EQ(s.platform.host_bridge.holdoff, chipset::CpuHoldoff::Grants);  // the scenario's
-  EXPECT_DOUBLE_EQ(s.platform.pci.mhz, 33.33);                           // the preset's
+  EXPECT_DOUBLE_EQ(s.platform.pci.mhz, 33.33);                             // the preset's
   EXPECT_EQ(s.source_file, "inline.yaml");
 }
 

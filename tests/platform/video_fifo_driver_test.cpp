@@ -8,7 +8,6 @@
 //   poll, cached  : at the end of the status read in flight (the driver spins on
 //                   InFIFOSpace between instructions, the bus is never held);
 // and with a PCI 2.1 card the IDE bus master moves its data during the copy.
-#include "workloads/glint_fifo.h"
 #include "models/chipset/host_bridge.h"
 #include "models/cpu/local_apic.h"
 #include "models/cpu/pentium3.h"
@@ -18,6 +17,7 @@
 #include "platform/cpu_port.h"
 #include "tests/models/irq_timer_test_util.h"
 #include "tests/models/script_thread.h"
+#include "workloads/glint_fifo.h"
 
 #include <gtest/gtest.h>
 #include <memory>
@@ -26,10 +26,10 @@
 namespace latsim::platform {
 namespace {
 
-using workloads::FifoPolicy;
-using workloads::GlintFifo;
 using latsim::test::Script;
 using latsim::testing::fresh_simulation;
+using workloads::FifoPolicy;
+using workloads::GlintFifo;
 namespace pm2 = workloads::pm2;
 using IC = ide::IdeController;
 

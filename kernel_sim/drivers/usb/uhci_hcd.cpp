@@ -24,7 +24,7 @@ void UhciHcd::probe() {
   cpu.outw(0, uint16_t(io_base_ + USBFRNUM));
   cpu.outl(kFrameList, uint16_t(io_base_ + USBFLBASEADD));
   cpu.outw(USBCMD_RS | USBCMD_CF | USBCMD_MAXP, uint16_t(io_base_ + USBCMD));
-  hcd_state_ = 1;                                                          // USB_STATE_RUNNING
+  hcd_state_ = 1;  // USB_STATE_RUNNING
   if (k_.flavour().uhci_hcd) cpu.outw(USBCMD_EGSM, uint16_t(io_base_ + USBCMD));  // suspend_hc
 }
 
