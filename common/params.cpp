@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "common/text.h"
+
 namespace latsim::params {
 
 KeySpec integer(std::string path, double min, double max, std::string unit, std::string doc) {
@@ -61,6 +63,11 @@ KeySpec multiple_of(KeySpec s, int n) {
 }
 KeySpec with_unit(KeySpec s, std::string unit) {
   s.unit = std::move(unit);
+  return s;
+}
+
+KeySpec multiline(KeySpec s) {
+  s.multiline = true;
   return s;
 }
 
@@ -182,6 +189,18 @@ ParsedValue parse_enum(const KeySpec& spec, const std::string& text, Value v) {
   return ok(std::move(v));
 }
 
+// Free text reaches outputs (trace headers, JSON, the resolved scenario) as it is.
+ParsedValue parse_text(const KeySpec& spec, const std::string& text) {
+  std::string v = text;  // a block scalar's final newline is not part of the text
+  while (!v.empty() && v.back() == '\n') v.pop_back();
+  if (v.size() > kMaxTextBytes)
+    return fail(spec, fmt::format("is {} bytes long; the limit is {}", v.size(), kMaxTextBytes));
+  if (const auto problem = text::unprintable(v, spec.multiline))
+    return fail(spec, fmt::format("{}; expected printable UTF-8 text{}", *problem,
+                                  spec.multiline ? "" : " on one line"));
+  return ok(v);
+}
+
 }  // namespace
 
 std::optional<double> parse_duration(const std::string& text) {
@@ -266,11 +285,8 @@ ParsedValue parse_value(const KeySpec& spec, const std::string& text, bool is_nu
       if (st == NumStatus::Overflow) return parse_enum(spec, text, v);  // not in the list
       return parse_enum(spec, std::to_string(v), v);
     }
-    case ValueType::String: {
-      std::string v = text;  // a block scalar's final newline is not part of the text
-      while (!v.empty() && v.back() == '\n') v.pop_back();
-      return ok(v);
-    }
+    case ValueType::String:
+      return parse_text(spec, text);
     case ValueType::Name:
       if (!is_name(text)) return fail(spec, fmt::format("`{}` is not a valid name", text));
       return ok(text);

@@ -25,7 +25,7 @@ enum class ValueType {
   Switch,    // 0 or 1 (kernel /proc switches); also accepts the Bool spellings
   Enum,      // one of `accepted`
   IntEnum,   // an integer that is one of `accepted` (HZ)
-  String,    // free text
+  String,    // free text: printable UTF-8, one line unless KeySpec::multiline
   Name,      // [a-z0-9._-]+
   Duration,  // "30s", "500ms", "250us", "2.5s" or plain seconds; range in seconds
 };
@@ -44,7 +44,8 @@ struct KeySpec {
   std::vector<std::string> implemented;  // Enum: subset that runs today (empty: all)
   int multiple_of = 0;                   // Int: value must be a multiple (0: any)
   bool required = false;
-  std::string unit;  // shown in the reference ("ns", "MHz", ...)
+  bool multiline = false;  // String: may hold line breaks (prose, not names or paths)
+  std::string unit;        // shown in the reference ("ns", "MHz", ...)
   std::string doc;
   // Where the default comes from: a datasheet, a kernel source file, a measurement,
   // "fitted" (to which observation) or "assumption"; "" where the doc says it.
@@ -177,10 +178,14 @@ KeySpec required(KeySpec s);
 KeySpec implemented(KeySpec s, std::vector<std::string> subset);
 KeySpec multiple_of(KeySpec s, int n);
 KeySpec with_unit(KeySpec s, std::string unit);
+KeySpec multiline(KeySpec s);
 // The key's source (see KeySpec::source).
 KeySpec with_source(KeySpec s, std::string source);
 
 // ---- checking and printing values --------------------------------------------------
+
+// The longest String value, in bytes: a line of text or a path, never a data set.
+inline constexpr size_t kMaxTextBytes = 4096;
 
 // Result of checking one scalar against a spec. On failure `message` is the text after
 // "KEY: " in a diagnostic, e.g. "300 is out of range (accepted: 0..255)".

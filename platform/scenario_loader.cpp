@@ -1,41 +1,27 @@
 #include "platform/scenario_loader.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <tuple>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <yaml-cpp/yaml.h>
 
+#include "common/text.h"
 #include "kernel_sim/flavour.h"
 #include "kernel_sim/trace/span_probe.h"
 #include "platform/presets/registry.h"
 #include "platform/scenario_schema.h"
+#include "platform/timeline/time_window.h"
 
 namespace latsim::platform {
 
-std::string Diagnostic::to_string() const {
-  if (key.empty()) return fmt::format("{}: error: {}", location, message);
-  return fmt::format("{}: error: {}: {}", location, key, message);
-}
-
 namespace {
 
-std::string join_lines(const std::vector<Diagnostic>& diagnostics) {
-  std::string text;
-  for (const auto& d : diagnostics) {
-    if (!text.empty()) text += '\n';
-    text += d.to_string();
-  }
-  return text;
-}
+// Items of the workload list: each is a program with its own tasks.
+constexpr size_t kMaxWorkloadItems = 64;
 
 std::string join_path(const std::string& parent, const std::string& child) {
   return parent.empty() ? child : parent + "." + child;
@@ -78,10 +64,9 @@ class Loader {
   Scenario run(const std::string& text, const std::vector<std::string>& sets) {
     YAML::Node root;
     try {
-      root = YAML::Load(text);
-    } catch (const YAML::Exception& e) {
-      error(at(e.mark), "", fmt::format("YAML syntax error: {}", e.msg));
-      throw ScenarioError(std::move(diags_));
+      root = parse_yaml_document(text, file_);
+    } catch (const InputError& e) {
+      throw ScenarioError(e.diagnostics());
     }
     if (!root.IsDefined() || root.IsNull()) {
       root = YAML::Node(YAML::NodeType::Map);
@@ -103,10 +88,7 @@ class Loader {
  private:
   // ---- locations and errors ----
 
-  std::string at(const YAML::Mark& mark) const {
-    if (mark.is_null()) return file_;
-    return fmt::format("{}:{}:{}", file_, mark.line + 1, mark.column + 1);
-  }
+  std::string at(const YAML::Mark& mark) const { return location(file_, mark); }
 
   // Where the value of `path` came from: its --set, else the node, else `fallback`.
   std::string where(const std::string& path, const YAML::Node& node, const YAML::Mark& fallback) {
@@ -138,13 +120,15 @@ class Loader {
                                            const KeySpec& spec, const std::string& text) {
     const bool free_text = spec.type == ValueType::String;
     try {
-      YAML::Node node = YAML::Load(text);
+      YAML::Node node = parse_yaml_document(text, origin);
       if (!node.IsDefined() || node.IsNull() || node.IsScalar()) return node;
       if (free_text) return YAML::Node(text);
       error(origin, key, not_a_scalar(spec, node_kind(node)).message);
-    } catch (const YAML::Exception& e) {
+    } catch (const InputError& e) {
       if (free_text) return YAML::Node(text);
-      error(origin, key, fmt::format("cannot parse `{}` as a YAML scalar: {}", text, e.msg));
+      error(origin, key,
+            fmt::format("cannot parse `{}` as a YAML scalar: {}", text,
+                        e.diagnostics().front().message));
     }
     return std::nullopt;
   }
@@ -343,20 +327,7 @@ class Loader {
       const YAML::Node v = it->second;
       const std::string path = "sweep." + name;
       if (name == "params" && v.IsMap()) {
-        for (auto p = v.begin(); p != v.end(); ++p) {
-          std::string values;
-          if (p->second.IsSequence()) {
-            for (const auto& e : p->second) values += (values.empty() ? "" : ",") + e.Scalar();
-          } else if (p->second.IsScalar()) {
-            values = p->second.Scalar();
-          }
-          if (values.empty()) {
-            error(at(p->first.Mark()), path + "." + p->first.Scalar(),
-                  "expected values: a list or a range such as 8..128*2");
-            continue;
-          }
-          s_.sweep.params.push_back(p->first.Scalar() + "=" + values);
-        }
+        for (auto p = v.begin(); p != v.end(); ++p) walk_sweep_values(path, p->first, p->second);
       } else if (name == "seeds" && v.IsScalar()) {
         try {
           s_.sweep.seeds = std::stoi(v.Scalar());
@@ -367,6 +338,7 @@ class Loader {
           error(at(v.Mark()), path,
                 fmt::format("expected an integer, got `{}` (accepted: 1..1000)", v.Scalar()));
       } else if (name == "metrics" && v.IsScalar()) {
+        if (const auto problem = text::unprintable(v.Scalar())) error(at(v.Mark()), path, *problem);
         s_.sweep.metrics = v.Scalar();
       } else {
         error(at(it->first.Mark()), path,
@@ -375,6 +347,30 @@ class Loader {
                   : "unknown key (accepted: params, seeds, metrics)");
       }
     }
+  }
+
+  // sweep.params.KEY: "V1,V2,..." | [V1, V2, ...]: printable scalars (commas join them).
+  void walk_sweep_values(const std::string& path, const YAML::Node& key, const YAML::Node& list) {
+    const std::string key_path = path + "." + (key.IsScalar() ? key.Scalar() : "?");
+    std::string values;
+    const auto add = [&](const YAML::Node& e, bool in_list) {
+      const std::string text = e.IsScalar() ? e.Scalar() : "";
+      std::optional<std::string> problem = text::unprintable(text);
+      if (in_list && (!e.IsScalar() || text.empty() || text.find(',') != std::string::npos))
+        problem = fmt::format("expected a value without commas, got {}", node_kind(e));
+      if (problem) error(at(e.Mark()), key_path, *problem);
+      values += (values.empty() ? "" : ",") + text;
+    };
+    if (list.IsSequence()) {
+      for (const auto& e : list) add(e, true);
+    } else if (list.IsScalar()) {
+      add(list, false);
+    }
+    if (values.empty()) {
+      error(at(key.Mark()), key_path, "expected values: a list or a range such as 8..128*2");
+      return;
+    }
+    s_.sweep.params.push_back((key.IsScalar() ? key.Scalar() : "?") + "=" + values);
   }
 
   template <class Target>
@@ -404,6 +400,11 @@ class Loader {
       error(where("workload", list, key_mark), "workload",
             fmt::format("expected a list of one-key maps `KIND: {{PARAMS}}`, got {} (accepted: {})",
                         node_kind(list), accepted_kinds));
+      return;
+    }
+    if (list.size() > kMaxWorkloadItems) {
+      error(at(list[kMaxWorkloadItems].Mark()), "workload",
+            fmt::format("{} items; the limit is {}", list.size(), kMaxWorkloadItems));
       return;
     }
     for (size_t i = 0; i < list.size(); ++i) {
@@ -531,6 +532,11 @@ class Loader {
     } catch (const std::invalid_argument& e) {
       error(location_of("tracing.spans"), "tracing.spans", e.what());
     }
+    try {
+      timeline::parse_window_spec(s_.outputs.timeline_window);
+    } catch (const std::invalid_argument& e) {
+      error(location_of("outputs.timeline_window"), "outputs.timeline_window", e.what());
+    }
     const auto& disk = s_.platform.disk;
     if (disk.inner_mb_s > disk.outer_mb_s) {
       error(location_of("platform.disk.inner_mb_s"), "platform.disk.inner_mb_s",
@@ -575,30 +581,19 @@ class Loader {
 
 }  // namespace
 
-ScenarioError::ScenarioError(std::vector<Diagnostic> diagnostics)
-    : std::runtime_error(join_lines(diagnostics)), diagnostics_(std::move(diagnostics)) {}
-
 Scenario load_scenario_text(const std::string& yaml_text, const std::string& display_name,
                             const std::vector<std::string>& sets) {
   return Loader(display_name).run(yaml_text, sets);
 }
 
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& sets) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw ScenarioError({Diagnostic{path, "", "cannot read scenario file: is a directory"}});
+  std::string text;
+  try {
+    text = read_input_file(path, "scenario file");
+  } catch (const InputError& e) {
+    throw ScenarioError(e.diagnostics());
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw ScenarioError(
-        {Diagnostic{path, "", fmt::format("cannot read scenario file: {}", std::strerror(errno))}});
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) {
-    throw ScenarioError({Diagnostic{path, "", "cannot read scenario file: read error"}});
-  }
-  return load_scenario_text(text.str(), path, sets);
+  return load_scenario_text(text, path, sets);
 }
 
 }  // namespace latsim::platform

@@ -4,36 +4,25 @@
 // are collected and reported together, one compiler-style line each, for example
 //   x.yaml:12:20: error: platform.pci.latency_timer: 300 is out of range (accepted: 0..255)
 //   --set kernel.hz=300: error: kernel.hz: `300` is not an accepted value (accepted: 100, ...)
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "platform/input_file.h"
 #include "platform/scenario.h"
 
 namespace latsim::platform {
 
-struct Diagnostic {
-  std::string location;  // "FILE:LINE:COLUMN" (1-based), "FILE" or "--set KEY=VALUE"
-  std::string key;       // dotted key path; empty for YAML syntax and file errors
-  std::string message;   // e.g. "300 is out of range (accepted: 0..255)"
-
-  std::string to_string() const;  // "LOCATION: error: KEY: MESSAGE"
-};
-
-// what() is every diagnostic's to_string(), one per line, in the order found.
-class ScenarioError : public std::runtime_error {
+// A scenario's problems (Diagnostic: platform/input_file.h), in the order found.
+class ScenarioError : public InputError {
  public:
-  explicit ScenarioError(std::vector<Diagnostic> diagnostics);
-  const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
-
- private:
-  std::vector<Diagnostic> diagnostics_;
+  using InputError::InputError;
 };
 
-// Loads `path`. Each entry of `sets` is KEY=VALUE: KEY is a dotted path
-// (platform.pci.latency_timer), a kernel path (/sys/block/hda/queue/max_sectors_kb, meaning
-// kernel.tunables./sys/...), workload.N.PARAM (N from 0) or workload.NAME.PARAM; VALUE is a
-// YAML scalar. Overrides apply in order, before validation. Throws ScenarioError.
+// Loads `path` (read_input_file: a regular file within the input limits). Each entry of `sets` is
+// KEY=VALUE: KEY is a dotted path (platform.pci.latency_timer), a kernel path
+// (/sys/block/hda/queue/max_sectors_kb, meaning kernel.tunables./sys/...), workload.N.PARAM (N from
+// 0) or workload.NAME.PARAM; VALUE is a YAML scalar. Overrides apply in order, before validation.
+// Throws ScenarioError.
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& sets = {});
 
 // The same from YAML text; `display_name` stands for the file in messages and in

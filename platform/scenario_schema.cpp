@@ -67,7 +67,8 @@ std::vector<Key<Scenario>> make_scenario_keys() {
               LATSIM_AT(schema_version)),
       bind<S>(required(of_type(T::Name, "name", "scenario name; names the output directory")),
               LATSIM_AT(name)),
-      bind<S>(of_type(T::String, "description", "what the scenario reproduces and its source"),
+      bind<S>(multiline(
+                  of_type(T::String, "description", "what the scenario reproduces and its source")),
               LATSIM_AT(description)),
       bind<S>(of_type(T::UInt64, "seed", "root of every component's random stream"),
               LATSIM_AT(seed)),

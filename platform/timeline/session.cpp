@@ -124,10 +124,9 @@ std::string ftrace_path_for(const std::string& timeline_path) {
 }
 
 TimeWindow resolve_window(const Scenario& s) {
-  const std::string& text = s.outputs.timeline_window;
-  if (text.rfind("max:", 0) != 0) return parse_window(text);
-  const uint64_t span = parse_span_ps(text.substr(4));
-  if (span == 0) throw std::invalid_argument("bad time window '" + text + "': empty span");
+  const WindowSpec spec = parse_window_spec(s.outputs.timeline_window);
+  if (spec.around_max_ps == 0) return spec.fixed;
+  const uint64_t span = spec.around_max_ps;
   // Runs are deterministic: a first run without recorders finds when the longest
   // section was; this process then records the same run around it.
   int fds[2];

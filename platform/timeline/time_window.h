@@ -29,4 +29,12 @@ TimeWindow window_around(uint64_t t_ps, uint64_t span_ps);
 // A span such as 100ms (the trigger syntax `max:100ms`), in picoseconds.
 uint64_t parse_span_ps(const std::string& text);
 
+// outputs.timeline_window: "" (all), "A..B", or "max:SPAN" (SPAN around the longest
+// critical section, which only a run can tell). Throws std::invalid_argument.
+struct WindowSpec {
+  TimeWindow fixed;            // "" and A..B
+  uint64_t around_max_ps = 0;  // max:SPAN's span; 0: `fixed` holds
+};
+WindowSpec parse_window_spec(const std::string& text);
+
 }  // namespace latsim::platform::timeline

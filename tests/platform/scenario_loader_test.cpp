@@ -2,12 +2,19 @@
 // diagnostic (file:line:column, key, accepted values) per kind of mistake.
 #include "platform/scenario_loader.h"
 
+#include <fcntl.h>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "workloads/cyclictest.h"
 #include "workloads/disk_read.h"
 #include "workloads/kernel_build.h"
 
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace latsim::platform {
@@ -537,6 +544,171 @@ TEST(ScenarioErrors, CyclictestAffinityIsACpuListOfThisMachine) {
             "bad.yaml:4:28: error: workload.0.affinity: CPU 2 does not exist (accepted: CPUs 0-1 "
             "of platform.cpu.count)");
   EXPECT_EQ(errors_of(kHead + "workload:\n  - cyclictest: {affinity: \"1\"}\n"), "(loaded)");
+}
+
+}  // namespace
+}  // namespace latsim::platform
+
+// ---- bounded input: what a file may be, and how much YAML it may hold ----------------
+
+namespace latsim::platform {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh directory of this test's own, removed with it.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    path = fs::temp_directory_path() /
+           fmt::format("latsim-{}-{}-{}", info->test_suite_name(), info->name(), ::getpid());
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+void write_file(const fs::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+TEST(ScenarioInput, AFifoIsRefusedWithoutWaitingForAWriter) {
+  TempDir dir;
+  const std::string fifo = (dir.path / "scenario.yaml").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // A writer with a valid scenario, so that a loader that opens the FIFO gets one.
+  std::thread writer([&] { std::ofstream(fifo) << kHead; });
+  const std::string errors = file_errors_of(fifo);
+  const int unblock = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);  // the writer's reader
+  writer.join();
+  ::close(unblock);
+  EXPECT_EQ(errors, fifo + ": error: cannot read scenario file: is a FIFO, not a regular file");
+}
+
+TEST(ScenarioInput, DevicesAndDirectoriesAreNotScenarioFiles) {
+  EXPECT_EQ(file_errors_of("/dev/null"),
+            "/dev/null: error: cannot read scenario file: is a character device, not a regular "
+            "file");
+  TempDir dir;
+  EXPECT_EQ(file_errors_of(dir.path.string()),
+            dir.path.string() + ": error: cannot read scenario file: is a directory");
+}
+
+TEST(ScenarioInput, AReadErrorIsReportedAsOne) {
+  // A regular file whose first read fails (offset 0 of this process's memory).
+  EXPECT_EQ(file_errors_of("/proc/self/mem"),
+            "/proc/self/mem: error: cannot read scenario file: read error: Input/output error");
+}
+
+TEST(ScenarioInput, FilesOverOneMebibyteAreRefused) {
+  TempDir dir;
+  const fs::path at_limit = dir.path / "at-limit.yaml";
+  const std::string comment = "# " + std::string(kMaxInputBytes - kHead.size() - 3, 'x') + "\n";
+  write_file(at_limit, kHead + comment);
+  ASSERT_EQ(fs::file_size(at_limit), kMaxInputBytes);
+  EXPECT_EQ(file_errors_of(at_limit.string()), "(loaded)");
+  const fs::path over = dir.path / "over.yaml";
+  write_file(over, kHead + comment + "\n");
+  EXPECT_EQ(file_errors_of(over.string()),
+            over.string() +
+                ": error: cannot read scenario file: is 1048577 bytes; the limit is 1048576 "
+                "bytes (1 MiB)");
+}
+
+TEST(ScenarioInput, ASecondDocumentIsAnError) {
+  EXPECT_EQ(errors_of(kHead + "seed: 2\n---\nseed: 3\n"),
+            "bad.yaml:4:1: error: a second YAML document (after `---`); a file holds one "
+            "document");
+  EXPECT_EQ(errors_of("---\n" + kHead + "...\n"), "(loaded)");  // one document, delimited
+}
+
+TEST(ScenarioInput, AliasExpansionIsBoundedWhereItIsWritten) {
+  // Nine aliases of nine aliases ...: 9^8 nodes to walk, a few hundred bytes to write.
+  std::string laughs = "x:\n  l0: &l0 [a, a, a, a, a, a, a, a, a]\n";
+  for (int i = 1; i <= 8; ++i) {
+    laughs += fmt::format("  l{}: &l{} [", i, i);
+    for (int k = 0; k < 9; ++k) laughs += fmt::format("{}*l{}", k ? ", " : "", i - 1);
+    laughs += "]\n";
+  }
+  EXPECT_EQ(errors_of(kHead + laughs),
+            "bad.yaml:8:17: error: more than 20000 YAML nodes, each use of an alias counted in "
+            "full (the limit)");
+  EXPECT_EQ(errors_of(kHead + "platform: &p {pci: *p}\n"),
+            "bad.yaml:3:20: error: an alias inside the node it names (a cycle)");
+}
+
+TEST(ScenarioInput, ListsAreBoundedAndNamed) {
+  std::string list = "workload:\n";
+  for (size_t i = 0; i <= kMaxYamlListItems; ++i) list += "  - x\n";
+  EXPECT_EQ(errors_of(kHead + list),
+            "bad.yaml:10004:5: error: workload: a list of more than 10000 items (the limit)");
+  std::string programs = "workload:\n";
+  for (int i = 0; i < 65; ++i) programs += fmt::format("  - cyclictest: {{name: c{}}}\n", i);
+  EXPECT_EQ(errors_of(kHead + programs),
+            "bad.yaml:68:5: error: workload: 65 items; the limit is 64");
+}
+
+TEST(ScenarioInput, DeepNestingIsReportedWithItsLine) {
+  const std::string deep = "x: " + std::string(100, '[') + std::string(100, ']') + "\n";
+  EXPECT_EQ(errors_of(kHead + deep),
+            "bad.yaml:3:67: error: nested deeper than 64 levels (the limit)");
+  // Past yaml-cpp's own guard too.
+  const std::string deeper = "x: " + std::string(3000, '[') + std::string(3000, ']') + "\n";
+  EXPECT_EQ(errors_of(kHead + deeper),
+            "bad.yaml:3:67: error: nested deeper than 64 levels (the limit)");
+}
+
+TEST(ScenarioInput, TextThatReachesOutputsIsPrintableUtf8) {
+  EXPECT_EQ(errors_of(kHead + "kernel: {version: \"2.6.9\\e[31m\"}\n"),
+            "bad.yaml:3:19: error: kernel.version: contains the control character \\x1b; "
+            "expected printable UTF-8 text on one line");
+  EXPECT_EQ(errors_of(kHead + "kernel: {version: \"a\\tb\"}\n"),
+            "bad.yaml:3:19: error: kernel.version: contains the control character \\t; expected "
+            "printable UTF-8 text on one line");
+  EXPECT_EQ(errors_of(kHead + "kernel: {version: \"2.6.9\xff\"}\n"),
+            "bad.yaml:3:19: error: kernel.version: is not valid UTF-8 (byte \\xff); expected "
+            "printable UTF-8 text on one line");
+  EXPECT_EQ(errors_of(kHead, {"kernel.version=a\x1b[2Jb"}),
+            "--set kernel.version=a\\x1b[2Jb: error: kernel.version: contains the control "
+            "character \\x1b; expected printable UTF-8 text on one line");
+  EXPECT_EQ(errors_of(kHead, {"outputs.dir=out/\xc3("}),
+            "--set outputs.dir=out/\\xc3(: error: outputs.dir: is not valid UTF-8 (byte \\xc3); "
+            "expected printable UTF-8 text on one line");
+  EXPECT_EQ(errors_of(kHead + "kernel: {version: " + std::string(5000, 'v') + "}\n"),
+            "bad.yaml:3:19: error: kernel.version: is 5000 bytes long; the limit is 4096");
+  // Prose may span lines; non-ASCII text is fine.
+  EXPECT_EQ(errors_of(kHead + "description: |\n  Seed 000,\n  Ingo Molnár: 70 µs\n"), "(loaded)");
+  EXPECT_EQ(load_scenario_text(kHead + "description: |\n  a\n  b\n", "x.yaml").description, "a\nb");
+}
+
+TEST(ScenarioInput, ErrorsNeverEchoControlBytes) {
+  const std::string errors = errors_of(kHead + "kernel: {\"hz\\e]0;pwned\\a\": 100}\n");
+  EXPECT_EQ(errors.find('\x1b'), std::string::npos) << errors;
+  EXPECT_EQ(errors.find('\a'), std::string::npos) << errors;
+  EXPECT_EQ(errors.rfind("bad.yaml:3:10: error: kernel.hz\\x1b]0;pwned\\x07: unknown key", 0), 0u)
+      << errors;
+}
+
+TEST(ScenarioInput, SweepValuesArePrintableScalars) {
+  EXPECT_EQ(errors_of(kHead + "sweep:\n  params:\n    kernel.hz: [100, [1, 2], \"a\\eb\"]\n"),
+            "bad.yaml:5:22: error: sweep.params.kernel.hz: expected a value without commas, got "
+            "a list\n"
+            "bad.yaml:5:30: error: sweep.params.kernel.hz: contains the control character \\x1b");
+}
+
+TEST(ScenarioInput, TimelineWindowIsCheckedWhenLoaded) {
+  EXPECT_EQ(errors_of(kHead, {"outputs.timeline_window=garbage"}),
+            "--set outputs.timeline_window=garbage: error: outputs.timeline_window: bad time "
+            "window 'garbage': expected A..B with times such as 12.3s..12.4s, or max:SPAN such "
+            "as max:100ms");
+  EXPECT_EQ(errors_of(kHead + "outputs: {timeline_window: 'max:0s'}\n"),
+            "bad.yaml:3:28: error: outputs.timeline_window: bad time window 'max:0s': empty span");
+  EXPECT_EQ(errors_of(kHead + "outputs: {timeline_window: 2s..1e300s}\n"),
+            "bad.yaml:3:28: error: outputs.timeline_window: bad time window '2s..1e300s': "
+            "expected A..B with times such as 12.3s, 500ms, 250us");
+  EXPECT_EQ(errors_of(kHead, {"outputs.timeline_window=1s..2s"}), "(loaded)");
+  EXPECT_EQ(errors_of(kHead, {"outputs.timeline_window=max:100ms"}), "(loaded)");
 }
 
 }  // namespace

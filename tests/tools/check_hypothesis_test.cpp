@@ -1,5 +1,6 @@
 // Hypothesis files: what a valid one reads as, and the FILE:LINE:COLUMN errors of bad ones
 // (every problem of a file at once, as the scenario loader does).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -260,6 +261,51 @@ TEST(CheckHypothesis, ACommandLineDurationIsValidatedToo) {
   } catch (const HypothesisError& e) {
     ASSERT_EQ(e.diagnostics().size(), 1u);
     EXPECT_EQ(e.diagnostics()[0].location, "--set duration=forever");
+  }
+}
+
+TEST(CheckHypothesis, ACasesOverridesThatBreakTheBaseNameTheCase) {
+  // kernel.flavour 2.6.9 has no voluntary-preempt switches, which the base sets at its
+  // own lines: the error is the case's, said where the case is.
+  const auto errors = errors_of(kHead +
+                                "cases:\n"
+                                "  - name: defaults\n"
+                                "  - name: vanilla\n"
+                                "    set: [kernel.flavour=2.6.9]\n");
+  ASSERT_EQ(errors.size(), 3u);
+  for (const auto& e : errors)
+    EXPECT_EQ(e.rfind("h.yaml:7:5: error: cases[1]: case `vanilla` makes its base scenario "
+                      "invalid: ",
+                      0),
+              0u)
+        << e;
+  EXPECT_NE(errors[0].find("scenarios/disk-dma-kernel-build.yaml:32:25: "
+                           "kernel.voluntary_preemption: is a voluntary-preempt switch; "
+                           "kernel.flavour 2.6.9 (vanilla) has none"),
+            std::string::npos)
+      << errors[0];
+}
+
+TEST(CheckHypothesis, InputIsBounded) {
+  EXPECT_EQ(errors_of(kHead + "cases: [{name: a}]\n---\nclaim: b\n"),
+            (std::vector<std::string>{"h.yaml:6:1: error: a second YAML document (after `---`); "
+                                      "a file holds one document"}));
+  std::string many = kHead + "cases:\n";
+  for (int i = 0; i <= 1000; ++i) many += fmt::format("  - name: c{}\n", i);
+  EXPECT_EQ(
+      errors_of(many),
+      (std::vector<std::string>{"h.yaml:1006:5: error: cases: 1001 cases; the limit is 1000"}));
+  EXPECT_EQ(errors_of("schema_version: 1\nclaim: \"a\\e[2Jb\"\nsource: s\n"
+                      "base: scenarios/disk-dma-kernel-build.yaml\ncases: [{name: a}]\n"),
+            (std::vector<std::string>{"h.yaml:2:8: error: claim: contains the control character "
+                                      "\\x1b; expected printable UTF-8 text on one line"}));
+  try {
+    load_hypothesis("/dev/null");
+    ADD_FAILURE() << "accepted /dev/null";
+  } catch (const HypothesisError& e) {
+    EXPECT_STREQ(e.what(),
+                 "/dev/null: error: cannot read hypothesis file: is a character device, not a "
+                 "regular file");
   }
 }
 

@@ -184,7 +184,7 @@ TEST_F(Check, BadFileExits2AndRunsNothing) {
                        "(accepted: 4..128)\n");
   EXPECT_FALSE(fs::exists(dir_ / "o"));
   EXPECT_EQ(latsim({"check", "no-such-file.yaml"}).err,
-            "no-such-file.yaml: error: cannot read: No such file or directory\n");
+            "no-such-file.yaml: error: cannot read hypothesis file: No such file or directory\n");
 }
 
 TEST_F(Check, ValidateRunsNothing) {

@@ -417,6 +417,50 @@ TEST_F(Cli, ScenarioErrorMissingFile) {
   expect_scenario_error(f, {}, {f + ": error: cannot read scenario file"}, {});
 }
 
+TEST_F(Cli, ScenarioErrorTimelineWindowIsCheckedByValidateToo) {
+  const std::string f = data_file("valid-small.yaml");
+  expect_scenario_error(f, {"outputs.timeline_window=garbage"},
+                        {"--set outputs.timeline_window=garbage: error: outputs.timeline_window: "
+                         "bad time window 'garbage'"},
+                        {});
+}
+
+TEST_F(Cli, ScenarioErrorControlBytesNeverReachTheTerminal) {
+  const fs::path f = dir_ / "escape.yaml";
+  std::ofstream(f) << "schema_version: 1\nname: t\nkernel: {\"hz\\e[2J\": 100, version: "
+                      "\"x\\e]0;title\\a\"}\n";
+  const Result r = latsim({"validate", f.string()});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << r;
+  EXPECT_EQ(r.err.find('\a'), std::string::npos) << r;
+  EXPECT_TRUE(contains(r.err, f.string() + ":3:10: error: kernel.hz\\x1b[2J: unknown key")) << r;
+  EXPECT_TRUE(contains(r.err, "kernel.version: contains the control character \\x1b")) << r;
+}
+
+TEST_F(Cli, OptionRangesAreSaidInTheOptionsTerms) {
+  const std::string f = data_file("valid-small.yaml");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"sweep", f, "-j", "0"}, "--jobs: 0 is not in 1..1024"},
+      {{"sweep", f, "--seeds", "0"}, "--seeds: 0 is not in 1..1000"},
+      {{"sweep", f, "--point-timeout", "-1"},
+       "--point-timeout: -1 is not in 0..604800 (seconds; 0: no limit)"},
+      {{"check", "h.yaml", "-j", "5000"}, "--jobs: 5000 is not in 1..1024"},
+      {{"check", "h.yaml", "--seeds", "1e9"}, "--seeds: 1e9 is not in 1..1000"},
+      {{"check", "h.yaml", "--case-timeout", "nan"},
+       "--case-timeout: nan is not in 0..604800 (seconds; 0: no limit)"},
+      {{"traces", ".", "--top", "0"}, "--top: 0 is not in 1..10000"},
+      {{"traces", ".", "--min-us", "x"},
+       "--min-us: `x` is not a number (accepted: 0..100000000 (us))"},
+  };
+  for (const auto& [args, message] : cases) {
+    const Result r = latsim(args);
+    EXPECT_NE(r.code, 0) << r;
+    EXPECT_TRUE(contains(r.err, message)) << message << "\n" << r;
+    EXPECT_FALSE(contains(r.err, "not in range")) << r;
+    EXPECT_LT(r.err.size(), 200u) << r;  // no 309-digit bound
+  }
+}
+
 TEST_F(Cli, ScenarioValidateAcceptsGoodScenarios) {
   for (const std::string& f : {kScenario, data_file("valid-small.yaml")}) {
     const Result r =

@@ -2,6 +2,8 @@
 // arguments refused before anything runs.
 #include "tests/tools/sweep_test_support.h"
 
+#include "tools/sweep/grid.h"
+
 namespace sweep_test {
 namespace {
 
@@ -34,6 +36,26 @@ TEST_F(Sweep, RangesExpand) {
   EXPECT_EQ(pts.size(), 32u);
 }
 
+TEST(SweepGrid, PointsAreBounded) {
+  latsim::sweep::Grid g;
+  for (const char* key : {"a", "b"}) {
+    latsim::sweep::Param p{key, {}};
+    for (int v = 0; v < 10000; ++v) p.values.push_back(std::to_string(v));
+    g.params.push_back(p);
+  }
+  g.seeds = {1};
+  EXPECT_THROW(g.check(), latsim::sweep::GridError);
+  g.params[1].values.resize(100);  // 10000 x 100 points
+  EXPECT_NO_THROW(g.check());
+  g.seeds = {1, 2};
+  try {
+    g.check();
+    ADD_FAILURE() << "2000000 points accepted";
+  } catch (const latsim::sweep::GridError& e) {
+    EXPECT_STREQ(e.what(), "the grid has more than 1000000 points (the limit)");
+  }
+}
+
 TEST_F(Sweep, BadArgumentsAreRefusedBeforeAnythingRuns) {
   const std::string key = "--param=" + kMaxSectors;
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
@@ -53,6 +75,8 @@ TEST_F(Sweep, BadArgumentsAreRefusedBeforeAnythingRuns) {
       {{key + "=8,16", "--shard", "x"}, "expected K/N"},
       {{key + "=8,16", "--metrics", "a..b"}, "dotted paths"},
       {{key + "=8,16", "--set", "kernel.hz=7"}, "kernel.hz"},  // the scenario rejects it
+      {{key + "=1..20000", "--dry-run"}, "range `1..20000` has more than 10000 values (the limit)"},
+      {{key + "=1..9000,10001..12000", "--dry-run"}, "11000 values; the limit is 10000"},
   };
   for (const auto& [args, message] : cases) {
     std::vector<std::string> a = args;

@@ -8,6 +8,7 @@
 
 #include "tools/check/trace_census.h"
 #include "tools/check/vp_trace.h"
+#include "tools/option_range.h"
 
 namespace latsim::check {
 
@@ -20,9 +21,10 @@ CensusCommand::CensusCommand(CLI::App& app) {
   cmd_->add_option("dir", dir_, "A run's output directory, or its traces/ directory")->required();
   cmd_->add_option("--min-us", min_us_,
                    "Count only traces of at least N us (a higher threshold than the run's)")
-      ->check(CLI::NonNegativeNumber);
-  cmd_->add_option("--top", top_, "Rows per table (default 15)")->check(CLI::PositiveNumber);
-  cmd_->add_option("--examples", examples_, "Trace numbers listed per row (default 8)");
+      ->check(cli::in_range(0, 1e8, "us"));
+  cmd_->add_option("--top", top_, "Rows per table (default 15)")->check(cli::in_range(1, 10000));
+  cmd_->add_option("--examples", examples_, "Trace numbers listed per row (default 8)")
+      ->check(cli::in_range(0, 10000));
 }
 
 bool CensusCommand::selected() const { return cmd_->parsed(); }

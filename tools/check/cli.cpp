@@ -2,6 +2,9 @@
 
 #include <iostream>
 
+#include "common/text.h"
+#include "tools/option_range.h"
+
 namespace latsim::check {
 
 const char* format_help() {
@@ -74,13 +77,13 @@ Command::Command(CLI::App& app) {
       "expected, measured, verdict). Exit 0 only if every expectation holds.");
   cmd_->add_option("hypotheses", o_.files, "Hypothesis YAML files (schema_version: 1)")->required();
   cmd_->add_option("-j,--jobs", o_.jobs, "Runs at a time (default: the CPUs available)")
-      ->check(CLI::PositiveNumber);
+      ->check(cli::in_range(1, cli::kMaxJobs));
   cmd_->add_option("--junit", o_.junit, "Also write the verdicts as JUnit XML to FILE");
   cmd_->add_option("--out", o_.out, "Output directory (default: out/check/)");
   cmd_->add_option("--seeds", o_.seeds,
                    "Run each case with K seeds (the case's seed and the next K-1) instead of\n"
                    "the file's `seeds`; the file's over_seeds says how they are judged")
-      ->check(CLI::PositiveNumber);
+      ->check(cli::in_range(1, cli::kMaxSeeds));
   cmd_->add_option("--duration", o_.duration,
                    "Simulated time of every run (e.g. 5s), instead of the files' and scenarios'");
   cmd_->add_option("--set", o_.sets,
@@ -91,7 +94,7 @@ Command::Command(CLI::App& app) {
   cmd_->add_option("--case-timeout", o_.case_timeout,
                    "Wall-clock seconds a run may take before it is killed (its expectations\n"
                    "then cannot be judged)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(cli::in_range(0, cli::kMaxTimeoutSeconds, "seconds; 0: no limit"));
   cmd_->add_flag("--validate", o_.validate,
                  "Check the files (and every case's scenario with its overrides), run nothing");
   cmd_->add_flag("-q,--quiet", o_.quiet, "No table: only failures and the summary line");
@@ -104,7 +107,7 @@ int Command::run() const {
   try {
     return run_check(o_);
   } catch (const std::exception& e) {
-    std::cerr << "latsim check: error: " << e.what() << "\n";
+    std::cerr << "latsim check: error: " << text::escaped(e.what()) << "\n";
     return kBadInput;
   }
 }

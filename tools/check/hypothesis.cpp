@@ -8,13 +8,12 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
+#include "common/text.h"
+#include "platform/input_file.h"
 #include "platform/scenario_schema.h"
 
 namespace latsim::check {
@@ -24,11 +23,8 @@ using platform::Diagnostic;
 
 namespace {
 
-std::string join_lines(const std::vector<Diagnostic>& diags) {
-  std::string text;
-  for (const auto& d : diags) text += (text.empty() ? "" : "\n") + d.to_string();
-  return text;
-}
+// Each case is at least one run.
+constexpr size_t kMaxCases = 1000;
 
 std::string node_kind(const YAML::Node& node) {
   if (node.IsMap()) return "a mapping";
@@ -73,10 +69,9 @@ class Reader {
     h_.name = fs::path(file_).stem().string();
     YAML::Node root;
     try {
-      root = YAML::Load(text);
-    } catch (const YAML::Exception& e) {
-      error(at(e.mark), "", fmt::format("YAML syntax error: {}", e.msg));
-      throw HypothesisError(std::move(diags_));
+      root = platform::parse_yaml_document(text, file_);
+    } catch (const platform::InputError& e) {
+      throw HypothesisError(e.diagnostics());
     }
     if (!root.IsMap()) {
       error(root.Mark().is_null() ? file_ + ":1:1" : at(root.Mark()), "",
@@ -97,10 +92,7 @@ class Reader {
  private:
   // ---- locations, errors, typed reads ----
 
-  std::string at(const YAML::Mark& m) const {
-    if (m.is_null()) return file_;
-    return fmt::format("{}:{}:{}", file_, m.line + 1, m.column + 1);
-  }
+  std::string at(const YAML::Mark& m) const { return platform::location(file_, m); }
   void error(std::string where, std::string key, std::string message) {
     diags_.push_back(Diagnostic{std::move(where), std::move(key), std::move(message)});
   }
@@ -144,8 +136,17 @@ class Reader {
     return map.Mark();
   }
 
+  // Text goes to the report, verdicts.json and JUnit as written: one printable line.
+  bool printable(const YAML::Node& n, const std::string& key) {
+    const auto problem = text::unprintable(n.Scalar());
+    if (problem)
+      error(n, key, fmt::format("{}; expected printable UTF-8 text on one line", *problem));
+    return !problem;
+  }
+
   std::optional<std::string> text(const YAML::Node& n, const std::string& key) {
-    if (n.IsScalar() && !n.Scalar().empty()) return n.Scalar();
+    if (n.IsScalar() && !n.Scalar().empty())
+      return printable(n, key) ? std::optional(n.Scalar()) : std::nullopt;
     error(n, key, fmt::format("expected text, got {}", node_kind(n)));
     return std::nullopt;
   }
@@ -199,14 +200,18 @@ class Reader {
   // A function name or a list of them.
   std::vector<std::string> functions(const YAML::Node& n, const std::string& key) {
     std::vector<std::string> out;
-    if (n.IsScalar() && !n.Scalar().empty()) return {n.Scalar()};
+    if (n.IsScalar() && !n.Scalar().empty()) {
+      if (printable(n, key)) out.push_back(n.Scalar());
+      return out;
+    }
     if (n.IsSequence() && n.size() > 0) {
       for (size_t i = 0; i < n.size(); ++i) {
-        if (n[i].IsScalar() && !n[i].Scalar().empty())
-          out.push_back(n[i].Scalar());
-        else
+        if (n[i].IsScalar() && !n[i].Scalar().empty()) {
+          if (printable(n[i], fmt::format("{}[{}]", key, i))) out.push_back(n[i].Scalar());
+        } else {
           error(n[i], fmt::format("{}[{}]", key, i),
                 fmt::format("expected a function name, got {}", node_kind(n[i])));
+        }
       }
       return out;
     }
@@ -260,6 +265,7 @@ class Reader {
                         node_kind(n)));
       return std::nullopt;
     }
+    if (!printable(n, key)) return std::nullopt;
     std::string why;
     auto p = parse_metric_path(n.Scalar(), why);
     if (!p) error(n, key, why);
@@ -305,6 +311,9 @@ class Reader {
       error(cases, "cases",
             fmt::format("expected a list of at least one case (name, set, expect), got {}",
                         node_kind(cases)));
+    } else if (cases.size() > kMaxCases) {
+      error(cases[kMaxCases], "cases",
+            fmt::format("{} cases; the limit is {}", cases.size(), kMaxCases));
     } else {
       for (size_t i = 0; i < cases.size(); ++i) read_case(cases[i], fmt::format("cases[{}]", i));
     }
@@ -675,38 +684,73 @@ class Reader {
     }
   }
 
-  // Every case's scenario loads with its overrides.
+  // An override of the base scenario and where this file gives it.
+  struct Override {
+    std::string set, where, key;
+  };
+
+  // The file's overrides of case `i` (of none when `i` is past the cases), in order.
+  std::vector<Override> overrides_of(size_t i) const {
+    std::vector<Override> o;
+    if (!h_.duration.empty())
+      o.push_back({"duration=" + h_.duration, at(duration_mark_), "duration"});
+    for (size_t j = 0; i < h_.cases.size() && j < h_.cases[i].sets.size(); ++j)
+      o.push_back({h_.cases[i].sets[j], at(set_marks_[i][j]),
+                   fmt::format("{}.set[{}]", case_paths_[i], j)});
+    return o;
+  }
+
+  struct Problem {
+    Diagnostic d;
+    bool placed = false;  // at the override's line in this file
+  };
+
+  // The base scenario's problems with `overrides` and the extra sets; sets *seed if none.
+  std::vector<Problem> load_problems(const std::vector<Override>& overrides, uint64_t* seed) {
+    std::vector<std::string> sets;
+    for (const auto& o : overrides) sets.push_back(o.set);
+    sets.insert(sets.end(), extra_sets_.begin(), extra_sets_.end());
+    std::vector<Problem> problems;
+    try {
+      const uint64_t s = platform::load_scenario(h_.base, sets).seed;
+      if (seed) *seed = s;
+    } catch (const platform::ScenarioError& e) {
+      for (Diagnostic d : e.diagnostics()) {
+        Problem p{d, false};
+        for (const auto& o : overrides) {
+          if (d.location != "--set " + o.set) continue;
+          if (!d.key.empty() && d.key != o.key) p.d.message = d.key + ": " + d.message;
+          p.d.key = o.key;
+          p.d.location = o.where;
+          p.placed = true;
+          break;
+        }
+        problems.push_back(std::move(p));
+      }
+    }
+    return problems;
+  }
+
+  // Every case's scenario loads with its overrides. A problem the base scenario has
+  // anyway is reported once as it is; one a case's overrides cause elsewhere in the base
+  // scenario (a flavour that fixes a switch the base sets) names the case.
   void check_cases_load() {
     std::set<std::string> reported;
+    std::optional<std::set<std::string>> base;  // the base's own problems, once needed
     for (size_t i = 0; i < h_.cases.size(); ++i) {
       Case& c = h_.cases[i];
-      std::vector<std::string> sets;
-      std::vector<std::pair<std::string, std::string>> origin;  // --set text -> where, key
-      if (!h_.duration.empty()) {
-        sets.push_back("duration=" + h_.duration);
-        origin.emplace_back(sets.back(), at(duration_mark_) + "\nduration");
-      }
-      for (size_t j = 0; j < c.sets.size(); ++j) {
-        sets.push_back(c.sets[j]);
-        origin.emplace_back(sets.back(), at(set_marks_[i][j]) + "\n" +
-                                             fmt::format("{}.set[{}]", case_paths_[i], j));
-      }
-      for (const auto& s : extra_sets_) sets.push_back(s);
-      try {
-        c.seed = platform::load_scenario(h_.base, sets).seed;
-      } catch (const platform::ScenarioError& e) {
-        for (Diagnostic d : e.diagnostics()) {
-          for (const auto& [set, where] : origin) {
-            if (d.location != "--set " + set) continue;
-            const size_t nl = where.find('\n');
-            const std::string key = where.substr(nl + 1);
-            if (!d.key.empty() && d.key != key) d.message = d.key + ": " + d.message;
-            d.key = key;
-            d.location = where.substr(0, nl);
-            break;
-          }
-          if (reported.insert(d.to_string()).second) diags_.push_back(d);
+      for (Problem& p : load_problems(overrides_of(i), &c.seed)) {
+        if (!p.placed && !base) {
+          base.emplace();
+          for (const Problem& b : load_problems(overrides_of(h_.cases.size()), nullptr))
+            base->insert(b.d.to_string());
         }
+        if (!p.placed && !base->count(p.d.to_string()))
+          p.d = Diagnostic{
+              c.location, case_paths_[i],
+              fmt::format("case `{}` makes its base scenario invalid: {}: {}{}", c.name,
+                          p.d.location, p.d.key.empty() ? "" : p.d.key + ": ", p.d.message)};
+        if (reported.insert(p.d.to_string()).second) diags_.push_back(p.d);
       }
     }
   }
@@ -730,9 +774,6 @@ class Reader {
 
 }  // namespace
 
-HypothesisError::HypothesisError(std::vector<Diagnostic> diagnostics)
-    : std::runtime_error(join_lines(diagnostics)), diagnostics_(std::move(diagnostics)) {}
-
 const Case* Hypothesis::find_case(const std::string& n) const {
   for (const auto& c : cases)
     if (c.name == n) return &c;
@@ -746,13 +787,13 @@ Hypothesis load_hypothesis_text(const std::string& text, const std::string& disp
 }
 
 Hypothesis load_hypothesis(const std::string& path, const std::vector<std::string>& extra_sets) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw HypothesisError(
-        {Diagnostic{path, "", fmt::format("cannot read: {}", std::strerror(errno))}});
-  std::ostringstream s;
-  s << in.rdbuf();
-  return load_hypothesis_text(s.str(), path, fs::path(path).parent_path().string(), extra_sets);
+  std::string text;
+  try {
+    text = platform::read_input_file(path, "hypothesis file");
+  } catch (const platform::InputError& e) {
+    throw HypothesisError(e.diagnostics());
+  }
+  return load_hypothesis_text(text, path, fs::path(path).parent_path().string(), extra_sets);
 }
 
 }  // namespace latsim::check

@@ -80,16 +80,13 @@ struct Hypothesis {
 };
 
 // Every problem in a file, one compiler-style line each (platform::Diagnostic).
-class HypothesisError : public std::runtime_error {
+class HypothesisError : public platform::InputError {
  public:
-  explicit HypothesisError(std::vector<platform::Diagnostic> diagnostics);
-  const std::vector<platform::Diagnostic>& diagnostics() const { return diagnostics_; }
-
- private:
-  std::vector<platform::Diagnostic> diagnostics_;
+  using InputError::InputError;
 };
 
-// Reads and validates `path`, including every case's scenario (base + duration + the
+// Reads (platform::read_input_file: a regular file within the input limits) and validates
+// `path`, including every case's scenario (base + duration + the
 // case's sets + `extra_sets`, e.g. a command-line duration). Throws HypothesisError.
 Hypothesis load_hypothesis(const std::string& path,
                            const std::vector<std::string>& extra_sets = {});

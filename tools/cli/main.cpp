@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <systemc>
+#include "common/text.h"
 #include "platform/run.h"
 #include "platform/scenario_loader.h"
 #include "platform/scenario_schema.h"
@@ -162,11 +163,11 @@ int sc_main(int argc, char* argv[]) {
     if (traces.selected()) return traces.run();
     if (*run) return cmd_run(a);
     return cmd_validate(a);
-  } catch (const latsim::platform::ScenarioError& e) {
-    std::cerr << e.what() << (std::string(e.what()).back() == '\n' ? "" : "\n");
+  } catch (const latsim::platform::InputError& e) {
+    std::cerr << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "latsim: error: " << e.what() << "\n";
+    std::cerr << "latsim: error: " << latsim::text::escaped(e.what()) << "\n";
     return 1;
   }
 }

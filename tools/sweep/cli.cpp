@@ -2,7 +2,9 @@
 
 #include <iostream>
 
+#include "common/text.h"
 #include "platform/scenario_loader.h"
+#include "tools/option_range.h"
 #include "tools/sweep/grid.h"
 
 namespace latsim::sweep {
@@ -25,9 +27,9 @@ Commands::Commands(CLI::App& app) {
   sweep_
       ->add_option("--seeds", o.seeds,
                    "Seeds per point: the scenario's seed (or --seed) and the next K-1")
-      ->check(CLI::PositiveNumber);
+      ->check(cli::in_range(1, cli::kMaxSeeds));
   sweep_->add_option("-j,--jobs", o.jobs, "Points run at a time (default: the CPUs available)")
-      ->check(CLI::PositiveNumber);
+      ->check(cli::in_range(1, cli::kMaxJobs));
   sweep_->add_option("--out", o.out, "Output directory (default: out/<scenario-name>-sweep/)");
   sweep_->add_flag("--resume", o.resume,
                    "Continue the sweep in --out: skip finished points, rerun failed ones");
@@ -41,7 +43,7 @@ Commands::Commands(CLI::App& app) {
   sweep_
       ->add_option("--point-timeout", o.point_timeout,
                    "Wall-clock seconds a point may take before it is killed and counted failed")
-      ->check(CLI::NonNegativeNumber);
+      ->check(cli::in_range(0, cli::kMaxTimeoutSeconds, "seconds; 0: no limit"));
   sweep_->add_option("--set", o.sets, "Fixed override of every point, as for `latsim run`")
       ->allow_extra_args(false);
   sweep_->add_option("--seed", o.seed, "First seed (default: the scenario's)");
@@ -66,11 +68,10 @@ int Commands::run() const {
   const char* what = sweep_->parsed() ? "sweep" : "sweep-merge";
   try {
     return sweep_->parsed() ? run_sweep(so_) : run_merge(mo_);
-  } catch (const platform::ScenarioError& e) {
-    const std::string msg = e.what();
-    std::cerr << msg << (!msg.empty() && msg.back() == '\n' ? "" : "\n");
+  } catch (const platform::InputError& e) {
+    std::cerr << e.what() << "\n";
   } catch (const std::exception& e) {
-    std::cerr << "latsim " << what << ": error: " << e.what() << "\n";
+    std::cerr << "latsim " << what << ": error: " << text::escaped(e.what()) << "\n";
   }
   return kErrorStatus;
 }

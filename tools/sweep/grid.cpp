@@ -11,7 +11,9 @@
 namespace latsim::sweep {
 namespace {
 
-constexpr size_t kMaxRangeValues = 100000;
+// A key's values, and the points of a whole grid: each point is a run.
+constexpr size_t kMaxValues = 10'000;
+constexpr size_t kMaxPoints = 1'000'000;
 
 std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t");
@@ -74,8 +76,9 @@ void expand_range(const std::string& item, std::vector<std::string>& out) {
     throw GridError(fmt::format("range `{}`: a geometric range (*) must start above 0", item));
   size_t n = 0;
   for (int64_t v = a;;) {
-    if (++n > kMaxRangeValues)
-      throw GridError(fmt::format("range `{}` has more than {} values", item, kMaxRangeValues));
+    if (++n > kMaxValues)
+      throw GridError(
+          fmt::format("range `{}` has more than {} values (the limit)", item, kMaxValues));
     out.push_back(std::to_string(v));
     // The next value, unless it passes END (or would overflow on the way).
     if (op == '+') {
@@ -101,6 +104,8 @@ std::vector<std::string> parse_values(const std::string& text) {
     else
       values.push_back(item);
   }
+  if (values.size() > kMaxValues)
+    throw GridError(fmt::format("{} values; the limit is {}", values.size(), kMaxValues));
   std::set<std::string> seen;
   for (const auto& v : values)
     if (!seen.insert(v).second)
@@ -186,6 +191,14 @@ void Grid::check() const {
       throw GridError(fmt::format("{} is both swept (--param) and fixed (--set)", p.key));
   }
   if (seeds.empty()) throw GridError("a sweep needs at least one seed");
+  size_t points = seeds.size();
+  for (const auto& p : params) {
+    if (!p.values.empty() && points > kMaxPoints / p.values.size())
+      throw GridError(fmt::format("the grid has more than {} points (the limit)", kMaxPoints));
+    points *= p.values.size();
+  }
+  if (points > kMaxPoints)
+    throw GridError(fmt::format("the grid has more than {} points (the limit)", kMaxPoints));
 }
 
 Shard parse_shard(const std::string& text) {

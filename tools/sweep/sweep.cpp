@@ -52,7 +52,7 @@ Manifest manifest_of(const SweepOptions& o) {
 
   m.scenario_path = o.scenario;
   m.scenario_name = s.name;
-  m.scenario_hash = fnv1a_hex(read_text(o.scenario));
+  m.scenario_hash = fnv1a_hex(platform::read_input_file(o.scenario, "scenario file"));
   m.duration_s = s.duration_s;
   return m;
 }
