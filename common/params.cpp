@@ -78,6 +78,9 @@ KeySpec with_source(KeySpec s, std::string source) {
 
 namespace {
 
+// The longest Name, in bytes: names name directories, and this is a file name's limit.
+constexpr size_t kMaxNameBytes = 255;
+
 // ---- scalar parsing --------------------------------------------------------------
 
 std::string lower(std::string s) {
@@ -289,6 +292,9 @@ ParsedValue parse_value(const KeySpec& spec, const std::string& text, bool is_nu
       return parse_text(spec, text);
     case ValueType::Name:
       if (!is_name(text)) return fail(spec, fmt::format("`{}` is not a valid name", text));
+      if (text.size() > kMaxNameBytes)
+        return fail(spec,
+                    fmt::format("is {} bytes long; the limit is {}", text.size(), kMaxNameBytes));
       return ok(text);
   }
   return type_error(spec, text);

@@ -677,6 +677,9 @@ TEST(ScenarioInput, TextThatReachesOutputsIsPrintableUtf8) {
             "expected printable UTF-8 text on one line");
   EXPECT_EQ(errors_of(kHead + "kernel: {version: " + std::string(5000, 'v') + "}\n"),
             "bad.yaml:3:19: error: kernel.version: is 5000 bytes long; the limit is 4096");
+  EXPECT_EQ(errors_of("schema_version: 1\nname: " + std::string(256, 'n') + "\n"),
+            "bad.yaml:2:7: error: name: is 256 bytes long; the limit is 255 (accepted: "
+            "[a-z0-9._-]+)");
   // Prose may span lines; non-ASCII text is fine.
   EXPECT_EQ(errors_of(kHead + "description: |\n  Seed 000,\n  Ingo Molnár: 70 µs\n"), "(loaded)");
   EXPECT_EQ(load_scenario_text(kHead + "description: |\n  a\n  b\n", "x.yaml").description, "a\nb");
