@@ -40,4 +40,4 @@ std::vector<std::string> lines_of(const std::string& text) {
 }  // namespace latsim::fuzz
 
 // libsystemc.so refers to sc_main; the loaders never elaborate, so it is never called.
-int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) { return 0; }
