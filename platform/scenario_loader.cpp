@@ -345,10 +345,12 @@ class Loader {
       if (name == "params" && v.IsMap()) {
         for (auto p = v.begin(); p != v.end(); ++p) {
           std::string values;
-          if (p->second.IsSequence()) {
-            for (const auto& e : p->second) values += (values.empty() ? "" : ",") + e.Scalar();
-          } else if (p->second.IsScalar()) {
-            values = p->second.Scalar();
+          // A copy: p-> is a temporary proxy, and a range-for would outlive it.
+          const YAML::Node list = p->second;
+          if (list.IsSequence()) {
+            for (const auto& e : list) values += (values.empty() ? "" : ",") + e.Scalar();
+          } else if (list.IsScalar()) {
+            values = list.Scalar();
           }
           if (values.empty()) {
             error(at(p->first.Mark()), path + "." + p->first.Scalar(),
