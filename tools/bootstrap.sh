@@ -27,6 +27,7 @@ LATSIM_PACKAGES=(
   parallel
   libxml2-utils  # xmllint: the tests check `latsim check --junit` output is well-formed XML
   gtkwave nodejs  # viewer tests: vcd2fst, and node for speedscope's import code
+  clang-14 libclang-rt-14-dev  # tools/fuzz: libFuzzer, ASan and UBSan (the fuzz.smoke test)
 )
 
 LATSIM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

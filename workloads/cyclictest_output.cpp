@@ -153,7 +153,7 @@ std::string Cyclictest::timerlat_top(const std::map<int, TimerlatStats>& cpus, d
   o += "CPU COUNT      |      cur       min       avg       max |      cur       min       avg"
        "       max\n";
   for (const auto& [cpu, t] : cpus) {
-    auto avg = [&](double sum) { return t.count ? uint64_t(sum / double(t.count)) : 0; };
+    auto avg = [n = t.count](double sum) { return n ? uint64_t(sum / double(n)) : 0; };
     o += fmt::format("{:3d} #{:<9d} |", cpu, t.count);
     for (uint64_t v : {t.irq_cur, t.irq_min, avg(t.irq_sum), t.irq_max})
       o += fmt::format("{:9d} ", v / 1000);
