@@ -107,9 +107,9 @@ void sync_directory(const fs::path& dir) {
   if (!ok) throw OutputError(dir, error_text(err));
 }
 
-fs::path temporary_sibling(const fs::path& path, const std::string& kind) {
+fs::path temporary_sibling(const fs::path& path, const std::string& kind, pid_t pid) {
   return path.parent_path() /
-         fmt::format(".{}.{}-{}", path.filename().string(), kind, long(::getpid()));
+         fmt::format(".{}.{}-{}", path.filename().string(), kind, long(pid ? pid : ::getpid()));
 }
 
 bool process_alive(pid_t pid) {
@@ -134,9 +134,9 @@ pid_t temporary_owner(const std::string& name) {
   if (pid.empty() || pid.size() > 9 || pid.find_first_not_of("0123456789") != std::string::npos)
     return 0;
   const std::string head = name.substr(0, dash);
-  for (const std::string kind : {".tmp", ".old", ".stderr"})
+  for (const std::string_view kind : {".tmp", ".old", ".stderr"})
     if (head.size() > kind.size() + 1 &&
-        head.compare(head.size() - kind.size(), kind.size(), kind) == 0)
+        head.compare(head.size() - kind.size(), kind.size(), kind.data(), kind.size()) == 0)
       return pid_t(std::stol(pid));
   return 0;
 }

@@ -52,9 +52,10 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view text)
 // Make a directory's entries (created, renamed files) durable. Throws OutputError.
 void sync_directory(const std::filesystem::path& dir);
 
-// ".NAME.KIND-PID" beside `path` (KIND: tmp, old), this process's temporary for it.
+// ".NAME.KIND-PID" beside `path` (KIND: tmp, old): the temporary for it of process PID
+// (default: this one).
 std::filesystem::path temporary_sibling(const std::filesystem::path& path,
-                                        const std::string& kind = "tmp");
+                                        const std::string& kind = "tmp", pid_t pid = 0);
 
 // Whether a process with this pid exists (kill(pid, 0) fails with ESRCH when it does not)
 // and is not a zombie.

@@ -13,11 +13,16 @@ Runs `latsim run` (200 ms of the reference scenario, with --timeline and --vcd b
 output directory) under faults and checks every trial's outputs against an uninterrupted
 run into the same place:
 
-  disk-full  each trial on a fresh tmpfs of a seeded size between 4 KiB and 1.3 times the
-             whole output (--disk budget: LATSIM_DEBUG_WRITE_BUDGET instead, where mount is
-             not permitted). Exit 0 must leave everything whole, a failure nothing at all.
-  kill -9    each trial killed at a seeded moment within 1.1 times a run's wall time. What is
-             visible must be whole; temporaries may stay and the next run removes them.
+  disk-full  each trial on a fresh tmpfs of a seeded size: every other trial between 4 KiB
+             and 1.3 times the space the whole output takes, the others within the last
+             part, where the output directory's files are written after the streamed ones
+             (--disk budget: LATSIM_DEBUG_WRITE_BUDGET in bytes instead, where mount is not
+             permitted). Exit 0 must leave everything whole, a failure nothing at all, not
+             even a temporary.
+  kill -9    each trial killed at a seeded moment: every other trial within 1.1 times a
+             run's wall time, the others between 0.8 and 1.1 times it, while the outputs are
+             written. What is visible must be whole; temporaries may stay, and the next run
+             into the same place removes them.
   sweep      a 4-point sweep (-j 2) killed at a seeded moment, then `--resume`d: it must
              redo exactly the points that are not whole and end byte-identical
              (results.*, *.svg) to an uninterrupted sweep.
@@ -66,9 +71,9 @@ trap cleanup EXIT
 export SC_COPYRIGHT_MESSAGE=DISABLE
 RANDOM=$seed
 
+run_args=(run "$scenario" --duration 200ms -q --out "$p/run" --timeline "$p/t.json" --vcd "$p/w.vcd")
 run_latsim() {  # run_latsim [ENV=VALUE...]: one run into $p; its exit status
-  env "$@" "$binary" run "$scenario" --duration 200ms -q --out "$p/run" \
-    --timeline "$p/t.json" --vcd "$p/w.vcd" >/dev/null 2>>"$work/stderr.log"
+  env "$@" "$binary" "${run_args[@]}" >/dev/null 2>>"$work/stderr.log"
 }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 rand_upto() { echo $(((RANDOM * 32768 + RANDOM) % ($1 + 1))); }  # 0..N
@@ -100,7 +105,9 @@ run_latsim || { echo "fault_trials.sh: the reference run failed" >&2; exit 1; }
 wall_ms=$(($(now_ms) - t0))
 cp -a "$p" "$ref"
 rm -rf "${p:?}"/*
-total=$(du -sb --exclude=run-info.json "$ref" | cut -f1)
+total=$(du -sb "$ref" | cut -f1)                # bytes, for the write budget
+blocks=$(du -s --block-size=1 "$ref" | cut -f1)  # what a tmpfs holds them in (whole pages)
+dir_total=$(du -sb "$ref/run" | cut -f1) dir_blocks=$(du -s --block-size=1 "$ref/run" | cut -f1)
 echo "reference: $(find "$ref" -type f | wc -l) files, $total bytes, ${wall_ms} ms; seed $seed; disk-full by $disk"
 
 row() { printf '%-9s %7s %9s %15s %15s %11s %12s %16s\n' "$@"; }
@@ -113,7 +120,15 @@ bad=0
 # ---- disk full ----------------------------------------------------------------------------
 d_ok=0 d_clean=0 d_parts=0 d_incomplete=0 d_temps=0
 for ((i = 0; i < disk_trials; i++)); do
-  size=$((4096 + $(rand_upto $((total * 13 / 10)))))
+  # Even trials: anywhere; odd ones: while the directory is written, after the (much larger)
+  # streamed files.
+  if [[ $disk == tmpfs ]]; then
+    if ((i % 2 == 0)); then size=$((4096 + $(rand_upto $((blocks * 13 / 10)))))
+    else size=$((blocks - dir_blocks + $(rand_upto $((dir_blocks * 12 / 10))))); fi
+  else
+    if ((i % 2 == 0)); then size=$(rand_upto $((total * 11 / 10)))
+    else size=$((total - dir_total + $(rand_upto $((dir_total * 12 / 10))))); fi
+  fi
   if [[ $disk == tmpfs ]]; then
     mount -t tmpfs -o "size=$size" tmpfs "$p"
     set +e; run_latsim; rc=$?; set -e
@@ -137,11 +152,14 @@ done
 k_ok=0 k_clean=0 k_parts=0 k_incomplete=0 k_temps=0
 for ((i = 0; i < kill_trials; i++)); do
   clear_visible  # temporaries stay: the next run must remove them
-  delay=$(rand_upto $((wall_ms * 11 / 10)))
-  run_latsim & pid=$!
+  # Even trials: anywhere in a run; odd ones: near its end, while it writes its outputs.
+  if ((i % 2 == 0)); then delay=$(rand_upto $((wall_ms * 11 / 10)))
+  else delay=$((wall_ms * 8 / 10 + $(rand_upto $((wall_ms * 3 / 10))))); fi
+  "$binary" "${run_args[@]}" >/dev/null 2>>"$work/stderr.log" &  # $! is latsim itself
+  pid=$!
   sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
   kill -9 "$pid" 2>/dev/null || true
-  set +e; wait "$pid"; rc=$?; set -e
+  set +e; wait "$pid" 2>/dev/null; rc=$?; set -e
   if ! all_whole; then
     k_incomplete=$((k_incomplete + 1))
   elif ((rc == 0)) && everything_there; then
@@ -168,9 +186,10 @@ row kill-9 "$kill_trials" "$k_ok" "$k_clean" "$k_parts" "$k_incomplete" "$k_temp
 
 # ---- kill -9 of a sweep, then --resume ------------------------------------------------------
 if ((sweep_trials > 0)); then
+  sweep_args=(sweep "$scenario" --param '/sys/block/hda/queue/max_sectors_kb=4..32*2'
+    --duration 500ms -j 2 -q --out)
   sweep() {  # sweep DIR [--resume]
-    "$binary" sweep "$scenario" --param /sys/block/hda/queue/max_sectors_kb=4..32*2 \
-      --duration 500ms -j 2 -q --out "$@" >/dev/null 2>>"$work/stderr.log"
+    "$binary" "${sweep_args[@]}" "$@" >/dev/null 2>>"$work/stderr.log"
   }
   t0=$(now_ms)
   sweep "$work/sw-whole"
@@ -179,10 +198,11 @@ if ((sweep_trials > 0)); then
   for ((i = 0; i < sweep_trials; i++)); do
     dir=$work/sw-$i
     delay=$(rand_upto "$sweep_ms")
-    sweep "$dir" & pid=$!
+    "$binary" "${sweep_args[@]}" "$dir" >/dev/null 2>>"$work/stderr.log" &
+    pid=$!
     sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
     kill -9 "$pid" 2>/dev/null || true
-    wait "$pid" || true
+    wait "$pid" 2>/dev/null || true
     sleep 0.3  # its children die with it
     kept=0
     for pt in "$dir"/points/*/; do

@@ -161,10 +161,10 @@ std::optional<std::string> settle(const fs::path& dir, const Point& p, const fs:
                                   const JobResult& r) {
   const fs::path pdir = point_dir(dir, p);
   std::error_code ec;
-  // What a killed child leaves: its temporary output directory (see platform/outputs.cpp).
+  // What a killed child leaves: its temporary output directory (platform/output_transaction.h).
   auto remove_child_temporaries = [&] {
     for (const char* kind : {"tmp", "old"})
-      fs::remove_all(dir / "points" / fmt::format(".{}.{}-{}", p.id, kind, r.pid), ec);
+      fs::remove_all(platform::temporary_sibling(pdir, kind, r.pid), ec);
   };
   if (r.outcome == Outcome::Interrupted) {
     remove_child_temporaries();
