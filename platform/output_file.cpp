@@ -68,9 +68,10 @@ void OutputFile::write(std::string_view bytes) {
   }
 }
 
-void OutputFile::close() {
+void OutputFile::close(Sync sync) {
   // EINVAL: a file that cannot be synced (a pipe, /dev/null); its bytes went where they go.
-  if (::fsync(fd_) != 0 && errno != EINVAL) throw OutputError(path_, error_text(errno));
+  if (sync == Sync::File && ::fsync(fd_) != 0 && errno != EINVAL)
+    throw OutputError(path_, error_text(errno));
   const int fd = fd_;
   fd_ = -1;
   // close() reports a deferred write error (NFS); after EINTR the descriptor is gone.
@@ -81,10 +82,10 @@ void OutputFile::close() {
   }
 }
 
-void write_file(const fs::path& path, std::string_view text) {
+void write_file(const fs::path& path, std::string_view text, OutputFile::Sync sync) {
   OutputFile f(path);
   f.write(text);
-  f.close();
+  f.close(sync);
 }
 
 void write_file_atomic(const fs::path& path, std::string_view text) {

@@ -34,8 +34,12 @@ class OutputFile {
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
 
+  // Durability of the bytes: fsync at close(), or the caller syncs the whole file system
+  // later (OutputTransaction: one syncfs for all of a run's files).
+  enum class Sync { File, Later };
+
   void write(std::string_view bytes);  // all of them, or throws OutputError
-  void close();                        // fsync and close; throws OutputError
+  void close(Sync sync = Sync::File);  // (fsync and) close; throws OutputError
   const std::filesystem::path& path() const { return path_; }
 
  private:
@@ -45,8 +49,9 @@ class OutputFile {
   bool regular_ = false;
 };
 
-// A whole file in one go (OutputFile: written, fsync'd, closed).
-void write_file(const std::filesystem::path& path, std::string_view text);
+// A whole file in one go (OutputFile: written, fsync'd unless Later, closed).
+void write_file(const std::filesystem::path& path, std::string_view text,
+                OutputFile::Sync sync = OutputFile::Sync::File);
 // Replace `path` by `text` through a temporary sibling renamed into place.
 void write_file_atomic(const std::filesystem::path& path, std::string_view text);
 // Make a directory's entries (created, renamed files) durable. Throws OutputError.

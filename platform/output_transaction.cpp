@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <set>
 #include "platform/output_file.h"
 
 namespace latsim::platform {
@@ -37,9 +38,17 @@ OutputTransaction::OutputTransaction(fs::path final_dir) : final_(std::move(fina
   std::error_code ec;
   fs::remove_all(tmp_, ec);  // a dead process's of the same pid
   if (::mkdir(tmp_.c_str(), 0755) != 0) throw OutputError(final_, std::strerror(errno));
+  // Held from here on, so that syncfs reports every writeback error since (Linux >= 5.8).
+  dir_fd_ = ::open(tmp_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd_ < 0) {
+    const int err = errno;
+    fs::remove_all(tmp_, ec);
+    throw OutputError(final_, std::strerror(err));
+  }
 }
 
 OutputTransaction::~OutputTransaction() {
+  if (dir_fd_ >= 0) ::close(dir_fd_);
   if (committed_) return;
   std::error_code ec;
   fs::remove_all(tmp_, ec);
@@ -51,7 +60,7 @@ void OutputTransaction::write(const std::string& relative, std::string_view text
   const fs::path rel(relative);
   if (rel.has_parent_path()) make_directories(tmp_ / rel.parent_path(), final_ / rel.parent_path());
   try {
-    write_file(tmp_ / rel, text);
+    write_file(tmp_ / rel, text, OutputFile::Sync::Later);  // commit() syncs them all
   } catch (const OutputError& e) {
     throw OutputError(final_ / rel, e.reason());
   }
@@ -67,30 +76,30 @@ std::string OutputTransaction::stage(const std::string& path) {
 
 void OutputTransaction::commit() {
   std::vector<std::string> files;
-  std::vector<fs::path> dirs{tmp_};
-  for (const auto& e : fs::recursive_directory_iterator(tmp_)) {
-    if (e.is_directory())
-      dirs.push_back(e.path());
-    else
-      files.push_back(fs::relative(e.path(), tmp_).generic_string());
-  }
+  for (const auto& e : fs::recursive_directory_iterator(tmp_))
+    if (!e.is_directory()) files.push_back(fs::relative(e.path(), tmp_).generic_string());
   std::sort(files.begin(), files.end());
   std::string list;
   for (const auto& f : files) list += f + "\n";
   write(kCompleteMarker, list);
-  for (const auto& d : dirs) sync_directory(d);
+  // One syncfs makes every file and directory in it durable: a tenth of the cost of an
+  // fsync per file on a disk where each costs milliseconds (a run writes up to ~60).
+  if (::syncfs(dir_fd_) != 0) throw OutputError(final_, std::strerror(errno));
   publish_staged();
   swap_into_place();
   committed_ = true;
 }
 
-// The streamed files first: once the directory is in place, everything is.
+// The streamed files (each fsync'd when it was finished) first: once the directory is in
+// place, everything is.
 void OutputTransaction::publish_staged() {
+  std::set<fs::path> parents;
   for (; published_ < staged_.size(); ++published_) {
     const auto& [tmp, target] = staged_[published_];
     rename_or_throw(tmp, target, target);
-    sync_directory(target.parent_path());
+    parents.insert(target.parent_path());
   }
+  for (const auto& p : parents) sync_directory(p);
 }
 
 // One atomic exchange with the previous output where the file system has it; otherwise the

@@ -3,10 +3,10 @@
 // output directory is made before the simulation starts, so an unwritable output directory
 // fails at once; every file of the run goes into it, and files that live elsewhere (a
 // timeline, a VCD) are streamed to ".FILE.tmp-PID" beside their target. commit() writes
-// the completion marker last, makes every file and directory durable (fsync) and renames
-// them into place. Destroyed uncommitted (a write failed), it removes all it wrote; a
-// process killed midway leaves only temporaries, which the next run into the same parent
-// removes (remove_stale_temporaries).
+// the completion marker last, makes every file and directory durable (syncfs; the streamed
+// files are fsync'd) and renames them into place, syncing the parents. Destroyed uncommitted (a
+// write failed), it removes all it wrote; a process killed midway leaves only temporaries, which
+// the next run into the same parent removes (remove_stale_temporaries).
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -47,6 +47,7 @@ class OutputTransaction {
 
   std::filesystem::path final_, tmp_;
   std::vector<std::pair<std::filesystem::path, std::filesystem::path>> staged_;  // tmp, final
+  int dir_fd_ = -1;       // the temporary directory, for syncfs
   size_t published_ = 0;  // staged files already renamed to their final names
   bool committed_ = false;
 };

@@ -20,9 +20,9 @@ run into the same place:
              permitted). Exit 0 must leave everything whole, a failure nothing at all, not
              even a temporary.
   kill -9    each trial killed at a seeded moment: every other trial within 1.1 times a
-             run's wall time, the others between 0.8 and 1.1 times it, while the outputs are
-             written. What is visible must be whole; temporaries may stay, and the next run
-             into the same place removes them.
+             run's wall time, the others 0 to 50 ms after the run's first output file
+             appears in its temporary directory. What is visible must be whole; temporaries
+             may stay, and the next run into the same place removes them.
   sweep      a 4-point sweep (-j 2) killed at a seeded moment, then `--resume`d: it must
              redo exactly the points that are not whole and end byte-identical
              (results.*, *.svg) to an uninterrupted sweep.
@@ -152,11 +152,17 @@ done
 k_ok=0 k_clean=0 k_parts=0 k_incomplete=0 k_temps=0
 for ((i = 0; i < kill_trials; i++)); do
   clear_visible  # temporaries stay: the next run must remove them
-  # Even trials: anywhere in a run; odd ones: near its end, while it writes its outputs.
-  if ((i % 2 == 0)); then delay=$(rand_upto $((wall_ms * 11 / 10)))
-  else delay=$((wall_ms * 8 / 10 + $(rand_upto $((wall_ms * 3 / 10))))); fi
+  # Even trials: anywhere in a run; odd ones: while it writes its outputs (from its first
+  # file in the temporary directory on).
+  delay=$(rand_upto $((i % 2 == 0 ? wall_ms * 11 / 10 : 50)))
   "$binary" "${run_args[@]}" >/dev/null 2>>"$work/stderr.log" &  # $! is latsim itself
   pid=$!
+  if ((i % 2)); then
+    for ((w = 0; w < 2000; w++)); do
+      [[ -e $p/.run.tmp-$pid/metrics.json ]] || ! kill -0 "$pid" 2>/dev/null && break
+      sleep 0.005
+    done
+  fi
   sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
   kill -9 "$pid" 2>/dev/null || true
   set +e; wait "$pid" 2>/dev/null; rc=$?; set -e
