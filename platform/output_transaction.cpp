@@ -56,6 +56,10 @@ OutputTransaction::~OutputTransaction() {
     fs::remove(i < published_ ? staged_[i].second : staged_[i].first, ec);
 }
 
+void OutputTransaction::add_directory(const std::string& relative) {
+  make_directories(tmp_ / relative, final_ / relative);
+}
+
 void OutputTransaction::write(const std::string& relative, std::string_view text) {
   const fs::path rel(relative);
   if (rel.has_parent_path()) make_directories(tmp_ / rel.parent_path(), final_ / rel.parent_path());

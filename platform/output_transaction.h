@@ -4,9 +4,9 @@
 // fails at once; every file of the run goes into it, and files that live elsewhere (a
 // timeline, a VCD) are streamed to ".FILE.tmp-PID" beside their target. commit() writes
 // the completion marker last, makes every file and directory durable (syncfs; the streamed
-// files are fsync'd) and renames them into place, syncing the parents. Destroyed uncommitted (a
-// write failed), it removes all it wrote; a process killed midway leaves only temporaries, which
-// the next run into the same parent removes (remove_stale_temporaries).
+// files are fsync'd) and renames them into place, syncing the parents. Destroyed
+// uncommitted (a write failed), it removes all it wrote; a process killed midway leaves
+// only temporaries, which the next run into the same parent removes.
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -33,13 +33,15 @@ class OutputTransaction {
   // A file of the run, `relative` to its directory ("traces/max.txt"); errors name the
   // final path.
   void write(const std::string& relative, std::string_view text);
+  // A directory of the run, there even when nothing is written into it.
+  void add_directory(const std::string& relative);
   // Where to stream a file that lives outside the directory: a temporary beside `path`
   // (its directory made), renamed to `path` by commit().
   std::string stage(const std::string& path);
-  // The marker, fsync of every directory, then the renames; throws OutputError.
+  // The marker, one syncfs, then the renames; throws OutputError.
   void commit();
 
-  const std::filesystem::path& temporary_dir() const { return tmp_; }
+  const std::filesystem::path& temporary_dir() const { return tmp_; }  // .NAME.tmp-PID
 
  private:
   void publish_staged();

@@ -103,7 +103,7 @@ void write_program_files(const Scenario& s, kernel::Kernel& k,
 
 // traces/ in the VP tracer's format: every trace over the threshold and the worst.
 void write_traces(kernel::Kernel& k, OutputTransaction& tx) {
-  fs::create_directories(tx.temporary_dir() / "traces");  // there even when empty
+  tx.add_directory("traces");
   auto& tr = k.tracer();
   int n = 0;
   for (const auto& t : tr.traces())
