@@ -81,7 +81,7 @@ std::string OutputTransaction::stage(const std::string& path) {
 void OutputTransaction::commit() {
   std::vector<std::string> files;
   for (const auto& e : fs::recursive_directory_iterator(tmp_))
-    if (!e.is_directory()) files.push_back(fs::relative(e.path(), tmp_).generic_string());
+    if (!e.is_directory()) files.push_back(e.path().lexically_relative(tmp_).generic_string());
   std::sort(files.begin(), files.end());
   std::string list;
   for (const auto& f : files) list += f + "\n";
