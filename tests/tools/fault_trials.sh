@@ -19,10 +19,11 @@ run into the same place:
              (--disk budget: LATSIM_DEBUG_WRITE_BUDGET in bytes instead, where mount is not
              permitted). Exit 0 must leave everything whole, a failure nothing at all, not
              even a temporary.
-  kill -9    each trial killed at a seeded moment: every other trial within 1.1 times a
-             run's wall time, the others 0 to 50 ms after the run's first output file
-             appears in its temporary directory. What is visible must be whole; temporaries
-             may stay, and the next run into the same place removes them.
+  kill -9    each trial killed at a seeded moment: every other trial within a run's wall
+             time, the others 0 to 25 ms after the run's first output file appears in its
+             temporary directory (writing and committing them takes tens of ms). What is
+             visible must be whole; temporaries may stay, and the next run into the same
+             place removes them.
   sweep      a 4-point sweep (-j 2) killed at a seeded moment, then `--resume`d: it must
              redo exactly the points that are not whole and end byte-identical
              (results.*, *.svg) to an uninterrupted sweep.
@@ -154,7 +155,7 @@ for ((i = 0; i < kill_trials; i++)); do
   clear_visible  # temporaries stay: the next run must remove them
   # Even trials: anywhere in a run; odd ones: while it writes its outputs (from its first
   # file in the temporary directory on).
-  delay=$(rand_upto $((i % 2 == 0 ? wall_ms * 11 / 10 : 50)))
+  delay=$(rand_upto $((i % 2 == 0 ? wall_ms : 25)))
   "$binary" "${run_args[@]}" >/dev/null 2>>"$work/stderr.log" &  # $! is latsim itself
   pid=$!
   if ((i % 2)); then
