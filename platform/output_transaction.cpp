@@ -31,19 +31,21 @@ bool run_complete(const fs::path& dir) {
   return fs::is_regular_file(dir / kCompleteMarker, ec);
 }
 
-OutputTransaction::OutputTransaction(fs::path final_dir) : final_(std::move(final_dir)) {
-  make_directories(final_.parent_path(), final_);
+OutputTransaction::OutputTransaction(const fs::path& final_dir)
+    : shown_(final_dir), final_(fs::absolute(final_dir).lexically_normal()) {
+  if (!final_.has_filename()) final_ = final_.parent_path();  // "out/x/"
+  make_directories(final_.parent_path(), shown_);
   remove_stale_temporaries(final_.parent_path());
   tmp_ = temporary_sibling(final_);
   std::error_code ec;
   fs::remove_all(tmp_, ec);  // a dead process's of the same pid
-  if (::mkdir(tmp_.c_str(), 0755) != 0) throw OutputError(final_, std::strerror(errno));
+  if (::mkdir(tmp_.c_str(), 0755) != 0) throw OutputError(shown_, std::strerror(errno));
   // Held from here on, so that syncfs reports every writeback error since (Linux >= 5.8).
   dir_fd_ = ::open(tmp_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir_fd_ < 0) {
     const int err = errno;
     fs::remove_all(tmp_, ec);
-    throw OutputError(final_, std::strerror(err));
+    throw OutputError(shown_, std::strerror(err));
   }
 }
 
@@ -57,22 +59,22 @@ OutputTransaction::~OutputTransaction() {
 }
 
 void OutputTransaction::add_directory(const std::string& relative) {
-  make_directories(tmp_ / relative, final_ / relative);
+  make_directories(tmp_ / relative, shown_ / relative);
 }
 
 void OutputTransaction::write(const std::string& relative, std::string_view text) {
   const fs::path rel(relative);
-  if (rel.has_parent_path()) make_directories(tmp_ / rel.parent_path(), final_ / rel.parent_path());
+  if (rel.has_parent_path()) make_directories(tmp_ / rel.parent_path(), shown_ / rel.parent_path());
   try {
     write_file(tmp_ / rel, text, OutputFile::Sync::Later);  // commit() syncs them all
   } catch (const OutputError& e) {
-    throw OutputError(final_ / rel, e.reason());
+    throw OutputError(shown_ / rel, e.reason());
   }
 }
 
 std::string OutputTransaction::stage(const std::string& path) {
   const fs::path target = fs::absolute(path).lexically_normal();
-  make_directories(target.parent_path(), target);
+  make_directories(target.parent_path(), path);
   remove_stale_temporaries(target.parent_path());
   staged_.emplace_back(temporary_sibling(target), target);
   return staged_.back().first.string();
@@ -88,7 +90,7 @@ void OutputTransaction::commit() {
   write(kCompleteMarker, list);
   // One syncfs makes every file and directory in it durable: a tenth of the cost of an
   // fsync per file on a disk where each costs milliseconds (a run writes up to ~60).
-  if (::syncfs(dir_fd_) != 0) throw OutputError(final_, std::strerror(errno));
+  if (::syncfs(dir_fd_) != 0) throw OutputError(shown_, std::strerror(errno));
   publish_staged();
   swap_into_place();
   committed_ = true;
@@ -112,15 +114,15 @@ void OutputTransaction::swap_into_place() {
   const fs::path parent = final_.parent_path();
   std::error_code ec;
   if (!fs::exists(final_, ec)) {
-    rename_or_throw(tmp_, final_, final_);
+    rename_or_throw(tmp_, final_, shown_);
   } else if (::renameat2(AT_FDCWD, tmp_.c_str(), AT_FDCWD, final_.c_str(), RENAME_EXCHANGE) != 0) {
-    if (errno != EINVAL && errno != ENOSYS) throw OutputError(final_, std::strerror(errno));
+    if (errno != EINVAL && errno != ENOSYS) throw OutputError(shown_, std::strerror(errno));
     const fs::path old = temporary_sibling(final_, "old");
-    rename_or_throw(final_, old, final_);
+    rename_or_throw(final_, old, shown_);
     if (std::rename(tmp_.c_str(), final_.c_str()) != 0) {
       const int err = errno;
       std::rename(old.c_str(), final_.c_str());
-      throw OutputError(final_, std::strerror(err));
+      throw OutputError(shown_, std::strerror(err));
     }
     fs::remove_all(old, ec);
   }

@@ -25,7 +25,8 @@ bool run_complete(const std::filesystem::path& dir);
 class OutputTransaction {
  public:
   // Makes the temporary directory beside `final_dir` (and its parents); throws OutputError.
-  explicit OutputTransaction(std::filesystem::path final_dir);
+  // Errors name the files as `final_dir` spells them.
+  explicit OutputTransaction(const std::filesystem::path& final_dir);
   ~OutputTransaction();
   OutputTransaction(const OutputTransaction&) = delete;
   OutputTransaction& operator=(const OutputTransaction&) = delete;
@@ -47,7 +48,7 @@ class OutputTransaction {
   void publish_staged();
   void swap_into_place();
 
-  std::filesystem::path final_, tmp_;
+  std::filesystem::path shown_, final_, tmp_;  // final_, tmp_: absolute
   std::vector<std::pair<std::filesystem::path, std::filesystem::path>> staged_;  // tmp, final
   int dir_fd_ = -1;       // the temporary directory, for syncfs
   size_t published_ = 0;  // staged files already renamed to their final names

@@ -68,7 +68,7 @@ fs::path checked_out_dir(const std::string& out) {
 
 }  // namespace
 
-fs::path check_output_paths(const Scenario& s, const std::string& out_dir) {
+void check_output_paths(const Scenario& s, const std::string& out_dir) {
   const fs::path dir = checked_out_dir(out_dir);
   for (const auto& [key, file] : {std::pair{"outputs.timeline", s.outputs.timeline},
                                   std::pair{"outputs.vcd", s.outputs.vcd}}) {
@@ -81,7 +81,6 @@ fs::path check_output_paths(const Scenario& s, const std::string& out_dir) {
                       "write it beside it (e.g. {}-{})",
                       key, file, dir.string(), dir.string(), f.filename().string()));
   }
-  return dir;
 }
 
 namespace {

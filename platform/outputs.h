@@ -2,7 +2,6 @@
 // What a run leaves behind: metrics.json (schema_version 1), run-info.json,
 // traces/ in the VP tracer's format, cyclictest.txt, dmesg.txt and the resolved
 // scenario, written into the run's output transaction (output_transaction.h).
-#include <filesystem>
 #include "kernel_sim/kernel.h"
 #include "platform/machine.h"
 #include "platform/output_transaction.h"
@@ -17,8 +16,7 @@ void write_outputs(const Scenario& s, kernel::Kernel& k,
                    OutputTransaction& tx);
 // Before a run: the output directory may be written (not the working directory or a
 // parent, not a non-latsim directory), and no streamed file (timeline, VCD) lies inside
-// it, since the directory is replaced as a whole. Returns it absolute; throws
-// std::runtime_error.
-std::filesystem::path check_output_paths(const Scenario& s, const std::string& out_dir);
+// it, since the directory is replaced as a whole. Throws std::runtime_error.
+void check_output_paths(const Scenario& s, const std::string& out_dir);
 
 }  // namespace latsim::platform

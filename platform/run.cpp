@@ -59,7 +59,10 @@ void attach(const std::vector<workloads::Program*>& programs, const Scenario& s,
 
 RunResult run_scenario(const Scenario& s, const RunOptions& o) {
   std::optional<OutputTransaction> tx;  // begun before the run, not found unwritable after it
-  if (!o.out_dir.empty()) tx.emplace(check_output_paths(s, o.out_dir));
+  if (!o.out_dir.empty()) {
+    check_output_paths(s, o.out_dir);
+    tx.emplace(o.out_dir);
+  }
   const auto window = timeline::resolve_window(s);  // before elaboration: may fork
   const auto wall0 = std::chrono::steady_clock::now();
   Machine m(s);
