@@ -77,7 +77,8 @@ run_latsim() {  # run_latsim [ENV=VALUE...]: one run into $p; its exit status
   env "$@" "$binary" "${run_args[@]}" >/dev/null 2>>"$work/stderr.log"
 }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
-rand_upto() { echo $(((RANDOM * 32768 + RANDOM) % ($1 + 1))); }  # 0..N
+# rand_upto N: R = 0..N. Never in $(...): bash reseeds RANDOM in subshells.
+rand_upto() { R=$(((RANDOM * 32768 + RANDOM) % ($1 + 1))); }
 visible() { find "$p" -mindepth 1 -maxdepth 1 ! -name '.*' | wc -l; }
 hidden() { find "$p" -mindepth 1 -maxdepth 1 -name '.*' | wc -l; }
 clear_visible() { find "$p" -mindepth 1 -maxdepth 1 ! -name '.*' -exec rm -rf {} +; }
@@ -124,11 +125,11 @@ for ((i = 0; i < disk_trials; i++)); do
   # Even trials: anywhere; odd ones: while the directory is written, after the (much larger)
   # streamed files.
   if [[ $disk == tmpfs ]]; then
-    if ((i % 2 == 0)); then size=$((4096 + $(rand_upto $((blocks * 13 / 10)))))
-    else size=$((blocks - dir_blocks + $(rand_upto $((dir_blocks * 12 / 10))))); fi
+    if ((i % 2 == 0)); then rand_upto $((blocks * 13 / 10)); size=$((4096 + R))
+    else rand_upto $((dir_blocks * 12 / 10)); size=$((blocks - dir_blocks + R)); fi
   else
-    if ((i % 2 == 0)); then size=$(rand_upto $((total * 11 / 10)))
-    else size=$((total - dir_total + $(rand_upto $((dir_total * 12 / 10))))); fi
+    if ((i % 2 == 0)); then rand_upto $((total * 11 / 10)); size=$R
+    else rand_upto $((dir_total * 12 / 10)); size=$((total - dir_total + R)); fi
   fi
   if [[ $disk == tmpfs ]]; then
     mount -t tmpfs -o "size=$size" tmpfs "$p"
@@ -155,7 +156,8 @@ for ((i = 0; i < kill_trials; i++)); do
   clear_visible  # temporaries stay: the next run must remove them
   # Even trials: anywhere in a run; odd ones: while it writes its outputs (from its first
   # file in the temporary directory on).
-  delay=$(rand_upto $((i % 2 == 0 ? wall_ms : 25)))
+  rand_upto $((i % 2 == 0 ? wall_ms : 25))
+  delay=$R
   "$binary" "${run_args[@]}" >/dev/null 2>>"$work/stderr.log" &  # $! is latsim itself
   pid=$!
   if ((i % 2)); then
@@ -204,7 +206,8 @@ if ((sweep_trials > 0)); then
   s_identical=0 s_exact=0 s_kept=0 s_incomplete=0
   for ((i = 0; i < sweep_trials; i++)); do
     dir=$work/sw-$i
-    delay=$(rand_upto "$sweep_ms")
+    rand_upto "$sweep_ms"
+    delay=$R
     "$binary" "${sweep_args[@]}" "$dir" >/dev/null 2>>"$work/stderr.log" &
     pid=$!
     sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
