@@ -1,10 +1,8 @@
 #include "platform/outputs.h"
 #include <fmt/format.h>
-#include <unistd.h>
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <stdexcept>
 #include "platform/scenario_emit.h"
@@ -12,15 +10,6 @@
 
 namespace latsim::platform {
 namespace fs = std::filesystem;
-namespace {
-
-void write_file(const fs::path& p, const std::string& text) {
-  std::ofstream f(p, std::ios::binary);
-  f << text;
-  if (!f) throw std::runtime_error("cannot write " + p.string());
-}
-
-}  // namespace
 
 params::Table<OutputConfig> output_keys() {
   using params::bind;
@@ -70,8 +59,8 @@ fs::path checked_out_dir(const std::string& out) {
   if (dir == dir.root_path() || (!rel.empty() && *rel.begin() != ".."))
     throw std::runtime_error(fmt::format(
         "refusing to write outputs to {}: it holds the working directory", dir.string()));
-  if (fs::exists(dir) &&
-      !(fs::is_directory(dir) && (fs::is_empty(dir) || fs::exists(dir / "run-info.json"))))
+  if (fs::exists(dir) && !(fs::is_directory(dir) && (fs::is_empty(dir) || run_complete(dir) ||
+                                                     fs::exists(dir / "run-info.json"))))
     throw std::runtime_error(
         fmt::format("refusing to replace {}: it is not a latsim output directory", dir.string()));
   return dir;
@@ -98,10 +87,10 @@ namespace {
 
 // Each workload kind's files (cyclictest.txt, latencytest.txt...), from all its programs.
 void write_program_files(const Scenario& s, kernel::Kernel& k,
-                         const std::vector<workloads::Program*>& programs, const fs::path& dir) {
+                         const std::vector<workloads::Program*>& programs, OutputTransaction& tx) {
   const workloads::RunEnd end{
       k, sc_core::sc_time_stamp().to_seconds(),
-      [&dir](const std::string& file, const std::string& text) { write_file(dir / file, text); }};
+      [&tx](const std::string& file, const std::string& text) { tx.write(file, text); }};
   for (const auto& kind : workloads::kinds()) {
     if (!kind.outputs) continue;
     std::vector<const workloads::Program*> mine;
@@ -111,57 +100,43 @@ void write_program_files(const Scenario& s, kernel::Kernel& k,
   }
 }
 
+// traces/ in the VP tracer's format: every trace over the threshold and the worst.
+void write_traces(kernel::Kernel& k, OutputTransaction& tx) {
+  tx.add_directory("traces");
+  auto& tr = k.tracer();
+  int n = 0;
+  for (const auto& t : tr.traces())
+    tx.write(fmt::format("traces/trace-{:03d}-{}us.txt", ++n, t.latency_us), tr.format(t));
+  if (tr.sections()) tx.write("traces/max.txt", tr.format(tr.max_trace()));
+}
+
 }  // namespace
 
 void write_outputs(const Scenario& s, kernel::Kernel& k,
-                   const std::vector<workloads::Program*>& programs, const RunResult& r) {
-  const fs::path final_dir = checked_out_dir(r.out_dir);
-  fs::create_directories(final_dir.parent_path());
-  const std::string stem = "." + final_dir.filename().string();
-  const fs::path tmp = final_dir.parent_path() / fmt::format("{}.tmp-{}", stem, ::getpid());
-  const fs::path old = final_dir.parent_path() / fmt::format("{}.old-{}", stem, ::getpid());
-  try {
-    fs::remove_all(tmp);
-    fs::create_directories(tmp / "traces");
-    write_file(tmp / "metrics.json", r.metrics.dump(2) + "\n");
-    write_file(tmp / "run-info.json", r.run_info.dump(2) + "\n");
-    write_file(tmp / "scenario.resolved.yaml", scenario_to_yaml(s));
+                   const std::vector<workloads::Program*>& programs, const RunResult& r,
+                   OutputTransaction& tx) {
+  tx.write("metrics.json", r.metrics.dump(2) + "\n");
+  tx.write("run-info.json", r.run_info.dump(2) + "\n");
+  tx.write("scenario.resolved.yaml", scenario_to_yaml(s));
+  write_traces(k, tx);
+  write_program_files(s, k, programs, tx);
+  auto& tr = k.tracer();
+  // /var/log/messages: the tracer's "new N us maximum-latency" reports.
+  tx.write("syslog.txt", tr.syslog("latsim"));
 
-    auto& tr = k.tracer();
-    int n = 0;
-    for (const auto& t : tr.traces())
-      write_file(tmp / "traces" / fmt::format("trace-{:03d}-{}us.txt", ++n, t.latency_us),
-                 tr.format(t));
-    if (tr.sections()) write_file(tmp / "traces" / "max.txt", tr.format(tr.max_trace()));
+  // /proc/latencytimes as read at the end of the run (2.4.10-preempt).
+  if (const kernel::PreemptStats* ps = k.preempt_stats())
+    tx.write("preempt-stats.txt", ps->format([&k](unsigned irq) -> std::string {
+      const std::string& n = k.irq_desc(irq).name;
+      return n.empty() ? std::string("old irq") : n;
+    }));
 
-    write_program_files(s, k, programs, tmp);
-    // /var/log/messages: the tracer's "new N us maximum-latency" reports.
-    write_file(tmp / "syslog.txt", tr.syslog("latsim"));
-
-    // /proc/latencytimes as read at the end of the run (2.4.10-preempt).
-    if (const kernel::PreemptStats* ps = k.preempt_stats())
-      write_file(tmp / "preempt-stats.txt", ps->format([&k](unsigned irq) -> std::string {
-        const std::string& n = k.irq_desc(irq).name;
-        return n.empty() ? std::string("old irq") : n;
-      }));
-
-    std::string dmesg;
-    for (const auto& l : tr.messages()) dmesg += l + "\n";
-    for (const auto& l : k.dmesg()) dmesg += l + "\n";
-    write_file(tmp / "dmesg.txt", dmesg);
-    // /proc/interrupts as read at the end of the run.
-    write_file(tmp / "interrupts.txt", k.show_interrupts());
-
-    // Swap in: the previous output moves aside first, so a crash loses nothing.
-    const bool had_old = fs::exists(final_dir);
-    if (had_old) fs::rename(final_dir, old);
-    fs::rename(tmp, final_dir);
-    if (had_old) fs::remove_all(old);
-  } catch (...) {
-    std::error_code ec;
-    fs::remove_all(tmp, ec);
-    throw;
-  }
+  std::string dmesg;
+  for (const auto& l : tr.messages()) dmesg += l + "\n";
+  for (const auto& l : k.dmesg()) dmesg += l + "\n";
+  tx.write("dmesg.txt", dmesg);
+  // /proc/interrupts as read at the end of the run.
+  tx.write("interrupts.txt", k.show_interrupts());
 }
 
 }  // namespace latsim::platform

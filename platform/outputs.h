@@ -1,9 +1,10 @@
 #pragma once
 // What a run leaves behind: metrics.json (schema_version 1), run-info.json,
 // traces/ in the VP tracer's format, cyclictest.txt, dmesg.txt and the resolved
-// scenario, written to a temporary directory and renamed into place.
+// scenario, written into the run's output transaction (output_transaction.h).
 #include "kernel_sim/kernel.h"
 #include "platform/machine.h"
+#include "platform/output_transaction.h"
 #include "platform/run.h"
 #include "platform/scenario.h"
 
@@ -11,7 +12,8 @@ namespace latsim::platform {
 
 nlohmann::json collect_run_info(const Scenario& s, double wall_seconds);
 void write_outputs(const Scenario& s, kernel::Kernel& k,
-                   const std::vector<workloads::Program*>& programs, const RunResult& r);
+                   const std::vector<workloads::Program*>& programs, const RunResult& r,
+                   OutputTransaction& tx);
 // Before a run: the output directory may be written (not the working directory or a
 // parent, not a non-latsim directory), and no streamed file (timeline, VCD) lies inside
 // it, since the directory is replaced as a whole. Throws std::runtime_error.

@@ -5,12 +5,14 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include "kernel_sim/block/block_layer.h"
 #include "kernel_sim/kernel.h"
 #include "platform/latencytest_probe.h"
 #include "platform/machine.h"
 #include "platform/metrics.h"
+#include "platform/output_transaction.h"
 #include "platform/outputs.h"
 #include "platform/timeline/session.h"
 #include "workloads/registry.h"
@@ -56,21 +58,26 @@ void attach(const std::vector<workloads::Program*>& programs, const Scenario& s,
 }  // namespace
 
 RunResult run_scenario(const Scenario& s, const RunOptions& o) {
-  check_output_paths(s, o.out_dir);                 // refuse before the run, not after it
+  std::optional<OutputTransaction> tx;  // begun before the run, not found unwritable after it
+  if (!o.out_dir.empty()) {
+    check_output_paths(s, o.out_dir);
+    tx.emplace(o.out_dir);
+  }
   const auto window = timeline::resolve_window(s);  // before elaboration: may fork
   const auto wall0 = std::chrono::steady_clock::now();
   Machine m(s);
   kernel::Kernel k(kernel_params(s), m.cpu_ops());
   const auto programs = add_workloads(s, k);
   k.boot();
-  auto timeline = timeline::Session::attach(s, m, k, window);
+  auto timeline = timeline::Session::attach(s, m, k, window, tx ? &*tx : nullptr);
   attach(programs, s, m, k);
 
   const sc_core::sc_time total(s.duration_s, sc_core::SC_SEC);
   const sc_core::sc_time slice(50, sc_core::SC_MS);
   const bool tty = o.progress && !o.quiet && isatty(STDERR_FILENO);
   bool shown = false;
-  while (sc_core::sc_time_stamp() < total) {
+  // A failed timeline write ends the run early (finish() throws it).
+  while (sc_core::sc_time_stamp() < total && !(timeline && timeline->failed())) {
     const sc_core::sc_time left = total - sc_core::sc_time_stamp();
     sc_core::sc_start(left < slice ? left : slice);
     const double wall =
@@ -82,8 +89,8 @@ RunResult run_scenario(const Scenario& s, const RunOptions& o) {
       shown = true;
     }
   }
-  if (timeline) timeline->finish(sc_core::sc_time_stamp());
   if (shown) std::fprintf(stderr, "\r%*s\r", 70, "");
+  if (timeline) timeline->finish(sc_core::sc_time_stamp());
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
 
@@ -94,7 +101,12 @@ RunResult run_scenario(const Scenario& s, const RunOptions& o) {
   r.max_section_end = k.tracer().max_trace().t_end;
   r.metrics = collect_metrics(s, RunView{m, k, programs, sc_core::sc_time_stamp().to_seconds()});
   r.run_info = collect_run_info(s, wall);
-  write_outputs(s, k, programs, r);
+  if (tx) {
+    write_outputs(s, k, programs, r, *tx);
+    if (o.extra_files)
+      for (const auto& [name, text] : o.extra_files(r)) tx->write(name, text);
+    tx->commit();
+  }
   return r;
 }
 

@@ -1,18 +1,27 @@
 #pragma once
 // One run of one scenario in this process (SystemC elaborates once per process).
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <systemc>
+#include <utility>
 #include <vector>
 #include "platform/scenario.h"
 #include "workloads/plot_data.h"
 
 namespace latsim::platform {
 
+struct RunResult;
+
+// Files a caller adds to the run's directory (name, content), before it is committed.
+using ExtraFiles =
+    std::function<std::vector<std::pair<std::string, std::string>>(const RunResult&)>;
+
 struct RunOptions {
-  std::string out_dir;  // final output directory
+  std::string out_dir;  // final output directory; empty: write nothing
   bool quiet = false;
   bool progress = true;  // progress line on stderr when it is a terminal
+  ExtraFiles extra_files;
 };
 
 struct RunResult {
@@ -23,8 +32,9 @@ struct RunResult {
   sc_core::sc_time max_section_start, max_section_end;  // the latency tracer's longest
 };
 
-// Elaborate the machine and kernel, simulate, and write the outputs atomically
-// (into a sibling temporary directory renamed into place at the end).
+// Elaborate the machine and kernel, simulate, and write the outputs atomically: the output
+// transaction (output_transaction.h) begins before the simulation, so an unwritable output
+// directory fails at once, and commits after every file is written.
 RunResult run_scenario(const Scenario& s, const RunOptions& o);
 
 }  // namespace latsim::platform

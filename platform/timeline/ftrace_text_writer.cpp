@@ -7,8 +7,7 @@ namespace latsim::platform::timeline {
 
 FtraceTextWriter::FtraceTextWriter(std::string path, TimeWindow window, int ncpus)
     : path_(std::move(path)), w_(window) {
-  f_ = std::fopen((path_ + ".tmp").c_str(), "wb");
-  if (!f_) throw std::runtime_error("cannot write " + path_ + ".tmp");
+  f_ = std::make_unique<StreamFile>(path_);
   // The header of /sys/kernel/debug/tracing/trace (nop tracer, irq-info on).
   out_.put(
       fmt::format("# tracer: nop\n#\n# entries-in-buffer/entries-written: 0/0   #P:{}\n#\n"
@@ -22,11 +21,7 @@ FtraceTextWriter::FtraceTextWriter(std::string path, TimeWindow window, int ncpu
                   ncpus));
 }
 
-FtraceTextWriter::~FtraceTextWriter() {
-  if (!f_) return;
-  std::fclose(f_);
-  std::remove((path_ + ".tmp").c_str());
-}
+FtraceTextWriter::~FtraceTextWriter() = default;
 
 // "{:>16}-{:<7} [{:03d}] {}... {:>5}.{:06d}: " written by hand: one line per
 // switch and wakeup of a whole run.
@@ -65,7 +60,7 @@ void FtraceTextWriter::sched_switch(int cpu, uint64_t ps, bool irqs_off, const S
   out_.put(prev_state);
   put_task(" ==> next_comm=", " next_pid=", " next_prio=", next);
   out_.put('\n');
-  out_.drain_to(f_);
+  out_.drain_to(*f_);
 }
 
 void FtraceTextWriter::sched_wakeup(int cpu, uint64_t ps, bool irqs_off, const SchedTask& waker,
@@ -76,13 +71,15 @@ void FtraceTextWriter::sched_wakeup(int cpu, uint64_t ps, bool irqs_off, const S
   out_.put(" target_cpu=");
   out_.put_uint_padded(uint64_t(target_cpu), 3, '0');
   out_.put('\n');
-  out_.drain_to(f_);
+  out_.drain_to(*f_);
 }
+
+bool FtraceTextWriter::failed() const { return f_ && f_->failed(); }
 
 void FtraceTextWriter::finish() {
   if (!f_) return;
-  std::string rest = out_.take();
-  close_streamed_file(f_, rest, path_, "");
+  const auto f = std::move(f_);
+  f->finish(out_.take());
 }
 
 }  // namespace latsim::platform::timeline

@@ -3,10 +3,11 @@
 // sched_switch/sched_wakeup enabled), which Perfetto and KernelShark-style
 // tools import. Streamed to disk like the timeline.
 #include <cstdint>
-#include <cstdio>
+#include <memory>
 #include <string>
 #include <string_view>
 #include "platform/timeline/out_buffer.h"
+#include "platform/timeline/stream_file.h"
 #include "platform/timeline/time_window.h"
 
 namespace latsim::platform::timeline {
@@ -18,6 +19,7 @@ struct SchedTask {
 
 class FtraceTextWriter {
  public:
+  // Writes to `path`, closed (fsync'd) by finish(); throws OutputError if it cannot open it.
   FtraceTextWriter(std::string path, TimeWindow window, int ncpus);
   ~FtraceTextWriter();
   FtraceTextWriter(const FtraceTextWriter&) = delete;
@@ -28,6 +30,7 @@ class FtraceTextWriter {
                     const SchedTask& next);
   void sched_wakeup(int cpu, uint64_t ps, bool irqs_off, const SchedTask& waker, const SchedTask& p,
                     int target_cpu);
+  bool failed() const;  // a write failed: finish() throws it
   void finish();
 
  private:
@@ -35,7 +38,7 @@ class FtraceTextWriter {
   void put_task(const char* comm, const char* pid, const char* prio, const SchedTask& t);
   std::string path_;
   TimeWindow w_;
-  FILE* f_ = nullptr;
+  std::unique_ptr<StreamFile> f_;
   OutBuffer out_;
 };
 

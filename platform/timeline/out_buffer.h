@@ -5,10 +5,10 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <string>
 #include <string_view>
+#include "platform/timeline/stream_file.h"
 
 namespace latsim::platform::timeline {
 
@@ -61,12 +61,12 @@ class OutBuffer {
   void put_escaped(std::string_view s);
 
   // Write what is buffered to `f` once the block is full (or always, with force).
-  void drain_to(std::FILE* f, bool force = false) {
+  void drain_to(StreamFile& f, bool force = false) {
     if (!force && pos_ < buf_.size() / 2) return;
-    std::fwrite(buf_.data(), 1, pos_, f);
+    f.write(std::string_view(buf_.data(), pos_));
     pos_ = 0;
   }
-  // The buffered bytes, moved out (for close_streamed_file).
+  // The buffered bytes, moved out (for StreamFile::finish).
   std::string take() {
     std::string s(buf_.data(), pos_);
     pos_ = 0;

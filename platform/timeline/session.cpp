@@ -3,7 +3,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cstdio>
-#include <filesystem>
 #include <stdexcept>
 #include "platform/run.h"
 #include "platform/timeline/timeline_recorder.h"
@@ -12,13 +11,9 @@
 namespace latsim::platform::timeline {
 
 std::unique_ptr<Session> Session::attach(const Scenario& s, Machine& m, kernel::Kernel& k,
-                                         TimeWindow w) {
+                                         TimeWindow w, OutputTransaction* tx) {
   if (s.outputs.timeline.empty() && s.outputs.vcd.empty()) return nullptr;
-  // `--timeline out/x.json` before out/ exists: make the directory, as --out does.
-  for (const auto* f : {&s.outputs.timeline, &s.outputs.vcd}) {
-    const auto dir = std::filesystem::path(*f).parent_path();
-    if (!f->empty() && !dir.empty()) std::filesystem::create_directories(dir);
-  }
+  auto stage = [tx](const std::string& path) { return tx ? tx->stage(path) : path; };
   std::unique_ptr<Session> ss(new Session);
   const auto& masters = m.pci.master_names();
   // The board's interrupt wires, named after their pins.
@@ -35,15 +30,17 @@ std::unique_ptr<Session> Session::attach(const Scenario& s, Machine& m, kernel::
     const std::string& detail = s.outputs.timeline_detail;
     const bool functions =
         detail == "functions" || (detail != "tasks" && !s.outputs.timeline_window.empty());
-    ss->timeline_ = std::make_unique<TimelineRecorder>(
-        k, masters, s.outputs.timeline, ftrace_path_for(s.outputs.timeline), w, functions);
+    ss->timeline_ = std::make_unique<TimelineRecorder>(k, masters, stage(s.outputs.timeline),
+                                                       stage(ftrace_path_for(s.outputs.timeline)),
+                                                       w, functions);
     ss->kobs_.push_back(ss->timeline_.get());
     ss->probes_.push_back(ss->timeline_.get());
   }
   if (!s.outputs.vcd.empty()) {
     std::vector<std::string> counters;
     if (m.video) counters.push_back("video_fifo_level");
-    ss->vcd_ = std::make_unique<VcdRecorder>(s.outputs.vcd, w, k.ncpus(), names, masters, counters);
+    ss->vcd_ =
+        std::make_unique<VcdRecorder>(stage(s.outputs.vcd), w, k.ncpus(), names, masters, counters);
     ss->kobs_.push_back(ss->vcd_.get());
     ss->probes_.push_back(ss->vcd_.get());
   }
@@ -60,6 +57,10 @@ std::unique_ptr<Session> Session::attach(const Scenario& s, Machine& m, kernel::
 }
 
 Session::~Session() = default;
+
+bool Session::failed() const {
+  return (timeline_ && timeline_->failed()) || (vcd_ && vcd_->failed());
+}
 
 void Session::finish(sc_core::sc_time end) {
   if (timeline_) timeline_->finish(end);
@@ -142,13 +143,10 @@ TimeWindow resolve_window(const Scenario& s) {
       c.outputs.timeline.clear();
       c.outputs.vcd.clear();
       c.outputs.timeline_window.clear();
-      RunOptions o;
+      RunOptions o;  // no out_dir: the trigger run writes nothing
       o.quiet = true;
       o.progress = false;
-      o.out_dir =
-          std::filesystem::temp_directory_path() / fmt::format("latsim-trigger-{}", ::getpid());
       const RunResult r = run_scenario(c, o);
-      std::filesystem::remove_all(o.out_dir);
       const std::string msg =
           fmt::format("{} {}\n", to_ps(r.max_section_start), to_ps(r.max_section_end));
       rc = ::write(fds[1], msg.data(), msg.size()) == ssize_t(msg.size()) ? 0 : 1;

@@ -8,6 +8,7 @@
 #include "kernel_sim/kernel.h"
 #include "models/common/probe.h"
 #include "platform/machine.h"
+#include "platform/output_transaction.h"
 #include "platform/scenario.h"
 #include "platform/timeline/time_window.h"
 
@@ -18,10 +19,13 @@ class VcdRecorder;
 
 class Session : public kernel::KernelObserver, public SignalProbe {
  public:
-  // Null when the scenario asks for neither a timeline nor a VCD.
+  // Null when the scenario asks for neither a timeline nor a VCD. The files are streamed to
+  // the temporary names `tx` stages (renamed at its commit); without one, to their paths.
   static std::unique_ptr<Session> attach(const Scenario& s, Machine& m, kernel::Kernel& k,
-                                         TimeWindow w);
+                                         TimeWindow w, OutputTransaction* tx);
   ~Session() override;
+  // Whether a write failed (disk full): the run may stop, finish() throws the error.
+  bool failed() const;
   void finish(sc_core::sc_time end);
 
   void sched_switch(int cpu, sc_core::sc_time t, const kernel::Task& prev,

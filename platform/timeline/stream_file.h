@@ -1,23 +1,38 @@
 #pragma once
-// The end of a streamed output: write what is buffered, close, and rename PATH.tmp to
-// PATH only if every write succeeded, so a failed run leaves no half-written file.
-#include <cstdio>
-#include <stdexcept>
+// A streamed output file (timeline, ftrace text, VCD) through the one checked writer. The
+// recorders write from inside the simulation, where an exception must not unwind, so the
+// first failure is kept, later writes are dropped, and finish() throws it. Destroyed
+// unfinished, the file is removed.
+#include <exception>
 #include <string>
+#include <string_view>
+#include "platform/output_file.h"
 
 namespace latsim::platform::timeline {
 
-inline void close_streamed_file(std::FILE*& f, std::string& buf, const std::string& path,
-                                const char* what) {
-  std::fwrite(buf.data(), 1, buf.size(), f);
-  buf.clear();
-  const bool ok = std::fflush(f) == 0 && !std::ferror(f);
-  std::fclose(f);
-  f = nullptr;
-  if (!ok || std::rename((path + ".tmp").c_str(), path.c_str()) != 0) {
-    std::remove((path + ".tmp").c_str());
-    throw std::runtime_error(std::string("cannot write ") + what + path);
+class StreamFile {
+ public:
+  explicit StreamFile(const std::string& path) : f_(path) {}  // throws OutputError
+
+  void write(std::string_view bytes) {
+    if (error_) return;
+    try {
+      f_.write(bytes);
+    } catch (const OutputError&) {
+      error_ = std::current_exception();
+    }
   }
-}
+  bool failed() const { return bool(error_); }
+  // The last bytes, then fsync and close; throws the first failure.
+  void finish(std::string_view rest) {
+    write(rest);
+    if (error_) std::rethrow_exception(error_);
+    f_.close();
+  }
+
+ private:
+  OutputFile f_;
+  std::exception_ptr error_;
+};
 
 }  // namespace latsim::platform::timeline

@@ -31,6 +31,7 @@ class TimelineRecorder : public kernel::KernelObserver, public SignalProbe {
   TimelineRecorder(kernel::Kernel& k, std::vector<std::string> pci_masters, const std::string& path,
                    const std::string& ftrace_path, TimeWindow w, bool functions = true);
   void finish(sc_core::sc_time end);
+  bool failed() const { return w_.failed() || (ftrace_ && ftrace_->failed()); }
 
   // KernelObserver
   void sched_switch(int cpu, sc_core::sc_time t, const kernel::Task& prev,

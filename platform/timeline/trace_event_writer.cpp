@@ -15,17 +15,14 @@ void append_json_escaped(std::string& out, std::string_view s) {
 
 TraceEventWriter::TraceEventWriter(std::string path, TimeWindow window)
     : path_(std::move(path)), w_(window) {
-  f_ = std::fopen((path_ + ".tmp").c_str(), "wb");
-  if (!f_) throw std::runtime_error("cannot write timeline " + path_ + ".tmp");
+  f_ = std::make_unique<StreamFile>(path_);
   out_.put("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
   started_ = w_.from_ps == 0;
 }
 
-TraceEventWriter::~TraceEventWriter() {
-  if (!f_) return;
-  std::fclose(f_);  // finish() was not reached (an exception): leave nothing half-written
-  std::remove((path_ + ".tmp").c_str());
-}
+TraceEventWriter::~TraceEventWriter() = default;
+
+bool TraceEventWriter::failed() const { return f_ && f_->failed(); }
 
 void TraceEventWriter::open_event(char ph, int pid, int tid, uint64_t ps) {
   out_.put(first_ ? "{\"ph\":\"" : ",\n{\"ph\":\"");
@@ -59,7 +56,7 @@ void TraceEventWriter::close_event(std::string_view args_json) {
   }
   out_.put('}');
   events_++;
-  out_.drain_to(f_);
+  out_.drain_to(*f_);
 }
 
 void TraceEventWriter::event(char ph, int pid, int tid, uint64_t ps, std::string_view name,
@@ -222,8 +219,8 @@ void TraceEventWriter::finish(uint64_t end_ps) {
     stack.clear();
   }
   out_.put("\n]}\n");
-  std::string rest = out_.take();
-  close_streamed_file(f_, rest, path_, "timeline ");
+  const auto f = std::move(f_);
+  f->finish(out_.take());
 }
 
 }  // namespace latsim::platform::timeline

@@ -5,20 +5,22 @@
 // µs with ns digits. Slices open when the window starts are begun at its start;
 // those still open when it ends are ended at its end.
 #include <cstdint>
-#include <cstdio>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 #include "platform/timeline/out_buffer.h"
+#include "platform/timeline/stream_file.h"
 #include "platform/timeline/time_window.h"
 
 namespace latsim::platform::timeline {
 
 class TraceEventWriter {
  public:
-  // Writes to `path`.tmp, renamed to `path` by finish(); throws if it cannot open it.
+  // Writes to `path`, closed (fsync'd) by finish(); throws OutputError if it cannot open it.
+  // Destroyed unfinished (an exception unwound the run), the file is removed.
   TraceEventWriter(std::string path, TimeWindow window);
   ~TraceEventWriter();
   TraceEventWriter(const TraceEventWriter&) = delete;
@@ -45,8 +47,9 @@ class TraceEventWriter {
   void counter(int pid, uint64_t ps, std::string_view name, std::string_view series, double v);
 
   // Close what is open at `end_ps` (or the window's end), write the closing
-  // bracket and rename the file into place.
+  // bracket and close the file; throws the first write failure.
   void finish(uint64_t end_ps);
+  bool failed() const;  // a write failed: finish() throws it
   uint64_t events() const { return events_; }
 
  private:
@@ -67,7 +70,7 @@ class TraceEventWriter {
 
   std::string path_;
   TimeWindow w_;
-  FILE* f_ = nullptr;
+  std::unique_ptr<StreamFile> f_;
   OutBuffer out_;
   // Interned labels: the `,"name":..,"cat":..` fragment of B and the `,"name":..` of E.
   std::vector<std::pair<std::string, std::string>> labels_;

@@ -20,6 +20,7 @@ class VcdRecorder : public kernel::KernelObserver, public SignalProbe {
               const std::vector<std::string>& irq_lines, const std::vector<std::string>& masters,
               const std::vector<std::string>& counters = {});
   void finish(sc_core::sc_time end);
+  bool failed() const { return w_.failed(); }
 
   void sched_switch(int cpu, sc_core::sc_time t, const kernel::Task& prev,
                     const kernel::Task& next) override;

@@ -19,15 +19,12 @@ std::string vcd_id(size_t n) {
 }  // namespace
 
 VcdWriter::VcdWriter(std::string path, TimeWindow window) : path_(std::move(path)), w_(window) {
-  f_ = std::fopen((path_ + ".tmp").c_str(), "wb");
-  if (!f_) throw std::runtime_error("cannot write VCD " + path_ + ".tmp");
+  f_ = std::make_unique<StreamFile>(path_);
 }
 
-VcdWriter::~VcdWriter() {
-  if (!f_) return;
-  std::fclose(f_);
-  std::remove((path_ + ".tmp").c_str());
-}
+VcdWriter::~VcdWriter() = default;
+
+bool VcdWriter::failed() const { return f_ && f_->failed(); }
 
 int VcdWriter::add(const std::string& scope, const std::string& name, int width, uint64_t initial) {
   if (declared_) throw std::logic_error("VCD variable declared after the first change");
@@ -66,7 +63,7 @@ void VcdWriter::write_value(const Var& v) {
 
 void VcdWriter::flush_if_full() {
   if (buf_.size() < (1u << 20)) return;
-  std::fwrite(buf_.data(), 1, buf_.size(), f_);
+  f_->write(buf_);
   buf_.clear();
 }
 
@@ -104,7 +101,9 @@ void VcdWriter::finish(uint64_t end_ps) {
   }
   const uint64_t end_ns = std::min(end_ps, w_.to_ps) / 1000;
   if (dumped_ && end_ns != last_ns_) fmt::format_to(std::back_inserter(buf_), "#{}\n", end_ns);
-  close_streamed_file(f_, buf_, path_, "VCD ");
+  const auto f = std::move(f_);
+  f->finish(buf_);
+  buf_.clear();
 }
 
 }  // namespace latsim::platform::timeline

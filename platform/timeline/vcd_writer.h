@@ -3,9 +3,10 @@
 // first, then value changes are written in time order. Changes before the
 // window only update the current values, which $dumpvars shows at its start.
 #include <cstdint>
-#include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
+#include "platform/timeline/stream_file.h"
 #include "platform/timeline/time_window.h"
 
 namespace latsim::platform::timeline {
@@ -14,6 +15,7 @@ constexpr uint64_t kVcdZ = UINT64_MAX;  // high impedance (no bus owner)
 
 class VcdWriter {
  public:
+  // Writes to `path`, closed (fsync'd) by finish(); throws OutputError if it cannot open it.
   VcdWriter(std::string path, TimeWindow window);
   ~VcdWriter();
   VcdWriter(const VcdWriter&) = delete;
@@ -23,7 +25,8 @@ class VcdWriter {
   int add(const std::string& scope, const std::string& name, int width, uint64_t initial);
   // Set a value at `ps` (non-decreasing across calls).
   void change(int var, uint64_t ps, uint64_t value);
-  void finish(uint64_t end_ps);
+  void finish(uint64_t end_ps);  // throws the first write failure
+  bool failed() const;
 
  private:
   struct Var {
@@ -37,7 +40,7 @@ class VcdWriter {
 
   std::string path_;
   TimeWindow w_;
-  FILE* f_ = nullptr;
+  std::unique_ptr<StreamFile> f_;
   std::string buf_;
   std::vector<Var> vars_;
   bool declared_ = false, dumped_ = false;

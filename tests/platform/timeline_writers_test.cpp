@@ -2,10 +2,12 @@
 // VCD, ftrace text, and the window syntax.
 #include <gtest/gtest.h>
 #include <unistd.h>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include "platform/output_file.h"
 #include "platform/timeline/bus_utilisation.h"
 #include "platform/timeline/ftrace_text_writer.h"
 #include "platform/timeline/time_window.h"
@@ -43,8 +45,7 @@ TEST(TraceEventWriter, WindowCutsSlicesAtItsEdges) {
   w.complete(2, 1, 8 * kUs, 12 * kUs, "ide bursts", "pci");   // clipped to 10..12 µs
   w.complete(2, 1, 21 * kUs, 22 * kUs, "ide bursts", "pci");  // outside: dropped
   w.begin(1, 0, 18 * kUs + 1999, "do_IRQ", "function");       // ps below 1 ns are cut
-  w.end(1, 0, 25 * kUs);        // past the window: everything open ends at 20 µs
-  EXPECT_FALSE(fs::exists(p));  // written to p.tmp until finish()
+  w.end(1, 0, 25 * kUs);  // past the window: everything open ends at 20 µs
   w.finish(30 * kUs);
   const auto j = nlohmann::json::parse(slurp(p));
   fs::remove(p);
@@ -71,7 +72,30 @@ TEST(TraceEventWriter, UnfinishedFileIsRemoved) {
     w.begin(1, 0, kUs, "x", "task");
   }  // destroyed without finish(): an exception unwound the run
   EXPECT_FALSE(fs::exists(p));
-  EXPECT_FALSE(fs::exists(p + ".tmp"));
+}
+
+// A full disk while streaming: the run goes on (the recorder writes from inside the
+// simulation), failed() says so, finish() throws the error, and no partial file stays.
+TEST(TraceEventWriter, AFailedWriteIsThrownByFinishAndLeavesNoFile) {
+  const std::string p = tmp_path("full.json");
+  tl::TraceEventWriter w(p, {});
+  w.begin(1, 0, kUs, "x", "task");
+  ::setenv("LATSIM_DEBUG_WRITE_BUDGET", "0", 1);
+  EXPECT_FALSE(w.failed());
+  EXPECT_THROW(w.finish(2 * kUs), latsim::platform::OutputError);
+  ::unsetenv("LATSIM_DEBUG_WRITE_BUDGET");
+  EXPECT_FALSE(fs::exists(p));
+}
+
+TEST(VcdWriter, AFailedWriteIsThrownByFinishAndLeavesNoFile) {
+  const std::string p = tmp_path("full.vcd");
+  tl::VcdWriter v(p, {});
+  v.add("irq", "ide_intrq", 1, 0);
+  v.change(0, kUs, 1);
+  ::setenv("LATSIM_DEBUG_WRITE_BUDGET", "0", 1);
+  EXPECT_THROW(v.finish(2 * kUs), latsim::platform::OutputError);
+  ::unsetenv("LATSIM_DEBUG_WRITE_BUDGET");
+  EXPECT_FALSE(fs::exists(p));
 }
 
 TEST(VcdWriter, DumpsValuesAtWindowStartThenChanges) {

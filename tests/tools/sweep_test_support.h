@@ -97,6 +97,39 @@ inline bool have_program(const std::string& name) {
   return std::system(("command -v " + sh_quote(name) + " >/dev/null 2>&1").c_str()) == 0;
 }
 
+using Files = std::map<std::string, std::string>;
+
+// Everything under `root`: files by relative path with their bytes, directories as "DIR/".
+// run-info.json (wall time) is left out.
+inline Files snapshot(const fs::path& root) {
+  Files m;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(root, ec);
+       it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    const std::string rel = fs::relative(it->path(), root).generic_string();
+    if (it->is_directory())
+      m[rel + "/"] = "";
+    else if (it->path().filename() != "run-info.json")
+      m[rel] = slurp(it->path());
+  }
+  return m;
+}
+
+// What differs between two snapshots, for a failure message; empty when nothing does.
+inline std::string differences(const Files& got, const Files& want) {
+  std::string d;
+  for (const auto& [name, bytes] : got) {
+    const auto it = want.find(name);
+    if (it == want.end())
+      d += "  extra: " + name + "\n";
+    else if (it->second != bytes)
+      d += "  differs: " + name + "\n";
+  }
+  for (const auto& kv : want)
+    if (!got.count(kv.first)) d += "  missing: " + kv.first + "\n";
+  return d;
+}
+
 struct Result {
   int code = -1;
   std::string out, err;
@@ -226,14 +259,13 @@ class Sweep : public ::testing::Test {
     return pts;
   }
 
-  // Finished points in DIR/points: directories named by an id that hold metrics.json (not
-  // the hidden temporary directory of a run still writing, which holds one too).
+  // Finished points in DIR/points: directories named by an id that hold the completion
+  // marker COMPLETE (not the hidden temporary directory of a run still writing).
   static size_t finished_points(const fs::path& dir) {
     size_t n = 0;
     std::error_code ec;
     for (const auto& e : fs::directory_iterator(dir / "points", ec))
-      n += e.path().filename().string()[0] != '.' &&
-           fs::is_regular_file(e.path() / "metrics.json", ec);
+      n += e.path().filename().string()[0] != '.' && fs::is_regular_file(e.path() / "COMPLETE", ec);
     return n;
   }
 

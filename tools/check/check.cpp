@@ -9,6 +9,8 @@
 #include <map>
 #include <set>
 
+#include "platform/output_file.h"
+#include "platform/output_transaction.h"
 #include "tools/check/evaluate.h"
 #include "tools/check/hypothesis.h"
 #include "tools/check/report.h"
@@ -174,7 +176,7 @@ std::optional<std::string> settle(Plan& plan, const std::vector<Hypothesis>& hs,
     fs::remove(err, ec);
     return std::nullopt;
   }
-  r.ok = jr.ok() && fs::is_regular_file(r.dir / "metrics.json", ec);
+  r.ok = jr.ok() && platform::run_complete(r.dir);
   const std::string tail = sweep::tail_of(err.string());
   const fs::path keep =
       r.ok ? r.dir / "stderr.txt" : r.dir.parent_path() / fmt::format("seed-{}.stderr.txt", r.seed);
@@ -184,7 +186,8 @@ std::optional<std::string> settle(Plan& plan, const std::vector<Hypothesis>& hs,
   else
     fs::remove(err, ec);
   if (r.ok) return std::nullopt;
-  const std::string how = jr.ok() ? "exited 0 without writing metrics.json" : jr.describe();
+  const std::string how =
+      jr.ok() ? "exited 0 without completing its output directory" : jr.describe();
   const std::string last = last_line(tail);
   r.error = last.empty() ? how : fmt::format("{}: {}", how, last);
   return fmt::format("check: {}/{} seed {} failed: {}", hs[w.h].name, hs[w.h].cases[w.c].name,
@@ -197,13 +200,14 @@ std::vector<HypothesisResult> judge(const CheckOptions& o, const std::vector<Hyp
   std::vector<HypothesisResult> results;
   for (size_t hi = 0; hi < hs.size(); ++hi) {
     HypothesisResult res{&hs[hi], evaluate(hs[hi], plan.runs[hi]), o.sets};
-    sweep::write_atomic(out / hs[hi].name / "verdicts.json", verdicts_json(res).dump(2) + "\n");
+    platform::write_file_atomic(out / hs[hi].name / "verdicts.json",
+                                verdicts_json(res).dump(2) + "\n");
     results.push_back(std::move(res));
   }
   if (!o.junit.empty()) {
     const fs::path junit = fs::absolute(o.junit);
     fs::create_directories(junit.parent_path());
-    sweep::write_atomic(junit, junit_xml(results));
+    platform::write_file_atomic(junit, junit_xml(results));
   }
   return results;
 }

@@ -79,8 +79,10 @@ int cmd_run(const RunArgs& a) {
   o.quiet = a.quiet;
   o.out_dir = !a.out.empty() ? a.out : !s.outputs.dir.empty() ? s.outputs.dir : "out/" + s.name;
   while (o.out_dir.size() > 1 && o.out_dir.back() == '/') o.out_dir.pop_back();
+  o.extra_files = [&s](const latsim::platform::RunResult& r) {
+    return latsim::cli::latency_plots(s, r);
+  };
   auto r = latsim::platform::run_scenario(s, o);
-  latsim::cli::write_latency_plots(s, r);
   if (!a.quiet) print_summary(s, r);
   return 0;
 }

@@ -1,25 +1,14 @@
 #include "tools/cli/plots.h"
 #include <fmt/format.h>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <stdexcept>
 #include "tools/cli/latencytest_plot.h"
 #include "tools/sweep/svg_plot.h"
 
 namespace latsim::cli {
-namespace {
 
-void write_svg(const platform::RunResult& r, const std::string& name, const std::string& svg) {
-  const auto path = std::filesystem::path(r.out_dir) / name;
-  std::ofstream f(path, std::ios::binary);
-  f << svg;
-  if (!f) throw std::runtime_error("cannot write " + path.string());
-}
-
-}  // namespace
-
-void write_latency_plots(const platform::Scenario& s, const platform::RunResult& r) {
+std::vector<std::pair<std::string, std::string>> latency_plots(const platform::Scenario& s,
+                                                               const platform::RunResult& r) {
+  std::vector<std::pair<std::string, std::string>> files;
   int color = 0;
   for (const auto& t : r.plots.histograms) {
     sweep::Histogram h;
@@ -32,7 +21,7 @@ void write_latency_plots(const platform::Scenario& s, const platform::RunResult&
     h.avg = std::round(t.avg * 10) / 10;
     h.max = t.max;
     h.color = color++;
-    write_svg(r, fmt::format("histogram-{}.svg", t.task), sweep::histogram_svg(h));
+    files.emplace_back(fmt::format("histogram-{}.svg", t.task), sweep::histogram_svg(h));
   }
   for (const auto& lt : r.plots.latencytest) {
     const std::string title = fmt::format("{}: {}, per sample", s.name, lt.task);
@@ -40,8 +29,10 @@ void write_latency_plots(const platform::Scenario& s, const platform::RunResult&
         "{} samples over {} simulated s, seed {}; {} fragments of {} ms, CPU loop {} ms",
         lt.samples, sweep::format_number(s.duration_s), s.seed, lt.fragments,
         sweep::format_number(lt.fragment_ms), sweep::format_number(lt.cpu_ms));
-    write_svg(r, fmt::format("latencytest-{}.svg", lt.task), latencytest_svg(lt, title, subtitle));
+    files.emplace_back(fmt::format("latencytest-{}.svg", lt.task),
+                       latencytest_svg(lt, title, subtitle));
   }
+  return files;
 }
 
 }  // namespace latsim::cli

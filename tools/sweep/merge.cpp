@@ -1,11 +1,12 @@
 #include "tools/sweep/merge.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 #include <iostream>
 #include <set>
 #include <stdexcept>
 
+#include "platform/output_file.h"
+#include "platform/output_transaction.h"
 #include "tools/sweep/results.h"
 #include "tools/sweep/sweep.h"
 #include "tools/sweep/sweep_dir.h"
@@ -14,27 +15,36 @@ namespace latsim::sweep {
 namespace {
 
 // Copy a finished point's directory, hard-linking its files where the file system allows
-// (point outputs are never modified in place), into place through a temporary name.
+// (point outputs are never modified in place), durably into place through a temporary name.
 void copy_point(const fs::path& from, const fs::path& to) {
-  const fs::path tmp =
-      to.parent_path() / fmt::format(".{}.tmp-{}", to.filename().string(), ::getpid());
-  fs::remove_all(tmp);
-  fs::create_directories(tmp);
-  for (const auto& e : fs::recursive_directory_iterator(from)) {
-    const fs::path dst = tmp / fs::relative(e.path(), from);
-    if (e.is_directory()) {
-      fs::create_directories(dst);
-      continue;
+  const fs::path tmp = platform::temporary_sibling(to);
+  try {
+    fs::remove_all(tmp);
+    fs::create_directories(tmp);
+    std::vector<fs::path> dirs{tmp};
+    for (const auto& e : fs::recursive_directory_iterator(from)) {
+      const fs::path dst = tmp / fs::relative(e.path(), from);
+      if (e.is_directory()) {
+        fs::create_directories(dst);
+        dirs.push_back(dst);
+        continue;
+      }
+      std::error_code ec;
+      fs::create_hard_link(e.path(), dst, ec);
+      if (ec) platform::write_file(dst, read_text(e.path()));
     }
+    for (const auto& d : dirs) platform::sync_directory(d);
+    fs::rename(tmp, to);
+    platform::sync_directory(to.parent_path());
+  } catch (...) {
     std::error_code ec;
-    fs::create_hard_link(e.path(), dst, ec);
-    if (ec) fs::copy_file(e.path(), dst, fs::copy_options::overwrite_existing);
+    fs::remove_all(tmp, ec);
+    throw;
   }
-  fs::rename(tmp, to);
 }
 
 void copy_file_atomic(const fs::path& from, const fs::path& to) {
-  write_atomic(to, read_text(from));
+  platform::write_file_atomic(to, read_text(from));
 }
 
 // The sweep directories to merge (absolute) and their manifests, refused unless they
@@ -82,9 +92,9 @@ void check_out(const fs::path& out, const Manifest& m, const std::string& name) 
 // Point p from the first directory that finished it, else the first that recorded its
 // failure; nothing when `out` has it finished already.
 void merge_point(const fs::path& out, const std::vector<fs::path>& dirs, const Point& p) {
-  if (fs::is_regular_file(point_dir(out, p) / "metrics.json")) return;
+  if (platform::run_complete(point_dir(out, p))) return;
   for (const auto& d : dirs) {
-    if (fs::is_regular_file(point_dir(d, p) / "metrics.json")) {
+    if (platform::run_complete(point_dir(d, p))) {
       fs::remove_all(point_dir(out, p));
       copy_point(point_dir(d, p), point_dir(out, p));
       std::error_code ec;
@@ -156,9 +166,9 @@ int run_merge(const MergeOptions& o) {
   const DirLock lock(out);
   check_out(out, m, o.out);  // again, now that nothing else writes here
   fs::create_directories(out / "points");
-  remove_stale_temporaries(out);
-  remove_stale_temporaries(out / "points");
-  write_atomic(out / "sweep.json", m.to_json().dump(2) + "\n");
+  platform::remove_stale_temporaries(out);
+  platform::remove_stale_temporaries(out / "points");
+  platform::write_file_atomic(out / "sweep.json", m.to_json().dump(2) + "\n");
 
   const auto all = m.indices();
   for (size_t i : all) merge_point(out, in.dirs, m.grid.point(i));

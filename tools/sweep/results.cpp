@@ -1,7 +1,6 @@
 #include "tools/sweep/results.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 #include <algorithm>
 #include <fstream>
 #include <map>
@@ -9,6 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "platform/output_file.h"
+#include "platform/output_transaction.h"
 #include "tools/sweep/svg_plot.h"
 
 namespace latsim::sweep {
@@ -595,22 +596,6 @@ std::vector<std::string> parse_metrics(const std::string& text) {
   }
 }
 
-void write_atomic(const fs::path& path, const std::string& text) {
-  const fs::path tmp =
-      path.parent_path() / fmt::format(".{}.tmp-{}", path.filename().string(), ::getpid());
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << text;
-    f.flush();
-    if (!f) {
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw std::runtime_error("cannot write " + path.string());
-    }
-  }
-  fs::rename(tmp, path);
-}
-
 std::string read_text(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read " + path.string());
@@ -711,7 +696,7 @@ void write_failure(const fs::path& dir, const Point& p, const std::string& error
                    const std::string& stderr_tail) {
   const json j = {
       {"id", p.id}, {"point", p.canonical}, {"error", error}, {"stderr_tail", stderr_tail}};
-  write_atomic(point_failure(dir, p), j.dump(2) + "\n");
+  platform::write_file_atomic(point_failure(dir, p), j.dump(2) + "\n");
 }
 
 std::vector<PointResult> collect(const fs::path& dir, const Manifest& m,
@@ -722,7 +707,7 @@ std::vector<PointResult> collect(const fs::path& dir, const Manifest& m,
     r.point = m.grid.point(i);
     const fs::path metrics = point_dir(dir, r.point) / "metrics.json";
     std::error_code ec;
-    if (fs::is_regular_file(metrics, ec)) {
+    if (platform::run_complete(point_dir(dir, r.point))) {
       json j;
       try {
         j = json::parse(read_text(metrics));
@@ -765,11 +750,11 @@ std::string markdown(const Manifest& m, const std::vector<PointResult>& results)
 std::vector<std::string> write_results(const fs::path& dir, const Manifest& m,
                                        const std::vector<PointResult>& results) {
   std::vector<std::string> written;
-  write_atomic(dir / "results.csv", results_csv(m, results));
+  platform::write_file_atomic(dir / "results.csv", results_csv(m, results));
   written.push_back("results.csv");
-  write_atomic(dir / "results.json", results_json(m, results).dump(2) + "\n");
+  platform::write_file_atomic(dir / "results.json", results_json(m, results).dump(2) + "\n");
   written.push_back("results.json");
-  write_atomic(dir / "results.md", markdown(m, results));
+  platform::write_file_atomic(dir / "results.md", markdown(m, results));
   written.push_back("results.md");
 
   // An earlier run's plots that this run does not make go: none is left stale.
@@ -780,7 +765,7 @@ std::vector<std::string> write_results(const fs::path& dir, const Manifest& m,
     if (is_plot_file(name) && !files.count(name)) fs::remove(e.path(), ec);
   }
   for (const auto& [name, svg] : files) {
-    write_atomic(dir / name, svg);
+    platform::write_file_atomic(dir / name, svg);
     written.push_back(name);
   }
   return written;

@@ -4,7 +4,8 @@
 //   sweep.json              the manifest: scenario (path, name, content hash), fixed
 //                           overrides, params, seeds, metrics, shard
 //   points/<id>/            one finished point: a `latsim run` output directory (written
-//                           atomically by the child), plus stderr.txt if it said anything
+//                           atomically by the child), plus stderr.txt if it said anything;
+//                           finished only when it holds the marker COMPLETE
 //   points/<id>.failed.json a point that failed (how, and its stderr tail), with
 //   points/<id>.stderr.txt  its whole stderr
 //   results.csv/.json/.md   one row per point in grid order (deterministic: no wall times)
@@ -86,8 +87,6 @@ std::vector<std::string> write_results(const fs::path& dir, const Manifest& m,
 // results.md's text (also printed by `latsim sweep` at the end).
 std::string markdown(const Manifest& m, const std::vector<PointResult>& results);
 
-// Write `text` to `path` through a temporary file renamed into place.
-void write_atomic(const fs::path& path, const std::string& text);
 std::string read_text(const fs::path& path);
 
 }  // namespace latsim::sweep

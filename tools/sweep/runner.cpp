@@ -370,11 +370,6 @@ std::string tail_of(const std::string& path, size_t max_lines, size_t max_bytes)
   return text;
 }
 
-bool process_alive(pid_t pid) {
-  if (pid <= 0) return false;
-  return ::kill(pid, 0) == 0 || errno == EPERM;
-}
-
 RunSummary run_jobs(const std::vector<Job>& jobs, const RunnerOptions& o, const OnDone& on_done) {
   return Pool(jobs, o, on_done).run();
 }

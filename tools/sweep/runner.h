@@ -69,7 +69,4 @@ size_t default_jobs();
 // The last `max_lines` lines of a file (at most max_bytes from its end), "" if unreadable.
 std::string tail_of(const std::string& path, size_t max_lines = 20, size_t max_bytes = 4096);
 
-// Whether a process with this pid exists (for telling stale temporary files from live ones).
-bool process_alive(pid_t pid);
-
 }  // namespace latsim::sweep

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "platform/output_file.h"
+#include "platform/output_transaction.h"
 #include "platform/scenario_loader.h"
 #include "tools/sweep/grid.h"
 #include "tools/sweep/results.h"
@@ -112,12 +114,12 @@ std::string default_out(const Manifest& m) {
   return out;
 }
 
-// Lay out a prepared, locked DIR: points/, the manifest, no leftovers of killed processes.
+// Lay out a prepared, locked DIR: the manifest first (a sweep killed now is resumable),
+// points/, no leftovers of killed processes.
 void start_dir(const fs::path& dir, const Manifest& m) {
+  platform::write_file_atomic(dir / "sweep.json", m.to_json().dump(2) + "\n");
   fs::create_directories(dir / "points");
-  write_atomic(dir / "sweep.json", m.to_json().dump(2) + "\n");
-  remove_stale_temporaries(dir);
-  remove_stale_temporaries(dir / "points");
+  platform::remove_stale_temporaries(dir / "points");
 }
 
 // The points still to run, in grid order, and how many finished in an earlier run.
@@ -130,7 +132,7 @@ Todo todo_of(const fs::path& dir, const Manifest& m, const std::vector<size_t>& 
   Todo t;
   for (size_t i : indices) {
     Point p = m.grid.point(i);
-    if (fs::is_regular_file(point_dir(dir, p) / "metrics.json"))
+    if (platform::run_complete(point_dir(dir, p)))
       ++t.done_before;
     else
       t.points.push_back(std::move(p));
@@ -159,17 +161,17 @@ std::optional<std::string> settle(const fs::path& dir, const Point& p, const fs:
                                   const JobResult& r) {
   const fs::path pdir = point_dir(dir, p);
   std::error_code ec;
-  // What a killed child leaves: its temporary output directory (see platform/outputs.cpp).
+  // What a killed child leaves: its temporary output directory (platform/output_transaction.h).
   auto remove_child_temporaries = [&] {
     for (const char* kind : {"tmp", "old"})
-      fs::remove_all(dir / "points" / fmt::format(".{}.{}-{}", p.id, kind, r.pid), ec);
+      fs::remove_all(platform::temporary_sibling(pdir, kind, r.pid), ec);
   };
   if (r.outcome == Outcome::Interrupted) {
     remove_child_temporaries();
     fs::remove(err, ec);
     return std::nullopt;
   }
-  const bool finished = r.ok() && fs::is_regular_file(pdir / "metrics.json", ec);
+  const bool finished = r.ok() && platform::run_complete(pdir);
   if (finished) {
     fs::remove(point_failure(dir, p), ec);
     fs::remove(point_stderr(dir, p), ec);
@@ -180,7 +182,8 @@ std::optional<std::string> settle(const fs::path& dir, const Point& p, const fs:
     return std::nullopt;
   }
   remove_child_temporaries();
-  const std::string error = r.ok() ? "exited 0 without writing metrics.json" : r.describe();
+  const std::string error =
+      r.ok() ? "exited 0 without completing its output directory" : r.describe();
   const std::string tail = tail_of(err.string());
   fs::rename(err, point_stderr(dir, p), ec);
   write_failure(dir, p, error, tail);
@@ -194,8 +197,7 @@ std::optional<std::string> settle(const fs::path& dir, const Point& p, const fs:
 int report_interrupted(const fs::path& dir, const Manifest& m, const std::vector<size_t>& indices,
                        int signal) {
   size_t finished = 0;
-  for (size_t i : indices)
-    finished += fs::is_regular_file(point_dir(dir, m.grid.point(i)) / "metrics.json");
+  for (size_t i : indices) finished += platform::run_complete(point_dir(dir, m.grid.point(i)));
   std::cerr << fmt::format(
       "sweep: stopped by signal {}; {} of {} points finished and kept in {}/points; "
       "run the same command with --resume to go on\n",
@@ -221,7 +223,7 @@ int finish(const SweepOptions& o, const fs::path& dir, const Manifest& m,
                      {"run", sum.finished},
                      {"failed_now", sum.failed},
                      {"failed", failed}};
-  write_atomic(dir / "sweep-run-info.json", info.dump(2) + "\n");
+  platform::write_file_atomic(dir / "sweep-run-info.json", info.dump(2) + "\n");
 
   if (!o.quiet) {
     std::cout << markdown(m, results);
@@ -249,7 +251,8 @@ int run_sweep(const SweepOptions& o) {
     return 0;
   }
   const fs::path dir = checked_sweep_dir(o.out.empty() ? default_out(m) : o.out);
-  prepare_dir(dir, m, o.resume);  // refuse before touching anything
+  platform::remove_stale_temporaries(dir);  // a killed sweep's half-written manifest
+  prepare_dir(dir, m, o.resume);            // refuse before touching anything else
   fs::create_directories(dir);
   const DirLock lock(dir);
   prepare_dir(dir, m, o.resume);  // again, now that no other sweep can write here

@@ -6,8 +6,6 @@
 #include <unistd.h>
 #include <stdexcept>
 
-#include "tools/sweep/runner.h"
-
 namespace latsim::sweep {
 
 namespace fs = std::filesystem;
@@ -39,21 +37,6 @@ DirLock::DirLock(const fs::path& dir) {
 
 DirLock::~DirLock() {
   if (fd_ >= 0) ::close(fd_);
-}
-
-void remove_stale_temporaries(const fs::path& dir) {
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    const std::string name = e.path().filename().string();
-    if (name.size() < 3 || name[0] != '.') continue;
-    const auto dash = name.rfind('-');
-    if (dash == std::string::npos || dash + 1 == name.size()) continue;
-    const std::string pid = name.substr(dash + 1);
-    if (pid.find_first_not_of("0123456789") != std::string::npos || pid.size() > 9) continue;
-    if (process_alive(pid_t(std::stol(pid)))) continue;
-    std::error_code rm;
-    fs::remove_all(e.path(), rm);
-  }
 }
 
 }  // namespace latsim::sweep

@@ -22,9 +22,4 @@ class DirLock {
   int fd_ = -1;
 };
 
-// Remove the temporary entries that killed processes left in `dir`: hidden names ending in
-// -<pid> (".<id>.tmp-<pid>" of a `latsim run`, ".<id>.stderr-<pid>" of a sweep, temporary
-// result files) whose process is gone. Entries of live processes are left alone.
-void remove_stale_temporaries(const std::filesystem::path& dir);
-
 }  // namespace latsim::sweep
