@@ -158,6 +158,13 @@ class Kernel {
   // ago: the L2 misses (evicted since) or the MESI transactions (another CPU wrote them
   // since), whichever is more: a line that is both is still one transaction.
   uint64_t line_fills(const void* key, uint64_t lines, bool write);
+  // An object of `bytes` at `obj` is freed: every CPU's caches forget its lines
+  // (CpuOps::forget), so an object later allocated there starts cold.
+  void forget(const void* obj, size_t bytes);
+  // Free `obj` once this delta cycle is over: an sc_event in it may have a notification
+  // pending, and cancelling one reorders the others pending with it (SystemC swaps the
+  // last into its place), which would change the order the woken threads run in.
+  void free_after_delta(std::shared_ptr<void> obj);
   // A lock acquisition's locked read-modify-write of the lock word (locks/spinlock.cpp).
   void lock_line(const void* lock);
   // Note the running function without an mcount entry (inline code, section starts).
@@ -196,6 +203,9 @@ class Kernel {
   void spin_unlock_irq(Spinlock& l, const CodeSite& site);
   bool spin_lock_irqsave(Spinlock& l, const char* parent);
   void spin_unlock_irqrestore(Spinlock& l, bool flags, const CodeSite& site);
+  // The lock's structure is about to be freed (an mm's page_table_lock at mmdrop): it
+  // leaves the registry and the caches. It must be free, with no waiter and no spinner.
+  void destroy_lock(Spinlock& l);
 
   // --- scheduler (sched/sched.cpp, sched/balance.cpp, sched/kthread.cpp) ---
   Task* create_task(const std::string& comm, std::function<void()> body, Policy policy,
@@ -320,7 +330,7 @@ class Kernel {
   void wake_up(WaitQueue& q, const char* parent);
   void down(Semaphore& s, const char* parent);
   void up(Semaphore& s, const char* parent);
-  // Per-lock hold/spin statistics of every spinlock taken so far (first-use order).
+  // Per-lock hold/spin statistics of every live spinlock taken so far (first-use order).
   std::vector<LockStats> lock_stats() const;
   // time/hrtimer.cpp (POSIX timers: time/posix_timers.h)
   void hrtimer_start(Hrtimer& t, sc_time expires, const char* parent);
@@ -354,6 +364,8 @@ class Kernel {
   void smp_invalidate_interrupt();
   void switch_mm(int cpu, const Task& next);
   void leave_mm(int cpu);
+  // mmdrop: the address spaces no task runs in and no CPU keeps loaded are freed.
+  void drop_unused_mms();
   void irq_enter(const CodeSite& site);
   void irq_exit(const CodeSite& site);
   void io_apic_modify(unsigned irq, bool mask, const char* parent);
@@ -382,6 +394,8 @@ class Kernel {
   void __do_softirq(const char* parent, uint32_t mask = ~0u, bool softirq_count = true);
   // sched internals
   void thread_start(Task* p);
+  // release_task: a reaped task's struct is freed once its thread has switched away.
+  void release_task(Task* p);
   void context_switch(Runqueue& rq, Task* prev, Task* next, uint64_t code_lines);
   void schedule_code(const void* run, uint64_t lines);  // schedule()'s own code lines
   void finish_task_switch(Task* prev);
@@ -412,6 +426,7 @@ class Kernel {
   std::vector<PerCpu> pcpu_;
   std::vector<Runqueue> rq_;
   std::vector<std::unique_ptr<Task>> tasks_;
+  std::vector<std::pair<uint64_t, std::shared_ptr<void>>> to_free_;  // delta cycle, object
   std::unordered_map<const sc_core::sc_object*, Task*> by_thread_;
   const sc_core::sc_object* last_thread_ = nullptr;  // one-entry cache for current()
   Task* last_task_ = nullptr;
@@ -475,6 +490,7 @@ class Kernel {
   // flavours, locks, hrtimers
   void lock_acquired(Spinlock& l);
   void lock_released(Spinlock& l);
+  void unregister_lock(Spinlock& l);
   bool sleeping_lock(const Spinlock& l) const;
   void rt_spin_lock(Spinlock& l, const char* parent);
   void rt_spin_unlock(Spinlock& l, const CodeSite& site);

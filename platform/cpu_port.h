@@ -22,6 +22,7 @@ class CpuPort : public kernel::CpuOps {
   uint64_t coherence_misses(const void* key, uint64_t lines, bool write) override {
     return cpu_.coherence_misses(key, lines, write);
   }
+  void forget(const void* key, size_t bytes) override { cpu_.forget(key, bytes); }
   bool interrupt_deliverable() const override { return cpu_.interrupt_deliverable(); }
   kernel::Trap take_interrupt() override;
   void iret(const kernel::Trap& t, bool prev_if) override;

@@ -82,6 +82,7 @@ void KernelBuild::gcc(Kernel& k, const std::shared_ptr<Job>& job, Spinlock& copy
   const auto as_done = spawn(k, nullptr, [this, &k, job](Spinlock*) { as(k, *job); });
   wait_until(
       k, [cc1_done, as_done] { return *cc1_done && *as_done; }, "sys_wait4");
+  k.forget(&job->pipe, sizeof(Pipe));  // free_pipe_info: both ends are closed
   exit_group(k, kGcc, lock);
 }
 
@@ -165,7 +166,7 @@ std::shared_ptr<bool> KernelBuild::spawn(Kernel& k, Spinlock* fork_from,
   auto execd = fork_from ? nullptr : std::make_shared<bool>(false);
   Task* parent = &k.current();
   const int mm = parent->mm;
-  k.create_task(
+  Task* task = k.create_task(
       parent->comm,
       [this, &k, child, copy, exited, execd, parent, mm] {
         if (execd) {  // CLONE_VM | CLONE_VFORK
@@ -179,6 +180,7 @@ std::shared_ptr<bool> KernelBuild::spawn(Kernel& k, Spinlock* fork_from,
         };
       },
       Policy::Normal, 0);
+  task->reaped = true;  // its parent waits for it
   if (execd)
     wait_until(
         k, [execd] { return *execd; }, "wait_for_completion");
@@ -290,29 +292,38 @@ void KernelBuild::exit_mmap(Kernel& k, int mm, Spinlock& lock, uint64_t pages, u
   // task ran; the empty ones' were last read by this pgd's previous walk (pgd_cache keeps
   // them zero), so they are in this CPU's L2 only if that was here and recent enough.
   const uint64_t pgd_lines = kUserPtrsPerPgd * 4 / 32;
-  const void* pgd = pgd_of_.at(&lock);
+  const void* pgd = mms_.at(&lock)->pgd;
   k.fn("clear_page_tables", "exit_mmap", kUserPtrsPerPgd * 4 + 40 * pt_pages, pt_pages,
        k.line_fills(pgd, pgd_lines - std::min(pgd_lines, pt_pages), false));
   k.flush_tlb_mm(mm, "exit_mmap");  // tlb_finish_mmu: IPIs to CPUs still holding the mm
   k.fn("free_pages_and_swap_cache", "exit_mmap", 100 * pt_pages, 4, pt_pages);
   k.spin_unlock(lock, {"exit_mmap", "unlock"});
-  // mmdrop -> pgd_free: back to this CPU's slab array.
-  free_pgds_[size_t(k.smp_processor_id())].push_back(pgd);
-  pgd_of_.erase(&lock);
+  free_mm(k, lock);
 }
 
 Spinlock& KernelBuild::new_mm(Kernel& k) {
-  Spinlock& lock = mm_locks_.emplace_back("mm->page_table_lock");
+  auto mm = std::make_unique<Mm>();
   if (free_pgds_.empty()) free_pgds_.resize(size_t(k.ncpus()));
   auto& free = free_pgds_[size_t(k.smp_processor_id())];
   if (free.empty()) {
-    pgd_of_[&lock] = &pgds_.emplace_back();  // a new slab object
+    mm->pgd = &pgds_.emplace_back();  // a new slab object
     s_.pgds++;
   } else {
-    pgd_of_[&lock] = free.back();
+    mm->pgd = free.back();
     free.pop_back();
   }
+  Spinlock& lock = mm->page_table_lock;
+  mms_.emplace(&lock, std::move(mm));
   return lock;
+}
+
+// mmdrop -> pgd_free: the pgd back to this CPU's slab array; the mm (its lock) is freed.
+void KernelBuild::free_mm(Kernel& k, Spinlock& lock) {
+  const auto it = mms_.find(&lock);
+  free_pgds_[size_t(k.smp_processor_id())].push_back(it->second->pgd);
+  k.destroy_lock(lock);
+  k.free_after_delta(std::shared_ptr<Mm>(std::move(it->second)));
+  mms_.erase(it);
 }
 
 void KernelBuild::wait_until(Kernel& k, const std::function<bool()>& ready, const char* where) {

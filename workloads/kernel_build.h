@@ -113,6 +113,8 @@ class KernelBuild : public Program {
   void exit_mmap(Kernel& k, int mm, Spinlock& lock, uint64_t pages, uint64_t pt_pages);
   // mm_init: a new mm's page_table_lock (which names the mm here) and its pgd (pgd_alloc).
   Spinlock& new_mm(Kernel& k);
+  void free_mm(Kernel& k, Spinlock& lock);  // mmdrop: the pgd back to the slab, the mm freed
+  size_t live_mms() const { return mms_.size(); }
   // Sleep (TASK_INTERRUPTIBLE) in `where` until `ready`; the waker calls wake().
   void wait_until(Kernel& k, const std::function<bool()>& ready, const char* where);
   void wake(Kernel& k, Task* t, const char* where);
@@ -126,12 +128,16 @@ class KernelBuild : public Program {
   KernelBuildParams p_;
   int running_ = 0;
   uint64_t done_ = 0, spawned_ = 0;
-  std::deque<Spinlock> mm_locks_;  // each process's page_table_lock, for the whole run
+  // A live address space: its page_table_lock (which names it here) and its pgd.
+  struct Mm {
+    Spinlock page_table_lock{"mm->page_table_lock"};
+    const void* pgd = nullptr;
+  };
+  std::unordered_map<const Spinlock*, std::unique_ptr<Mm>> mms_;  // freed at exit_mmap
   // pgd_cache: a freed pgd goes back to its CPU's slab array, and the next pgd_alloc there
   // takes it (LIFO), its lines as warm as its last walk left them.
-  std::deque<char> pgds_;                                    // one key per pgd object
-  std::vector<std::vector<const void*>> free_pgds_;          // per CPU
-  std::unordered_map<const Spinlock*, const void*> pgd_of_;  // by the mm's page_table_lock
+  std::deque<char> pgds_;                            // one key per pgd object
+  std::vector<std::vector<const void*>> free_pgds_;  // per CPU
   KernelBuildStats s_;
   std::vector<Unit> units_;
   std::vector<FileId> headers_;       // the block layer's file of each header

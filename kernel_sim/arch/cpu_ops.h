@@ -34,6 +34,9 @@ class CpuOps {
   // FSB transactions to read (write=false) or write `lines` lines of shared kernel data
   // `key` that another CPU wrote, or holds, since this one last had them (MESI).
   virtual uint64_t coherence_misses(const void*, uint64_t, bool) { return 0; }
+  // The object of `bytes` at `key` is freed: the caches' history of its lines goes with
+  // it, so an object later allocated at the same address starts cold.
+  virtual void forget(const void* key, size_t bytes) = 0;
   // Run `w` until done (true) or until an interrupt is deliverable (false, rest left in w).
   virtual bool run(Work& w) = 0;
   virtual bool interrupt_deliverable() const = 0;

@@ -3,6 +3,8 @@
 // preemption off, until each has cleared its bit in flush_cpumask, which a CPU
 // does only from smp_invalidate_interrupt: a target with interrupts off, or
 // stalled mid-instruction on the bus, holds the sender for as long.
+#include <iterator>
+#include <unordered_set>
 #include "kernel_sim/kernel.h"
 
 namespace latsim::kernel {
@@ -62,6 +64,24 @@ void Kernel::flush_tlb_mm(int mm, const char* parent) {
   if (others) flush_tlb_others(others, mm, "flush_tlb_mm");
   preempt_enable({"flush_tlb_mm", "unlock"});
   if (exiting) mm_cpumask_.erase(mm);  // mmdrop: the mm is gone with its last user
+}
+
+// Only a task's mm or a CPU's active_mm reach an mm's state, and ids are not reused; a
+// CPU's bit in mm_cpumask_ is set exactly while the mm is its active_mm.
+void Kernel::drop_unused_mms() {
+  std::unordered_set<int> held;
+  for (const auto& t : tasks_) held.insert(t->mm);
+  for (const PerCpu& pc : pcpu_) held.insert(pc.active_mm);
+  for (auto it = mm_lines_.begin(); it != mm_lines_.end();) {
+    if (held.count(it->first)) {
+      ++it;
+      continue;
+    }
+    forget(&it->second, sizeof(MmLines));
+    it = mm_lines_.erase(it);
+  }
+  for (auto it = mm_cpumask_.begin(); it != mm_cpumask_.end();)
+    it = held.count(it->first) || it->second ? std::next(it) : mm_cpumask_.erase(it);
 }
 
 void Kernel::flush_tlb_others(uint32_t cpumask, int mm, const char* parent) {

@@ -1,6 +1,9 @@
 // kernel/spinlock.c (2.6.9 SMP + preempt): spin with preemption off until the
 // other CPU lets go; the irq variants save and disable the interrupt flag. On
 // the rt flavour, locks marked sleeping go to the rt_mutex (locks/rtmutex.cpp).
+#include <algorithm>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 #include "kernel_sim/kernel.h"
 
@@ -11,6 +14,18 @@ void Kernel::lock_acquired(Spinlock& l) {
     l.registered = true;
     locks_.push_back(&l);
   }
+}
+
+void Kernel::unregister_lock(Spinlock& l) {
+  locks_.erase(std::find(locks_.begin(), locks_.end(), &l));
+  l.registered = false;
+}
+
+void Kernel::destroy_lock(Spinlock& l) {
+  if (l.owner >= 0 || l.owner_task || !l.waiters.empty())
+    throw std::logic_error(std::string("destroying a held lock: ") + l.name);
+  if (l.registered) unregister_lock(l);
+  forget(&l, sizeof(Spinlock));
 }
 
 // Before Spinlock::released_at: the hold started at held_since.

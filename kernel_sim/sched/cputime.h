@@ -49,6 +49,7 @@ class AccountedCpu : public CpuOps {
   uint64_t coherence_misses(const void* key, uint64_t lines, bool write) override {
     return hw_.coherence_misses(key, lines, write);
   }
+  void forget(const void* key, size_t bytes) override { hw_.forget(key, bytes); }
   bool run(Work& w) override {
     return timed([&] { return hw_.run(w); });
   }

@@ -1,5 +1,6 @@
 // kernel/sched.c (2.6.9): O(1) priority arrays, schedule(), wakeups, the tick.
 #include <algorithm>
+#include <stdexcept>
 #include "kernel_sim/kernel.h"
 
 namespace latsim::kernel {
@@ -84,7 +85,19 @@ void Kernel::thread_start(Task* p) {
   } catch (const TaskExit&) {
     by_thread_.erase(sc_core::sc_get_current_process_b());
     last_thread_ = nullptr;
+    if (p->reaped) release_task(p);
   }
+}
+
+void Kernel::release_task(Task* p) {
+  if (p->array || p->siglock.owner >= 0) throw std::logic_error("releasing a queued task");
+  if (p->siglock.registered) unregister_lock(p->siglock);
+  forget(p, sizeof(Task));
+  const auto it = std::find_if(tasks_.begin(), tasks_.end(),
+                               [p](const std::unique_ptr<Task>& t) { return t.get() == p; });
+  free_after_delta(std::shared_ptr<Task>(std::move(*it)));
+  tasks_.erase(it);  // the order of the others stays: for_each_task walks them in it
+  drop_unused_mms();
 }
 
 void Kernel::wake_up_new_task(Task* p, const char* parent) {

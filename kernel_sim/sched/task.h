@@ -54,6 +54,9 @@ struct Task {
   sc_core::sc_event resume;  // switched in
   std::function<void()> body;
   std::function<void()> on_exit;
+  // Its parent reaps it (wait4): the struct is freed once the task has switched away for
+  // the last time, so nothing may refer to it after its exit. Else it stays a zombie.
+  bool reaped = false;
   sc_core::sc_time sleep_start;  // when it was last deactivated
   bool slept = false;
   sc_core::sc_time sleep_avg;  // interactivity credit, 0..MAX_SLEEP_AVG

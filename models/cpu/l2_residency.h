@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <unordered_map>
 #include "common/random.h"
+#include "models/cpu/object_keys.h"
 
 namespace latsim::cpu {
 
@@ -39,6 +40,10 @@ class L2Residency {
     e.seen = true;
     return n;
   }
+
+  // The object at [begin, end) is freed (object_keys.h).
+  void forget(const void* begin, const void* end) { erase_keys_in(map_, begin, end); }
+  size_t objects() const { return map_.size(); }  // keys with a history
 
  private:
   struct Entry {

@@ -8,6 +8,7 @@
 // are the L2 model's business (l2_residency.h); this only counts coherence traffic.
 #include <cstdint>
 #include <unordered_map>
+#include "models/cpu/object_keys.h"
 
 namespace latsim::cpu {
 
@@ -33,6 +34,9 @@ class MesiDirectory {
     return n;
   }
   uint64_t transactions() const { return transactions_; }
+  // The object at [begin, end) is freed (object_keys.h).
+  void forget(const void* begin, const void* end) { erase_keys_in(valid_, begin, end); }
+  size_t objects() const { return valid_.size(); }
 
  private:
   std::unordered_map<const void*, uint32_t> valid_;  // object -> CPUs holding a valid copy

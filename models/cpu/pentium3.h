@@ -121,6 +121,13 @@ class Pentium3 : public sc_core::sc_module {
     return n;
   }
   void set_mesi(MesiDirectory* d) { mesi_ = d; }
+  // The object of `bytes` at `key` is freed: its lines' history goes with it.
+  void forget(const void* key, size_t bytes) {
+    const void* end = static_cast<const char*>(key) + bytes;
+    l2_.forget(key, end);
+    if (mesi_) mesi_->forget(key, end);
+  }
+  size_t l2_objects() const { return l2_.objects(); }
 
   LocalApic& apic() { return apic_; }
   chipset::HostBridge& fsb() { return fsb_; }

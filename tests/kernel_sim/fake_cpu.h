@@ -74,6 +74,11 @@ class FakeCpu : public CpuOps {
   uint64_t coherence_misses(const void* key, uint64_t lines, bool write) override {
     return mesi ? mesi->access(id_, key, lines, write) : 0;
   }
+  void forget(const void* key, size_t bytes) override {
+    const void* end = static_cast<const char*>(key) + bytes;
+    if (l2) l2->forget(key, end);
+    if (mesi) mesi->forget(key, end);
+  }
   bool run(Work& w) override {
     for (;;) {
       if (interrupt_deliverable()) return false;
