@@ -106,27 +106,51 @@ void KernelBuild::layout_tree(Kernel& k) {
   }
   sources_.assign(units_.size(), 0);
   obj_lba_ = lba;
-  // A build under way: the earlier units' cc1s (the same draws) read these headers.
-  for (int u = 0; u < p_.first_unit; ++u) {
-    Rng unit_rng(k.params().seed, name_ + "/cc1/" + std::to_string(u));
-    for (size_t h : includes_of(unit_rng)) {
-      if (header_touched_[h]) continue;
-      header_touched_[h] = true;
-      k.block().prefill(headers_[h]);
-    }
-  }
+  cache_read_headers(k);
   spawned_ = uint64_t(std::max(p_.first_unit, 0));
 }
 
-// The #include closure: the common headers, then ones of this unit's subsystem.
+// A build under way: the headers the earlier units' cc1s read (the same draws) are in
+// the page cache, in the order they were first read. Once every header is, the units
+// left change nothing: the work is bounded by the tree, not by first_unit.
+void KernelBuild::cache_read_headers(Kernel& k) {
+  if (p_.first_unit <= 0) return;
+  const Includes inc = include_shape();
+  for (size_t h = 0; h < inc.common; ++h) cache_header(k, h);
+  size_t uncached = headers_.size() - inc.pool_start;  // of the subsystem headers
+  for (int u = 0; u < p_.first_unit && uncached > 0 && inc.drawn > 0; ++u) {
+    Rng unit_rng(k.params().seed, name_ + "/cc1/" + std::to_string(u));
+    for (size_t i = 0; i < inc.drawn && uncached > 0; ++i)
+      if (cache_header(k, draw_include(unit_rng, inc))) --uncached;
+  }
+}
+
+bool KernelBuild::cache_header(Kernel& k, size_t h) {
+  s_.preload_draws++;
+  if (header_touched_[h]) return false;
+  header_touched_[h] = true;
+  k.block().prefill(headers_[h]);
+  return true;
+}
+
+// The #include closure: the first `common` headers (the kernel.h/sched.h closure every
+// unit includes), then `drawn` headers of the unit's subsystem, drawn from the rest.
+KernelBuild::Includes KernelBuild::include_shape() const {
+  const size_t nh = headers_.size(), per_unit = size_t(std::max(p_.headers_per_unit, 0));
+  const size_t pool_start = std::min<size_t>(size_t(std::max(p_.common_headers, 0)), nh);
+  const size_t common = std::min(pool_start, per_unit);
+  return {common, nh > pool_start ? per_unit - common : 0, pool_start};
+}
+
+size_t KernelBuild::draw_include(Rng& rng, const Includes& inc) const {
+  return inc.pool_start + size_t(rng.below(headers_.size() - inc.pool_start));
+}
+
 std::vector<size_t> KernelBuild::includes_of(Rng& rng) const {
+  const Includes inc = include_shape();
   std::vector<size_t> includes;
-  const size_t nh = headers_.size();
-  const size_t common = std::min<size_t>(size_t(std::max(p_.common_headers, 0)), nh);
-  for (size_t h = 0; h < common && includes.size() < size_t(p_.headers_per_unit); ++h)
-    includes.push_back(h);
-  while (nh > common && includes.size() < size_t(p_.headers_per_unit))
-    includes.push_back(common + size_t(rng.below(nh - common)));
+  for (size_t h = 0; h < inc.common; ++h) includes.push_back(h);
+  for (size_t i = 0; i < inc.drawn; ++i) includes.push_back(draw_include(rng, inc));
   return includes;
 }
 

@@ -45,6 +45,7 @@ struct KernelBuildStats {
   uint64_t pgds = 0;                           // pgd_cache objects made (its slab's growth)
   uint64_t forks = 0, vforks = 0, execs = 0, exits = 0;  // the command's processes
   uint64_t pipe_pages = 0;                               // cc1's assembly, as read it
+  uint64_t preload_draws = 0;  // headers looked at to fill the page cache before the run
 };
 
 // A program of kbuild's command: what it maps (torn down at exit) and how long it runs in
@@ -121,7 +122,15 @@ class KernelBuild : public Program {
   // A vfork child's parent and the flag exec sets (mm_release: complete(vfork_done)).
   std::unordered_map<const Task*, std::pair<std::shared_ptr<bool>, Task*>> vfork_done_;
   void layout_tree(Kernel& k);
-  std::vector<size_t> includes_of(Rng& rng) const;  // a unit's #include closure
+  // A unit's #include closure: headers [0, common), then `drawn` from [pool_start, end).
+  struct Includes {
+    size_t common = 0, drawn = 0, pool_start = 0;
+  };
+  Includes include_shape() const;
+  size_t draw_include(Rng& rng, const Includes& inc) const;
+  std::vector<size_t> includes_of(Rng& rng) const;
+  void cache_read_headers(Kernel& k);      // first_unit: the earlier units' headers
+  bool cache_header(Kernel& k, size_t h);  // false: cached already
   void read_file(Kernel& k, FileId f, bool& touched);
   void write_object(Kernel& k, Rng& rng);
   std::string name_;

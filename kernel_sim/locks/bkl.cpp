@@ -6,14 +6,18 @@
 
 namespace latsim::kernel {
 
+// The depth counts only once the lock is held: on -rt taking it may sleep, and the
+// schedule() that sleeps must not drop a BKL its task does not hold yet.
 void Kernel::lock_kernel(const char* parent) {
   Task& t = current();
   fn("lock_kernel", parent, 20);
-  if (++t.lock_depth == 0) {
+  const int depth = t.lock_depth + 1;
+  if (depth == 0) {
     bkl_cause_ = "BKL";
     bkl_caller_ = parent;
     spin_lock(kernel_flag_, "lock_kernel");
   }
+  t.lock_depth = depth;
 }
 
 void Kernel::unlock_kernel(const CodeSite& site) {
@@ -31,10 +35,15 @@ void Kernel::release_kernel_lock(Task* prev) {
 }
 
 // get_kernel_lock: preempt_disable + _raw_spin_lock (it spins against the holder).
+// On -rt the retake may sleep: __reacquire_kernel_lock hides the depth meanwhile, so the
+// schedule() it sleeps in does not drop the BKL again.
 void Kernel::reacquire_kernel_lock(Task* t) {
   if (t->lock_depth < 0) return;
   bkl_cause_ = "reacqBKL";
+  const int depth = t->lock_depth;
+  t->lock_depth = -1;
   spin_lock(kernel_flag_, "reacquire_kernel_lock");
+  t->lock_depth = depth;
 }
 
 }  // namespace latsim::kernel

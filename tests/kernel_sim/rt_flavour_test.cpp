@@ -65,6 +65,53 @@ TEST(RtFlavourTest, SleepingSpinlockInheritsPriority) {
   EXPECT_LT(high_got - low_released, us(5));
 }
 
+// -rt: the BKL is an rt_mutex. A holder that slept retakes it on its way out of
+// schedule(); while a task on the other CPU holds it, the retake sleeps, and that
+// schedule() must not drop the BKL a second time (it did, freeing the holder's lock, and
+// the retakes then nested until the stack overflowed).
+TEST(RtFlavourTest, BklRetakenAfterASleepWaitsForItsHolder) {
+  FakeMachine m(2, flavour_params("rt"));
+  Task *a = nullptr, *b = nullptr;
+  const Task *owner_while_a_held = nullptr, *owner_after_retake = nullptr;
+  sc_time a_released, b_retook;
+  m.k->add_workload(std::make_unique<LambdaWorkload>([&](Kernel& k) {
+    b = k.create_task(
+        "b",
+        [&] {
+          k.lock_kernel("test");
+          k.set_current_state(TASK_INTERRUPTIBLE);
+          k.schedule("test");  // drops the BKL; a takes it on CPU1 and wakes b
+          b_retook = k.now();
+          owner_after_retake = k.kernel_flag().owner_task;
+          k.unlock_kernel({"test", "unlock"});
+          for (;;) {
+            k.set_current_state(TASK_INTERRUPTIBLE);
+            k.schedule("test");
+          }
+        },
+        Policy::Fifo, 80, 0, 1u << 0);
+    a = k.create_task(
+        "a",
+        [&] {
+          k.exec(20000);  // b takes the BKL and sleeps meanwhile
+          k.lock_kernel("test");
+          k.try_to_wake_up(b, "test");  // b, on CPU0, sleeps retaking the BKL
+          k.exec(20000);
+          owner_while_a_held = k.kernel_flag().owner_task;
+          a_released = k.now();
+          k.unlock_kernel({"test", "unlock"});
+          for (;;) k.user_exec(100000, 0);
+        },
+        Policy::Fifo, 10, 1, 1u << 1);
+  }));
+  m.k->boot();
+  sc_core::sc_start(ms(5));
+  EXPECT_EQ(owner_while_a_held, a);
+  EXPECT_EQ(owner_after_retake, b);
+  EXPECT_GE(b_retook, a_released);
+  EXPECT_EQ(m.k->kernel_flag().contended, 1u);
+}
+
 // cyclictest -p 80 -i 500 on the rt flavour, in one of seed 003's three modes.
 struct Cyclic {
   bool posix = true;
