@@ -27,6 +27,7 @@ LATSIM_PACKAGES=(
   parallel
   libxml2-utils  # xmllint: the tests check `latsim check --junit` output is well-formed XML
   gtkwave nodejs  # viewer tests: vcd2fst, and node for speedscope's import code
+  python3         # tests/tools/random_configs.py: random valid configurations
 )
 
 LATSIM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
