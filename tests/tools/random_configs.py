@@ -210,7 +210,7 @@ def yaml_scalar(text):
     return text if re.match(r"^[A-Za-z0-9_.-]+$", text) else "'%s'" % text
 
 
-def draw_config(rng, keys, kinds, all_bases, directory, index):
+def draw_config(rng, keys, kinds, all_bases, directory, index, max_duration):
     """(scenario file, [--set overrides], duration) of configuration `index`."""
     if rng.random() < 0.3:
         scenario, workloads = generated_scenario(rng, kinds, keys, directory, index)
@@ -227,7 +227,7 @@ def draw_config(rng, keys, kinds, all_bases, directory, index):
         params = [k for k in kinds.get(kind, []) if k.draw(rng) is not None]
         for k in rng.sample(params, rng.randint(0, min(3, len(params)))):
             sets.append("workload.%d.%s=%s" % (i, k.path, k.draw(rng)))
-    return scenario, sets, "%.3fs" % rng.uniform(0.01, 0.05)
+    return scenario, sets, "%.3fs" % rng.uniform(0.01, max_duration)
 
 
 FIXED = re.compile(r"error: (\S+): is fixed to (\S+) by kernel\.flavour")
@@ -293,7 +293,7 @@ def random_run(args):
     tmp = Path(tempfile.mkdtemp(prefix="latsim-random-"))
     all_bases = bases()
     configs = [(ROOT / f, list(sets), d) for f, sets, d in REGRESSIONS]
-    configs += [draw_config(rng, keys, kinds, all_bases, tmp, len(configs) + i)
+    configs += [draw_config(rng, keys, kinds, all_bases, tmp, len(configs) + i, args.max_duration)
                 for i in range(args.count)]
 
     def one(i):
@@ -375,6 +375,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--count", type=int, default=40)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--max-duration", type=float, default=0.05, help="simulated seconds")
     ap.add_argument("--timeout", type=float, default=120, help="seconds per run: a hang")
     ap.add_argument("--verbose", action="store_true", help="also list the rejections")
     ap.add_argument("--extremes", action="store_true")
