@@ -1,4 +1,5 @@
 #include "kernel_sim/kernel.h"
+#include <algorithm>
 #include <stdexcept>
 #include "kernel_sim/block/block_layer.h"
 #include "kernel_sim/drivers/net/rtl8139.h"
@@ -94,6 +95,14 @@ CpuClass Kernel::cpu_class(int c) const {
   if (t->preempt_count & 0x0000ff00u) return CpuClass::Softirq;
   if (t->in_user) return CpuClass::User;
   return t->is_idle ? CpuClass::Idle : CpuClass::System;
+}
+
+void Kernel::free_after_delta(std::shared_ptr<void> obj) {
+  const uint64_t delta = sc_core::sc_delta_count();
+  to_free_.erase(std::remove_if(to_free_.begin(), to_free_.end(),
+                                [delta](const auto& f) { return f.first < delta; }),
+                 to_free_.end());
+  to_free_.emplace_back(delta, std::move(obj));
 }
 
 std::vector<const Spinlock*> Kernel::spinlocks() const {

@@ -18,9 +18,7 @@
 #include "workloads/registry.h"
 
 namespace latsim::platform {
-namespace {
 
-// The scenario's kernel parameters plus what the kernel finds on this machine.
 kernel::KernelParams kernel_params(const Scenario& s) {
   kernel::KernelParams p = s.kernel;
   p.apic_bus_mhz = s.platform.cpu.fsb_mhz;  // calibrate_APIC_clock: the bus clock
@@ -31,7 +29,6 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   return p;
 }
 
-// The scenario's programs, made by their kinds and handed to the kernel.
 std::vector<workloads::Program*> add_workloads(const Scenario& s, kernel::Kernel& k) {
   workloads::Board board;
   board.ncpus = s.platform.cpu.count;
@@ -45,6 +42,8 @@ std::vector<workloads::Program*> add_workloads(const Scenario& s, kernel::Kernel
   }
   return programs;
 }
+
+namespace {
 
 // What the machine offers programs beyond the kernel (latencytest's loop breakdown).
 void attach(const std::vector<workloads::Program*>& programs, const Scenario& s, const Machine& m,

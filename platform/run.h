@@ -8,6 +8,7 @@
 #include <vector>
 #include "platform/scenario.h"
 #include "workloads/plot_data.h"
+#include "workloads/program.h"
 
 namespace latsim::platform {
 
@@ -31,6 +32,11 @@ struct RunResult {
   workloads::PlotData plots;                            // what the programs hand to the run's plots
   sc_core::sc_time max_section_start, max_section_end;  // the latency tracer's longest
 };
+
+// The scenario's kernel parameters plus what the kernel finds on this machine.
+kernel::KernelParams kernel_params(const Scenario& s);
+// The scenario's programs, made by their kinds and handed to the kernel.
+std::vector<workloads::Program*> add_workloads(const Scenario& s, kernel::Kernel& k);
 
 // Elaborate the machine and kernel, simulate, and write the outputs atomically: the output
 // transaction (output_transaction.h) begins before the simulation, so an unwritable output

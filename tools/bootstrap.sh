@@ -28,6 +28,7 @@ LATSIM_PACKAGES=(
   libxml2-utils  # xmllint: the tests check `latsim check --junit` output is well-formed XML
   gtkwave nodejs  # viewer tests: vcd2fst, and node for speedscope's import code
   clang-14 libclang-rt-14-dev  # tools/fuzz: libFuzzer, ASan and UBSan (the fuzz.smoke test)
+  python3         # tests/tools/random_configs.py: random valid configurations
 )
 
 LATSIM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -10,9 +10,7 @@ using params::integer;
 const Registration kDiskRead{
     {"disk_read",
      "sequential read of a file to /dev/null (cat tmpfile > /dev/null)",
-     {name_key(),
-      param(
-          params::bind(integer("file_mb", 1, 100000, "MB", "file size"), &DiskReadParams::file_mb)),
+     {name_key(), file_mb_key<DiskReadParams>("file size"),
       param(params::bind(integer("block_kb", 4, 1024, "KiB", "read(2) size"),
                          &DiskReadParams::block_kb))},
      [] { return DiskReadParams{}; },

@@ -166,10 +166,11 @@ std::shared_ptr<bool> KernelBuild::spawn(Kernel& k, Spinlock* fork_from,
   auto execd = fork_from ? nullptr : std::make_shared<bool>(false);
   Task* parent = &k.current();
   const int mm = parent->mm;
-  Task* task = k.create_task(
+  k.create_task(
       parent->comm,
       [this, &k, child, copy, exited, execd, parent, mm] {
-        if (execd) {  // CLONE_VM | CLONE_VFORK
+        k.current().reaped = true;  // its parent waits for it
+        if (execd) {                // CLONE_VM | CLONE_VFORK
           k.current().mm = mm;
           vfork_done_[&k.current()] = {execd, parent};
         }
@@ -180,7 +181,6 @@ std::shared_ptr<bool> KernelBuild::spawn(Kernel& k, Spinlock* fork_from,
         };
       },
       Policy::Normal, 0);
-  task->reaped = true;  // its parent waits for it
   if (execd)
     wait_until(
         k, [execd] { return *execd; }, "wait_for_completion");

@@ -65,6 +65,7 @@ class KernelBuild : public Program {
   uint64_t compiles() const { return done_; }
   const KernelBuildStats& stats() const { return s_; }
   const KernelBuildParams& params() const { return p_; }
+  size_t live_mms() const { return mms_.size(); }  // address spaces not yet torn down
   nlohmann::json metrics(Kernel& k, double sim_s) const override;
 
  private:
@@ -115,7 +116,6 @@ class KernelBuild : public Program {
   // mm_init: a new mm's page_table_lock (which names the mm here) and its pgd (pgd_alloc).
   Spinlock& new_mm(Kernel& k);
   void free_mm(Kernel& k, Spinlock& lock);  // mmdrop: the pgd back to the slab, the mm freed
-  size_t live_mms() const { return mms_.size(); }
   // Sleep (TASK_INTERRUPTIBLE) in `where` until `ready`; the waker calls wake().
   void wait_until(Kernel& k, const std::function<bool()>& ready, const char* where);
   void wake(Kernel& k, Task* t, const char* where);

@@ -98,4 +98,12 @@ params::Key<Config> fragment_bytes_key() {
       &P::fragment_bytes));
 }
 
+// The size of a file a workload streams through the page cache. The block layer keeps
+// every page's state from the start, so the size bounds the work before the run: 4096 MB
+// is 8x the reference machine's 512 MB, and a larger file streams the same way.
+template <class P>
+params::Key<Config> file_mb_key(const char* doc) {
+  return param(params::bind(params::integer("file_mb", 1, 4096, "MB", doc), &P::file_mb));
+}
+
 }  // namespace latsim::workloads

@@ -22,9 +22,6 @@ params::Key<Config> payload_key() {
   return param(params::bind(integer("packet_bytes", 18, 1472, "bytes", "UDP payload per packet"),
                             &P::bytes));
 }
-params::Key<Config> file_key() {
-  return param(params::bind(integer("file_mb", 1, 100000, "MB", "file size"), &P::file_mb));
-}
 params::Key<Config> block_key(const char* doc) {
   return param(params::bind(integer("block_kb", 4, 1024, "KiB", doc), &P::block_kb));
 }
@@ -67,10 +64,10 @@ const Registration kNetOut{stress_kind("net_out",
 const Registration kNetIn{net_in_kind()};
 const Registration kDiskWrite{stress_kind(
     "disk_write", "head -c N /dev/zero > tmpfile: page-cache writes written back by pdflush",
-    {file_key(), block_key("write(2) size")})};
+    {file_mb_key<P>("file size"), block_key("write(2) size")})};
 const Registration kDiskCopy{
     stress_kind("disk_copy", "cp tmpfile tmpfile2: reads of one file, writes of another",
-                {file_key(), block_key("read(2)/write(2) size")})};
+                {file_mb_key<P>("file size"), block_key("read(2)/write(2) size")})};
 
 }  // namespace
 

@@ -48,14 +48,6 @@ void Kernel::forget(const void* obj, size_t bytes) {
   for (int c = 0; c < ncpus(); ++c) cpu(c).forget(obj, bytes);
 }
 
-void Kernel::free_after_delta(std::shared_ptr<void> obj) {
-  const uint64_t delta = sc_core::sc_delta_count();
-  to_free_.erase(std::remove_if(to_free_.begin(), to_free_.end(),
-                                [delta](const auto& f) { return f.first < delta; }),
-                 to_free_.end());
-  to_free_.emplace_back(delta, std::move(obj));
-}
-
 uint64_t Kernel::line_fills(const void* key, uint64_t lines, bool write) {
   if (!lines) return 0;
   const uint64_t l2 = this_cpu().cache_misses(key, lines);

@@ -90,7 +90,7 @@ void Kernel::thread_start(Task* p) {
 }
 
 void Kernel::release_task(Task* p) {
-  if (p->array || p->siglock.owner >= 0) throw std::logic_error("releasing a queued task");
+  if (p->array) throw std::logic_error("releasing a queued task: " + p->comm);
   if (p->siglock.registered) unregister_lock(p->siglock);
   forget(p, sizeof(Task));
   const auto it = std::find_if(tasks_.begin(), tasks_.end(),

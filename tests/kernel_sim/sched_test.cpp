@@ -2,7 +2,10 @@
 // fixed costs, so what is asserted is the kernel's policy: who runs, where, and
 // at which point a wakeup takes effect on each flavour.
 #include <gtest/gtest.h>
+#include <memory>
+#include <stdexcept>
 #include <vector>
+#include "models/cpu/l2_residency.h"
 #include "tests/kernel_sim/fake_cpu.h"
 
 namespace latsim::kernel {
@@ -65,6 +68,72 @@ TEST(SchedTest, AnExitedTaskIsNotWokenAgain) {
   EXPECT_FALSE(woke);
   EXPECT_EQ(dead->state, TASK_DEAD);
   EXPECT_EQ(dead->array, nullptr);
+}
+
+// A task its parent reaps is freed once it has switched away for the last time, and the
+// caches forget its lines (a task later allocated at its address starts cold); a task no
+// one reaps stays a zombie.
+TEST(SchedTest, AReapedTaskIsFreedWithItsCacheLines) {
+  FakeMachine m(1, flavour_params("2.6.9-vp"));
+  cpu::L2Residency l2(uint64_t(1) << 50);
+  m.cpus[0]->l2 = &l2;
+  size_t tasks_before = 0, objects_before = 0;
+  boot(m, [&](Kernel& k) {
+    k.create_task(
+        "parent",
+        [&] {
+          k.user_exec(1000000, 0);
+          tasks_before = k.tasks().size();
+          objects_before = l2.objects();
+          for (int i = 0; i < 50; ++i) {
+            k.create_task(
+                "child",
+                [&] {
+                  k.current().reaped = true;
+                  k.fn("child_work", "test", 100, 4);
+                },
+                Policy::Fifo, 10);
+            k.user_exec(1000000, 0);  // the child runs and exits meanwhile
+          }
+          k.create_task(
+              "zombie", [] {}, Policy::Normal, 0);
+          k.user_exec(1000000, 0);
+          for (;;) k.user_exec(1000000, 0);
+        },
+        Policy::Normal, 0);
+  });
+  sc_core::sc_start(ms(60));
+  EXPECT_EQ(m.k->tasks().size(), tasks_before + 1);  // the zombie
+  EXPECT_LE(l2.objects(), objects_before + 8);       // child_work's code, the zombie's lines
+}
+
+// A freed lock leaves the registry; a held one cannot be freed.
+TEST(SchedTest, DestroyingALockUnregistersItAndAHeldOneIsRefused) {
+  FakeMachine m(1, flavour_params("2.6.9-vp"));
+  auto lock = std::make_unique<Spinlock>("short_lived");
+  size_t registered = 0, after = 0;
+  bool refused = false;
+  boot(m, [&](Kernel& k) {
+    k.create_task(
+        "t",
+        [&] {
+          k.spin_lock(*lock, "test");
+          registered = k.lock_stats().size();
+          try {
+            k.destroy_lock(*lock);
+          } catch (const std::logic_error&) {
+            refused = true;
+          }
+          k.spin_unlock(*lock, {"test", "unlock"});
+          k.destroy_lock(*lock);
+          after = k.lock_stats().size();
+          for (;;) k.user_exec(1000000, 0);
+        },
+        Policy::Normal, 0);
+  });
+  sc_core::sc_start(ms(5));
+  EXPECT_TRUE(refused);
+  EXPECT_EQ(after, registered - 1);
 }
 
 TEST(SchedTest, RrRotatesAtItsTimeslice) {

@@ -189,5 +189,51 @@ TEST(KernelBuildTest, ShellForksCopyEachVmaInItsOwnSection) {
   EXPECT_EQ(st[2].count, 0u);  // kmem_cache_alloc: before the lock is taken
 }
 
+// Each process is freed once it has exited (its parent reaps it), with its address space,
+// its page_table_lock and the caches' history of them: after a hundred more exits
+// the kernel holds as many task structs, mms, locks and cached objects as after the
+// first few commands.
+TEST(KernelBuildTest, ExitedProcessesLeaveNothingBehind) {
+  cpu::L2Residency l2(uint64_t(1) << 50);
+  DiskMachine m(disk_params(32, 128));
+  m.cpu->l2 = &l2;
+  auto* kb = new KernelBuild("kernel_build", small_tree());
+  m.k->add_workload(std::unique_ptr<Workload>(kb));
+  m.k->boot();
+  sc_core::sc_start(ms(100));
+  const uint64_t exits = kb->stats().exits;
+  const size_t tasks = m.k->tasks().size(), locks = m.k->lock_stats().size();
+  const size_t objects = l2.objects();
+  ASSERT_GE(exits, 14u);
+  sc_core::sc_start(ms(500));
+  EXPECT_GE(kb->stats().exits, exits + 100);
+  // -j1: at most make's shell, gcc, cc1 and as are alive, each with an mm (and a fork's
+  // copy of the shell's until it execs).
+  EXPECT_LE(m.k->tasks().size(), tasks + 4);
+  EXPECT_LE(kb->live_mms(), 5u);
+  EXPECT_LE(m.k->lock_stats().size(), locks + 5);
+  EXPECT_LE(l2.objects(), objects + 64);  // code paths first run since, and live objects
+}
+
+// first_unit: the headers the earlier units read are cached before the run. Looking at
+// the units' includes stops once every header is cached: 100,000 units of 500 headers
+// from a pool of 2,000 take about 2,000 x ln 2,000 draws, not 50 million.
+TEST(KernelBuildTest, CachingTheEarlierUnitsHeadersStopsWhenAllAre) {
+  DiskMachine m(disk_params(32, 128));
+  KernelBuildParams p = small_tree();
+  p.header_files = 2000;
+  p.common_headers = 0;
+  p.headers_per_unit = 500;
+  p.header_kb = 4;
+  p.first_unit = 100000;
+  auto* kb = new KernelBuild("kernel_build", p);
+  m.k->add_workload(std::unique_ptr<Workload>(kb));
+  m.k->boot();
+  sc_core::sc_start(ms(5));
+  EXPECT_LE(kb->stats().preload_draws, 40000u);
+  ASSERT_GE(m.k->block().files(), 2u + 2000u);  // kReadFile, kWriteFile, then include/
+  for (kernel::FileId f = 2; f < 2 + 2000; ++f) EXPECT_TRUE(m.k->block().cached(f, 0));
+}
+
 }  // namespace
 }  // namespace latsim::workloads
