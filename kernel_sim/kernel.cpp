@@ -213,6 +213,7 @@ void Kernel::start_kernel() {
   next_pid_ = 300;
   for (auto& w : workloads_) w->start(*this);
   booted_ = true;
+  local_time::sync();
   boot_done_.notify(sc_core::SC_ZERO_TIME);
 }
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <unordered_map>
 #include <vector>
+#include "common/local_time.h"
 #include "common/random.h"
 #include "kernel_sim/arch/cpu_ops.h"
 #include "kernel_sim/flavour.h"
@@ -140,7 +141,7 @@ class Kernel {
   CpuOps& cpu(int i) { return *cpus_[size_t(i)]; }
   PerCpu& per_cpu(int i) { return pcpu_[size_t(i)]; }
   Runqueue& cpu_rq(int i) { return rq_[size_t(i)]; }
-  sc_time now() const { return sc_core::sc_time_stamp(); }
+  sc_time now() const { return local_time::now(); }
   Rng& rng() { return rng_; }
 
   // --- arch: running code (arch/entry.cpp) ---
@@ -195,6 +196,13 @@ class Kernel {
   bool critical(int cpu);
 
   // --- locks (locks/spinlock.cpp) ---
+  // Spin until `w` is released or an interrupt is deliverable (false).
+  bool spin_until(SpinWait& w) {
+    ++w.spinners;
+    const bool released = this_cpu().spin_until(w.released);
+    --w.spinners;
+    return released;
+  }
   // Lock sections start inside the lock function (spin_lock+0x11, __spin_lock_irqsave+0x39);
   // they end where the caller unlocks (inline unlock: the caller's site).
   void spin_lock(Spinlock& l, const char* parent);
@@ -484,7 +492,7 @@ class Kernel {
   uint32_t flush_cpumask_ = 0;
   int flush_mm_ = 0;
   Spinlock tlbstate_lock_{"tlbstate_lock"};
-  sc_core::sc_event tlb_ack_;
+  SpinWait tlb_ack_;
   TlbStats tlb_stats_;
   KernelObserver* obs_ = nullptr;
   // flavours, locks, hrtimers

@@ -1,5 +1,6 @@
 #include "platform/cpu_port.h"
 #include <cstring>
+#include "common/local_time.h"
 #include "models/common/address_map.h"
 
 namespace latsim::platform {
@@ -51,6 +52,7 @@ uint32_t CpuPort::readl(uint64_t addr) { return access(addr, 0, 4, false); }
 void CpuPort::writel(uint32_t v, uint64_t addr) { access(addr, v, 4, true); }
 
 void CpuPort::mem_write(uint64_t addr, const void* data, size_t len) {
+  local_time::sync();  // a bus master may read it from its next cycle
   // Write-back cached stores: their cost is in the caller's cycles/misses.
   cpu_.fsb().dram().write(addr, data, len);
 }
@@ -59,10 +61,12 @@ uint16_t CpuPort::inw(uint16_t port) { return uint16_t(access(io_addr(port), 0, 
 void CpuPort::outw(uint16_t v, uint16_t port) { access(io_addr(port), v, 2, true); }
 
 void CpuPort::mem_read(uint64_t addr, void* data, size_t len) {
+  local_time::sync();
   cpu_.fsb().dram().read(addr, data, len);
 }
 
 void CpuPort::send_ipi(int cpu, unsigned vector) {
+  local_time::sync();
   // send_IPI_mask_bitmask: ICR2 = destination APIC ID, then ICR = fixed, physical, vector.
   cpu_.apic().write(cpu::LocalApic::APIC_ICR2, uint32_t(cpu) << 24);
   cpu_.apic().write(cpu::LocalApic::APIC_ICR, vector);

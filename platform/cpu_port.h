@@ -1,6 +1,7 @@
 #pragma once
 // The kernel's CpuOps on top of one Pentium III model: port and MMIO accesses
 // become TLM transactions through the host bridge, IPIs go over the APIC bus.
+#include "common/local_time.h"
 #include "kernel_sim/arch/cpu_ops.h"
 #include "models/cpu/pentium3.h"
 #include "models/irq/apic_bus.h"
@@ -43,8 +44,15 @@ class CpuPort : public kernel::CpuOps {
   void outw(uint16_t v, uint16_t port) override;
   void mem_read(uint64_t addr, void* data, size_t len) override;
 
-  uint32_t apic_read(unsigned offset) override { return cpu_.apic().read(offset); }
-  void apic_write(unsigned offset, uint32_t v) override { cpu_.apic().write(offset, v); }
+  // The local APIC's timer counts in SystemC time: sync first.
+  uint32_t apic_read(unsigned offset) override {
+    local_time::sync();
+    return cpu_.apic().read(offset);
+  }
+  void apic_write(unsigned offset, uint32_t v) override {
+    local_time::sync();
+    cpu_.apic().write(offset, v);
+  }
   void send_ipi(int cpu, unsigned vector) override;
 
  private:

@@ -1,4 +1,5 @@
 #include "platform/run.h"
+#include "common/local_time.h"
 #include <fmt/format.h>
 #include <unistd.h>
 #include <cctype>
@@ -75,9 +76,11 @@ RunResult run_scenario(const Scenario& s, const RunOptions& o) {
   const sc_core::sc_time slice(50, sc_core::SC_MS);
   const bool tty = o.progress && !o.quiet && isatty(STDERR_FILENO);
   bool shown = false;
+  local_time::enable(s.platform.cpu.run_ahead);
   // A failed timeline write ends the run early (finish() throws it).
   while (sc_core::sc_time_stamp() < total && !(timeline && timeline->failed())) {
     const sc_core::sc_time left = total - sc_core::sc_time_stamp();
+    local_time::set_stop(sc_core::sc_time_stamp() + (left < slice ? left : slice));
     sc_core::sc_start(left < slice ? left : slice);
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();

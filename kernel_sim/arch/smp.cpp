@@ -99,7 +99,7 @@ void Kernel::flush_tlb_others(uint32_t cpumask, int mm, const char* parent) {
   // while (!cpus_empty(flush_cpumask)) mb(); -- interrupts stay enabled meanwhile.
   const sc_time t0 = now();
   while (flush_cpumask_) {
-    if (!this_cpu().spin_until(tlb_ack_)) handle_interrupt();
+    if (!spin_until(tlb_ack_)) handle_interrupt();
   }
   const sc_time waited = now() - t0;
   tlb_stats_.last_wait = waited;
@@ -125,7 +125,7 @@ void Kernel::smp_invalidate_interrupt() {
   }
   this_cpu().apic_write(0xb0, 0);  // ack_APIC_irq
   flush_cpumask_ &= ~(1u << c);    // the acknowledgement the sender spins on
-  tlb_ack_.notify(sc_core::SC_ZERO_TIME);
+  tlb_ack_.release();
 }
 
 }  // namespace latsim::kernel

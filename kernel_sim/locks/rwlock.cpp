@@ -13,7 +13,7 @@ void Kernel::read_lock(RwLock& l, const char* parent) {
     l.contended++;
     const sc_time t0 = now();
     while (l.writer >= 0)
-      if (!this_cpu().spin_until(l.released)) handle_interrupt();
+      if (!spin_until(l.released)) handle_interrupt();
     l.spin_total += now() - t0;
   }
   l.readers++;
@@ -22,7 +22,7 @@ void Kernel::read_lock(RwLock& l, const char* parent) {
 
 void Kernel::read_unlock(RwLock& l, const CodeSite& site) {
   l.readers--;
-  l.released.notify(sc_core::SC_ZERO_TIME);
+  l.released.release();
   preempt_enable(site);
 }
 
@@ -35,7 +35,7 @@ void Kernel::write_lock(RwLock& l, const char* parent) {
     l.contended++;
     const sc_time t0 = now();
     while (l.writer >= 0 || l.readers > 0)
-      if (!this_cpu().spin_until(l.released)) handle_interrupt();
+      if (!spin_until(l.released)) handle_interrupt();
     l.spin_total += now() - t0;
   }
   l.writer = c;
@@ -44,7 +44,7 @@ void Kernel::write_lock(RwLock& l, const char* parent) {
 
 void Kernel::write_unlock(RwLock& l, const CodeSite& site) {
   l.writer = -1;
-  l.released.notify(sc_core::SC_ZERO_TIME);
+  l.released.release();
   preempt_enable(site);
 }
 

@@ -2,6 +2,7 @@
 // include/asm-i386/rwlock.h: many readers or one writer; a writer spins until
 // the readers on other CPUs are gone, a reader spins while a writer holds it.
 #include <systemc>
+#include "kernel_sim/locks/spin_wait.h"
 
 namespace latsim::kernel {
 
@@ -11,7 +12,7 @@ struct RwLock {
   int readers = 0;
   int writer = -1;                              // CPU holding it for write
   const void* line() const { return &writer; }  // the lock word's cache line (Spinlock::line)
-  sc_core::sc_event released;
+  SpinWait released;
   uint64_t acquisitions = 0, contended = 0;
   sc_core::sc_time spin_total;
 };

@@ -67,7 +67,7 @@ void Kernel::spin_lock(Spinlock& l, const char* parent) {
     l.contended++;
     const sc_time t0 = now();
     while (l.owner >= 0) {
-      if (!this_cpu().spin_until(l.released)) handle_interrupt();
+      if (!spin_until(l.released)) handle_interrupt();
     }
     l.spin_total += now() - t0;
     if (now() - t0 > l.max_spin) l.max_spin = now() - t0;
@@ -117,7 +117,7 @@ bool Kernel::spin_lock_irqsave(Spinlock& l, const char* parent) {
     l.contended++;
     if (flags) local_irq_enable(site);
     while (l.owner >= 0) {
-      if (!this_cpu().spin_until(l.released)) handle_interrupt();
+      if (!spin_until(l.released)) handle_interrupt();
     }
   }
   l.spin_total += now() - t0;

@@ -5,6 +5,7 @@
 // and boost the holder's priority (priority inheritance).
 #include <deque>
 #include <systemc>
+#include "kernel_sim/locks/spin_wait.h"
 
 namespace latsim::kernel {
 
@@ -21,7 +22,7 @@ struct Spinlock {
   const void* line() const { return &owner; }
   Task* owner_task = nullptr;  // rt_mutex owner (rt flavour, sleeping locks)
   std::deque<Task*> waiters;   // rt_mutex waiters
-  sc_core::sc_event released;
+  SpinWait released;
   uint64_t acquisitions = 0, contended = 0;
   sc_core::sc_time spin_total;
   // lockstat-like: the longest hold (acquired -> released) and the longest spin.
@@ -33,7 +34,7 @@ struct Spinlock {
   void released_at(const sc_core::sc_time& now) {
     if (owner >= 0 && now - held_since > max_hold) max_hold = now - held_since;
     owner = -1;
-    released.notify(sc_core::SC_ZERO_TIME);
+    released.release();
   }
   // Hold totals (per-lock metrics) beside the maxima above.
   sc_core::sc_time hold_total;

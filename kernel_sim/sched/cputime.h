@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <type_traits>
+#include "common/local_time.h"
 #include "kernel_sim/arch/cpu_ops.h"
 
 namespace latsim::kernel {
@@ -117,16 +118,16 @@ class AccountedCpu : public CpuOps {
   template <class F>
   std::invoke_result_t<F> timed(F&& f, std::optional<CpuClass> forced = std::nullopt) {
     const CpuClass c = forced ? *forced : classify_();
-    const sc_core::sc_time t0 = sc_core::sc_time_stamp();
+    const sc_core::sc_time t0 = local_time::now();
     auto r = f();
-    t_.by_class[int(c)] += sc_core::sc_time_stamp() - t0;
+    t_.by_class[int(c)] += local_time::now() - t0;
     return r;
   }
   // An edge of IF: a section opens at its clear and closes at its set.
   void if_changed(bool on, const char* site) {
     if (on == if_on_) return;
     if_on_ = on;
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time now = local_time::now();
     if (!on) {
       off_since_ = now, opened_ = true;
       off_site_ = site ? site : where_ ? where_() : "";

@@ -66,6 +66,7 @@ Task* Kernel::create_task(const std::string& comm, std::function<void()> body, P
   p->body = std::move(body);
   p->mm = mm_alloc();  // a user process; kernel threads drop theirs (mm = 0)
   tasks_.push_back(std::move(t));
+  local_time::sync();  // the new thread starts at the spawner's time
   sc_core::sc_spawn_options o;
   sc_core::sc_spawn([this, p] { thread_start(p); }, sc_core::sc_gen_unique_name("task"), &o);
   wake_up_new_task(p, "do_fork");
@@ -317,6 +318,7 @@ void Kernel::context_switch(Runqueue& rq, Task* prev, Task* next, uint64_t code_
   // Its code and this CPU's TSS/GDT lines; next's own lines follow in switch_resume_lines.
   fn("__switch_to", "schedule", 300, 6);
   next->started = true;
+  local_time::sync();
   next->resume.notify(sc_core::SC_ZERO_TIME);
   if (prev->state == TASK_DEAD) throw TaskExit{};
   prev->started = false;

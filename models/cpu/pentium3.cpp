@@ -1,5 +1,6 @@
 #include "models/cpu/pentium3.h"
 #include <algorithm>
+#include "common/local_time.h"
 
 namespace latsim::cpu {
 
@@ -31,6 +32,12 @@ params::Table<CpuParams> cpu_keys() {
                               "random replacement evicts: rare fully cold touches)"),
                        "assumption: the expected number (l2_residency.h)"),
            &P::l2_survival),
+      bind(with_source(params::of_type(params::ValueType::Bool, "run_ahead",
+                                       "let a CPU run ahead of SystemC time while no other "
+                                       "process could act meanwhile (exact temporal "
+                                       "decoupling: the same results, fewer context switches)"),
+                       "simulator engine, not hardware"),
+           &P::run_ahead),
   };
 }
 
@@ -54,6 +61,7 @@ void Pentium3::smi(sc_time handler) {
 
 void Pentium3::enter_smm() {
   if (smm_pending_ == SC_ZERO_TIME) return;
+  local_time::sync();
   const sc_time t = smm_pending_;
   smm_pending_ = SC_ZERO_TIME;
   sc_core::wait(t);  // the handler; interrupts arriving meanwhile stay pending until RSM
@@ -67,6 +75,7 @@ bool Pentium3::interrupt_deliverable() const {
 }
 
 Interrupt Pentium3::take_interrupt() {
+  local_time::sync();  // INTA: the APIC and 8259A see the cycle at its time
   Interrupt i;
   if (apic_.take_nmi()) {
     i.nmi = true;
@@ -95,7 +104,7 @@ bool Pentium3::run(Work& w) {
     enter_smm();
     if (interrupt_deliverable()) return false;
     if (w.cycles == 0 && w.misses == 0) return true;
-    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time now = local_time::now();
     // Spread the misses evenly: `seg` cycles of work before each, the tail after the last.
     const uint64_t seg = w.misses ? w.cycles / (w.misses + 1) : 0;
     const uint64_t tail = w.cycles - seg * w.misses;
@@ -113,8 +122,12 @@ bool Pentium3::run(Work& w) {
     if (k > 0 || w.misses == 0) {
       const bool all = k == w.misses;
       const sc_time d = unit * double(k) + (all ? cycles(tail) : SC_ZERO_TIME);
-      sc_core::wait(d, wake_);
-      const sc_time elapsed = sc_core::sc_time_stamp() - now;
+      const bool ahead = local_time::run_ahead(d);  // nothing can wake it meanwhile
+      if (!ahead) {
+        local_time::sync();
+        sc_core::wait(d, wake_);
+      }
+      const sc_time elapsed = ahead ? d : sc_core::sc_time_stamp() - now;
       if (elapsed >= d) {
         w.misses -= k;
         w.cycles -= seg * k + (all ? tail : 0);
@@ -142,6 +155,7 @@ bool Pentium3::run(Work& w) {
     }
     // The next miss issues inside a holdoff: the load waits on the FSB and the
     // core cannot take an interrupt in the middle of the instruction.
+    local_time::sync();
     const sc_time issue = now + cycles(seg);
     const sc_time done = fsb_.cpu_ready(issue) + lat;
     stats_.fsb_stall += done - (issue + lat);
@@ -156,6 +170,7 @@ bool Pentium3::run(Work& w) {
 }
 
 void Pentium3::halt() {
+  local_time::sync();
   const sc_time t0 = sc_core::sc_time_stamp();
   sc_time smm = SC_ZERO_TIME;
   for (;;) {
@@ -169,6 +184,7 @@ void Pentium3::halt() {
 }
 
 bool Pentium3::spin_until(sc_core::sc_event& ev) {
+  local_time::sync();
   enter_smm();
   if (interrupt_deliverable()) return false;
   const sc_time t0 = sc_core::sc_time_stamp();
@@ -180,6 +196,7 @@ bool Pentium3::spin_until(sc_core::sc_event& ev) {
 }
 
 void Pentium3::pci_access(tlm::tlm_generic_payload& p) {
+  local_time::sync();
   const sc_time t0 = sc_core::sc_time_stamp();
   const chipset::AccessStall st = fsb_.cpu_pci_access(p);
   const sc_time total = sc_core::sc_time_stamp() - t0;

@@ -1,0 +1,26 @@
+#pragma once
+// Temporal decoupling, kept exact. A CPU thread may run ahead of SystemC's time (the
+// TLM-2.0 loosely-timed idea) only while no other process could act before it catches up:
+// nothing else runnable now, no timed notification at or before its local time, and the
+// run's current stop time still ahead. Then nothing it does can be observed out of order,
+// and skipping the wait changes no result. Before anything another process can see — a
+// wait, a notification, a spawn, a device access — the thread syncs: it waits out its
+// lead. So at most the running thread is ahead, and one lead serves the whole simulation.
+#include <systemc>
+
+namespace latsim::local_time {
+
+// The running thread's time: SystemC's plus its lead.
+sc_core::sc_time now();
+sc_core::sc_time lead();
+// Take `d` of the running thread's time without yielding, if nothing could happen in
+// it (above); false: sync() and wait as usual.
+bool run_ahead(const sc_core::sc_time& d);
+// Wait out the lead, if any.
+void sync();
+// Off by default (unit tests drive sc_start themselves); the run turns it on.
+void enable(bool on);
+// sc_start(d) stops at `t` without a notification there: no lead may pass it.
+void set_stop(const sc_core::sc_time& t);
+
+}  // namespace latsim::local_time
