@@ -2,30 +2,25 @@
 
 namespace latsim::local_time {
 namespace {
-sc_core::sc_time lead_;
 sc_core::sc_time stop_ = sc_core::sc_max_time();
 bool enabled_ = false;
 }  // namespace
 
-sc_core::sc_time now() { return sc_core::sc_time_stamp() + lead_; }
-
-sc_core::sc_time lead() { return lead_; }
-
 bool run_ahead(const sc_core::sc_time& d) {
   if (!enabled_) return false;
-  const sc_core::sc_time to = lead_ + d;
+  const sc_core::sc_time to = detail::lead + d;
   if (sc_core::sc_time_stamp() + to >= stop_) return false;
   const sc_core::sc_simcontext* sim = sc_core::sc_get_curr_simcontext();
   if (sc_core::sc_pending_activity_at_current_time(sim)) return false;
   if (to >= sc_core::sc_time_to_pending_activity(sim)) return false;
-  lead_ = to;
+  detail::lead = to;
   return true;
 }
 
 void sync() {
-  if (lead_ == sc_core::SC_ZERO_TIME) return;
-  const sc_core::sc_time t = lead_;
-  lead_ = sc_core::SC_ZERO_TIME;
+  if (detail::lead == sc_core::SC_ZERO_TIME) return;
+  const sc_core::sc_time t = detail::lead;
+  detail::lead = sc_core::SC_ZERO_TIME;
   sc_core::wait(t);
 }
 

@@ -10,9 +10,13 @@
 
 namespace latsim::local_time {
 
-// The running thread's time: SystemC's plus its lead.
-sc_core::sc_time now();
-sc_core::sc_time lead();
+namespace detail {
+inline sc_core::sc_time lead;  // the running thread's, by the rule above
+}
+
+// The running thread's time: SystemC's plus its lead (inline: the kernel asks often).
+inline sc_core::sc_time now() { return sc_core::sc_time_stamp() + detail::lead; }
+inline sc_core::sc_time lead() { return detail::lead; }
 // Take `d` of the running thread's time without yielding, if nothing could happen in
 // it (above); false: sync() and wait as usual.
 bool run_ahead(const sc_core::sc_time& d);

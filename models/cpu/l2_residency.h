@@ -7,6 +7,7 @@
 // touch: exact on average, but every touch after the same gap misses alike) or
 // `sampled` (each line survives or not on its own draw, as random replacement does:
 // now and then all of an object's lines are gone, the tail a worst case is made of).
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <unordered_map>
@@ -27,7 +28,7 @@ class L2Residency {
   // over to the next touch so the long-run average is exact and deterministic.
   uint64_t touch(const void* key, uint64_t footprint, uint64_t fetched) {
     Entry& e = map_[key];
-    const double gone = e.seen ? 1.0 - std::exp(-double(fetched - e.at) / lines_) : 1.0;
+    const double gone = e.seen ? gone_after(fetched - e.at) : 1.0;
     uint64_t n = 0;
     if (rng_ && footprint <= kMaxSampled) {
       for (uint64_t i = 0; i < footprint; ++i) n += rng_->uniform() < gone ? 1 : 0;
@@ -52,6 +53,18 @@ class L2Residency {
     bool seen = false;
   };
   static constexpr uint64_t kMaxSampled = 256;  // lines drawn one by one; above: the mean
+  // 1 - exp(-F / lines), remembered by F: the same gaps recur, and exp is costly.
+  double gone_after(uint64_t fetched) {
+    if (fetched == 0) return 0.0;
+    Gone& g = gone_[fetched % gone_.size()];
+    if (g.fetched != fetched) g = {fetched, 1.0 - std::exp(-double(fetched) / lines_)};
+    return g.value;
+  }
+  struct Gone {
+    uint64_t fetched = 0;
+    double value = 0;
+  };
+  std::array<Gone, 1024> gone_{};
   double lines_;
   Rng* rng_ = nullptr;
   std::unordered_map<const void*, Entry> map_;

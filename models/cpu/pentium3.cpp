@@ -47,6 +47,7 @@ Pentium3::Pentium3(sc_core::sc_module_name name, int id, const CpuParams& p,
       p_(p),
       id_(id),
       period_(period_of_mhz(p.mhz)),
+      dram_latency_(p.dram_latency()),
       fsb_(fsb),
       apic_(apic),
       l2_(uint64_t(p.l2_kb) * 1024 / 32) {
@@ -99,7 +100,7 @@ void Pentium3::iret(const Interrupt& i, bool prev_if) {
 }
 
 bool Pentium3::run(Work& w) {
-  const sc_time lat = p_.dram_latency();
+  const sc_time lat = dram_latency_;
   for (;;) {
     enter_smm();
     if (interrupt_deliverable()) return false;
@@ -111,7 +112,7 @@ bool Pentium3::run(Work& w) {
     const sc_time unit = cycles(seg) + lat;
     const sc_time hold = fsb_.next_holdoff(now);
     uint64_t k = w.misses;  // misses that issue before the next holdoff begins
-    if (hold != sc_core::sc_max_time() && w.misses) {
+    if (hold != max_time_ && w.misses) {
       const sc_time first_issue = now + cycles(seg);
       // Misses issuing strictly before `hold` (one issuing at `hold` is held off).
       k = first_issue >= hold

@@ -142,6 +142,8 @@ class Pentium3 : public sc_core::sc_module {
   CpuParams p_;
   int id_;
   sc_time period_;
+  sc_time dram_latency_;                               // p_.dram_latency(), made once
+  const sc_time max_time_ = sc_core::sc_max_time();  // no holdoff ahead
   chipset::HostBridge& fsb_;
   LocalApic& apic_;
   bool if_ = false;
