@@ -221,7 +221,8 @@ class Loader {
     size_t index = items.size();
     const std::string& selector = segments[1];
     if (all_digits(selector)) {
-      index = std::stoul(selector);
+      // More digits than any list can have items: no such item (stoul would overflow).
+      index = selector.size() > 9 ? items.size() : std::stoul(selector);
       if (index >= items.size()) {
         error(origin, key,
               fmt::format("no workload item {} (the list has {} items, 0..{})", selector,

@@ -252,6 +252,11 @@ TEST(ScenarioSet, BadTunableAndWorkloadOverrides) {
   EXPECT_EQ(file_errors_of(kReference, {"workload.5.jobs=1"}),
             "--set workload.5.jobs=1: error: workload.5.jobs: no workload item 5 (the list has 3 "
             "items, 0..2)");
+  // An index too long for any list is no item, not an overflow (a fuzzer finding).
+  EXPECT_EQ(file_errors_of(kReference, {"workload.022222222222222222222222.jobs=1"}),
+            "--set workload.022222222222222222222222.jobs=1: error: "
+            "workload.022222222222222222222222.jobs: no workload item 022222222222222222222222 "
+            "(the list has 3 items, 0..2)");
   EXPECT_EQ(file_errors_of(kReference, {"workload.make.jobs=1"}),
             "--set workload.make.jobs=1: error: workload.make.jobs: no workload item named `make` "
             "(accepted: kernel_build, disk_read, cyclictest)");

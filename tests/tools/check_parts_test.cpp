@@ -114,6 +114,8 @@ TEST(CheckMetricPath, MissingOrNotANumberSaysWhat) {
   EXPECT_EQ(error_at("latency_tracer.max"),
             "latency_tracer has no key `max` (has: max_us, threshold_us)");
   EXPECT_EQ(error_at("cpus[2].spin_us"), "cpus has 2 entries, no [2]");
+  EXPECT_EQ(error_at("cpus.99999999999999999999.spin_us"),
+            "cpus has 2 entries, no [99999999999999999999]");
   EXPECT_EQ(error_at("scenario"), "scenario is a string, not a number");
   EXPECT_EQ(error_at("latency_tracer"), "latency_tracer is an object, not a number");
   EXPECT_EQ(error_at("latency_tracer[0]"), "latency_tracer is an object, not an array");
@@ -125,7 +127,11 @@ TEST(CheckMetricPath, MalformedPathsAreRejected) {
   EXPECT_EQ(error_at(""), "parse: empty metric path");
   EXPECT_EQ(error_at("a..b"), "parse: `a..b`: empty key between dots");
   EXPECT_EQ(error_at("a."), "parse: `a.`: ends with `.`");
-  EXPECT_EQ(error_at("cpus[x]"), "parse: `cpus[x]`: an array index is [N] with N a number from 0");
+  EXPECT_EQ(error_at("cpus[x]"),
+            "parse: `cpus[x]`: an array index is [N] with N a number from 0 to 999999999");
+  EXPECT_EQ(error_at("cpus[99999999999999999999999]"),
+            "parse: `cpus[99999999999999999999999]`: an array index is [N] with N a number from 0 "
+            "to 999999999");
   EXPECT_EQ(error_at("cpus[0]x"), "parse: `cpus[0]x`: expected `.` or `[` after `]`");
 }
 
