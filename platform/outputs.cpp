@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <stdexcept>
+#include <string_view>
 #include "platform/scenario_emit.h"
 #include "workloads/registry.h"
 
@@ -34,6 +35,20 @@ params::Table<OutputConfig> output_keys() {
   };
 }
 
+namespace {
+
+// SystemC thread processes under these objects. Counted at the end of the run, so it is the
+// live ones then: SystemC deletes a spawned task's thread once it has ended.
+size_t count_threads(const std::vector<sc_core::sc_object*>& objects) {
+  size_t n = 0;
+  for (const auto* o : objects)
+    n += size_t(std::string_view(o->kind()) == "sc_thread_process") +
+         count_threads(o->get_child_objects());
+  return n;
+}
+
+}  // namespace
+
 nlohmann::json collect_run_info(const Scenario& s, double wall) {
   const double sim = sc_core::sc_time_stamp().to_seconds();
   return {{"scenario", s.name},
@@ -44,6 +59,7 @@ nlohmann::json collect_run_info(const Scenario& s, double wall) {
           // Simulator cost: SystemC evaluation phases (delta cycles) per simulated second.
           {"events_per_simulated_s",
            sim > 0 ? std::round(double(sc_core::sc_delta_count()) / sim) : 0.0},
+          {"systemc_threads", count_threads(sc_core::sc_get_top_level_objects())},
           {"versions", {{"latsim", "0.1.0"}, {"systemc", sc_core::sc_version()}}}};
 }
 

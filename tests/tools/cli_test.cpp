@@ -558,10 +558,11 @@ TEST_F(Cli, OutputMetricsAndRunInfo) {
   EXPECT_GT(m["disk"]["read_mb_s"].get<double>(), 0.0);
 
   const json ri = read_json(out / "run-info.json");
-  for (const char* k :
-       {"wall_seconds", "simulated_seconds", "x_real_time", "events_per_simulated_s"})
+  for (const char* k : {"wall_seconds", "simulated_seconds", "x_real_time",
+                        "events_per_simulated_s", "systemc_threads"})
     EXPECT_TRUE(ri.contains(k) && ri[k].is_number()) << k;
   EXPECT_DOUBLE_EQ(ri["simulated_seconds"].get<double>(), 2.0);
+  EXPECT_GT(ri["systemc_threads"].get<int>(), 2);  // at least the two CPUs' idle tasks
   ASSERT_TRUE(ri.contains("versions") && ri["versions"].is_object());
   EXPECT_TRUE(ri["versions"].contains("latsim"));
   EXPECT_TRUE(ri["versions"].contains("systemc"));

@@ -9,6 +9,7 @@
 #include "platform/run.h"
 #include "platform/scenario_loader.h"
 #include "platform/scenario_schema.h"
+#include "tools/bench/bench.h"
 #include "tools/check/census_cli.h"
 #include "tools/check/cli.h"
 #include "tools/cli/plots.h"
@@ -144,6 +145,7 @@ int sc_main(int argc, char* argv[]) {
   const latsim::sweep::Commands sweeps(app);       // sweep, sweep-merge
   const latsim::check::Command check(app);         // check
   const latsim::check::CensusCommand traces(app);  // traces
+  const latsim::bench::Command bench(app);         // bench
 
   try {
     app.parse(argc, argv);
@@ -163,6 +165,7 @@ int sc_main(int argc, char* argv[]) {
     if (sweeps.selected()) return sweeps.run();
     if (check.selected()) return check.run();
     if (traces.selected()) return traces.run();
+    if (bench.selected()) return bench.run();
     if (*run) return cmd_run(a);
     return cmd_validate(a);
   } catch (const latsim::platform::InputError& e) {
