@@ -118,11 +118,11 @@ std::vector<const Spinlock*> Kernel::spinlocks() const {
 
 Task& Kernel::current() {
   const sc_core::sc_object* obj = sc_core::sc_get_current_process_b();
-  if (obj == last_thread_) return *last_task_;
+  auto& cached = current_cache_[(reinterpret_cast<uintptr_t>(obj) >> 6) % current_cache_.size()];
+  if (cached.first == obj) return *cached.second;
   auto it = by_thread_.find(obj);
   if (it == by_thread_.end()) throw std::logic_error("kernel code called outside a task thread");
-  last_thread_ = obj;
-  last_task_ = it->second;
+  cached = {obj, it->second};
   return *it->second;
 }
 
@@ -153,6 +153,7 @@ void Kernel::boot() {
     sc_core::sc_spawn(
         [this, raw, c] {
           by_thread_[sc_core::sc_get_current_process_b()] = raw;
+          current_cache_.fill({});
           cpu_idle(c);
         },
         sc_core::sc_gen_unique_name(c == 0 ? "swapper_0" : "swapper_n"), &o);

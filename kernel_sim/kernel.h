@@ -436,8 +436,9 @@ class Kernel {
   std::vector<std::unique_ptr<Task>> tasks_;
   std::vector<std::pair<uint64_t, std::shared_ptr<void>>> to_free_;  // delta cycle, object
   std::unordered_map<const sc_core::sc_object*, Task*> by_thread_;
-  const sc_core::sc_object* last_thread_ = nullptr;  // one-entry cache for current()
-  Task* last_task_ = nullptr;
+  // current()'s cache of by_thread_, by process address: the CPUs' threads alternate, and
+  // each kernel function asks several times. Only a lookup: no result depends on it.
+  std::array<std::pair<const sc_core::sc_object*, Task*>, 16> current_cache_{};
   std::vector<std::unique_ptr<Workload>> workloads_;
   std::unique_ptr<BlockLayer> block_;
   std::unique_ptr<Workqueue> events_;  // keventd: events/N (slab_reap only here)

@@ -1,5 +1,4 @@
 #include "platform/run.h"
-#include "common/local_time.h"
 #include <fmt/format.h>
 #include <unistd.h>
 #include <cctype>
@@ -8,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include "common/local_time.h"
 #include "kernel_sim/block/block_layer.h"
 #include "kernel_sim/kernel.h"
 #include "platform/latencytest_probe.h"

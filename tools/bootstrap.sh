@@ -24,6 +24,7 @@ LATSIM_PACKAGES=(
   cmake g++ make ninja-build pkg-config
   libsystemc-dev libyaml-cpp-dev libspdlog-dev libfmt-dev libcli11-dev
   nlohmann-json3-dev libgtest-dev googletest libbenchmark-dev
+  libabsl-dev     # absl::flat_hash_map: the cache models' per-object state (hot path)
   parallel        # sharded sweeps (latsim sweep --shard with GNU parallel)
   libxml2-utils  # xmllint: the tests check `latsim check --junit` output is well-formed XML
   gtkwave nodejs  # viewer tests: vcd2fst, and node for speedscope's import code

@@ -75,7 +75,7 @@ Task* Kernel::create_task(const std::string& comm, std::function<void()> body, P
 
 void Kernel::thread_start(Task* p) {
   by_thread_[sc_core::sc_get_current_process_b()] = p;
-  last_thread_ = nullptr;  // a new thread may reuse a dead one's process object
+  current_cache_.fill({});  // a new thread may reuse a dead one's process object
   while (!p->started) sc_core::wait(p->resume);
   try {
     // schedule_tail(): finish the switch that brought us here; that drops the
@@ -85,7 +85,7 @@ void Kernel::thread_start(Task* p) {
     do_exit("do_exit");
   } catch (const TaskExit&) {
     by_thread_.erase(sc_core::sc_get_current_process_b());
-    last_thread_ = nullptr;
+    current_cache_.fill({});
     if (p->reaped) release_task(p);
   }
 }

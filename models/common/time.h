@@ -17,7 +17,9 @@ using sc_core::SC_ZERO_TIME;
 // Period of a clock of `mhz` MHz, rounded to the picosecond.
 // (At 1 ps resolution sc_time(v, SC_PS) of an integral v is v ps: from_value skips the
 // constructor's unit scaling, which costs on hot paths.)
-inline sc_time period_of_mhz(double mhz) { return sc_time::from_value(uint64_t(std::round(1e6 / mhz))); }
+inline sc_time period_of_mhz(double mhz) {
+  return sc_time::from_value(uint64_t(std::round(1e6 / mhz)));
+}
 
 // Time to move `bytes` at `mb_per_s` (10^6 bytes per second, as datasheets count).
 inline sc_time transfer_time(uint64_t bytes, double mb_per_s) {

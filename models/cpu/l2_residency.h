@@ -7,10 +7,10 @@
 // touch: exact on average, but every touch after the same gap misses alike) or
 // `sampled` (each line survives or not on its own draw, as random replacement does:
 // now and then all of an object's lines are gone, the tail a worst case is made of).
+#include <absl/container/flat_hash_map.h>
 #include <array>
 #include <cmath>
 #include <cstdint>
-#include <unordered_map>
 #include "common/random.h"
 #include "models/cpu/object_keys.h"
 
@@ -67,7 +67,7 @@ class L2Residency {
   std::array<Gone, 1024> gone_{};
   double lines_;
   Rng* rng_ = nullptr;
-  std::unordered_map<const void*, Entry> map_;
+  absl::flat_hash_map<const void*, Entry> map_;  // looked up on every kernel function
 };
 
 }  // namespace latsim::cpu

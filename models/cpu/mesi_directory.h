@@ -6,8 +6,8 @@
 // first (a read-for-ownership, or an invalidate of a Shared line). Either is one FSB
 // transaction per line, so it waits behind a bus master as a miss does. Evictions
 // are the L2 model's business (l2_residency.h); this only counts coherence traffic.
+#include <absl/container/flat_hash_map.h>
 #include <cstdint>
-#include <unordered_map>
 #include "models/cpu/object_keys.h"
 
 namespace latsim::cpu {
@@ -39,7 +39,7 @@ class MesiDirectory {
   size_t objects() const { return valid_.size(); }
 
  private:
-  std::unordered_map<const void*, uint32_t> valid_;  // object -> CPUs holding a valid copy
+  absl::flat_hash_map<const void*, uint32_t> valid_;  // object -> CPUs holding a valid copy
   uint64_t transactions_ = 0;
 };
 

@@ -12,8 +12,12 @@ template <class Map>
 void erase_keys_in(Map& map, const void* begin, const void* end) {
   const std::less_equal<const void*> le;
   const std::less<const void*> lt;
-  for (auto it = map.begin(); it != map.end();)
-    it = le(begin, it->first) && lt(it->first, end) ? map.erase(it) : std::next(it);
+  for (auto it = map.begin(); it != map.end();) {
+    if (le(begin, it->first) && lt(it->first, end))
+      map.erase(it++);  // erase(iterator) returns void in absl's maps; others stay valid
+    else
+      ++it;
+  }
 }
 
 }  // namespace latsim::cpu

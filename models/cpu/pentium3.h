@@ -142,7 +142,7 @@ class Pentium3 : public sc_core::sc_module {
   CpuParams p_;
   int id_;
   sc_time period_;
-  sc_time dram_latency_;                               // p_.dram_latency(), made once
+  sc_time dram_latency_;                             // p_.dram_latency(), made once
   const sc_time max_time_ = sc_core::sc_max_time();  // no holdoff ahead
   chipset::HostBridge& fsb_;
   LocalApic& apic_;

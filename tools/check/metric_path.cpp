@@ -39,7 +39,8 @@ std::optional<MetricPath> parse_metric_path(const std::string& text, std::string
       const size_t close = text.find(']', i);
       const std::string idx = close == std::string::npos ? "" : text.substr(i + 1, close - i - 1);
       if (close == std::string::npos || !all_digits(idx) || idx.size() > 9) {
-        error = fmt::format("`{}`: an array index is [N] with N a number from 0 to 999999999", text);
+        error =
+            fmt::format("`{}`: an array index is [N] with N a number from 0 to 999999999", text);
         return std::nullopt;
       }
       p.steps.emplace_back(size_t(std::stoull(idx)));
@@ -87,7 +88,7 @@ std::optional<double> metric_value(const nlohmann::json& metrics, const MetricPa
     // A key of digits also indexes an array (cpus.1.spin_us).
     const std::string* key = std::get_if<std::string>(&step);
     if (node->is_array() && (!key || all_digits(*key))) {
-      const size_t idx = !key                ? std::get<size_t>(step)
+      const size_t idx = !key              ? std::get<size_t>(step)
                          : key->size() > 9 ? node->size()  // beyond any array: no such entry
                                            : size_t(std::stoull(*key));
       if (idx >= node->size()) {
