@@ -2,23 +2,33 @@
 
 namespace latsim::local_time {
 namespace {
-// Picoseconds, not an sc_time: a static sc_time would fix the time resolution too early.
+// Picoseconds, not sc_time: a static sc_time would fix the time resolution too early.
 uint64_t stop_ps_ = ~uint64_t(0);
 bool enabled_ = false;
+// The next activity's time, as found in this evaluation phase: until the running thread
+// syncs or yields, only it runs, and anything it could schedule is preceded by a sync.
+uint64_t horizon_ps_ = 0;
+uint64_t horizon_delta_ = ~uint64_t(0);  // sc_delta_count() when found; other: unknown
 }  // namespace
 
 bool run_ahead(const sc_core::sc_time& d) {
   if (!enabled_) return false;
   const sc_core::sc_time to = detail::lead + d;
-  if ((sc_core::sc_time_stamp() + to).value() >= stop_ps_) return false;
-  const sc_core::sc_simcontext* sim = sc_core::sc_get_curr_simcontext();
-  if (sc_core::sc_pending_activity_at_current_time(sim)) return false;
-  if (to >= sc_core::sc_time_to_pending_activity(sim)) return false;
+  const uint64_t at = (sc_core::sc_time_stamp() + to).value();
+  if (at >= stop_ps_) return false;
+  if (horizon_delta_ != sc_core::sc_delta_count()) {
+    const sc_core::sc_simcontext* sim = sc_core::sc_get_curr_simcontext();
+    if (sc_core::sc_pending_activity_at_current_time(sim)) return false;
+    horizon_ps_ = (sc_core::sc_time_stamp() + sc_core::sc_time_to_pending_activity(sim)).value();
+    horizon_delta_ = sc_core::sc_delta_count();
+  }
+  if (at >= horizon_ps_) return false;
   detail::lead = to;
   return true;
 }
 
 void sync() {
+  horizon_delta_ = ~uint64_t(0);  // what comes next may schedule something
   if (detail::lead == sc_core::SC_ZERO_TIME) return;
   const sc_core::sc_time t = detail::lead;
   detail::lead = sc_core::SC_ZERO_TIME;
