@@ -152,6 +152,8 @@ class Kernel {
   void fn(const char* name, const char* parent, uint64_t cycles, uint64_t footprint = 0,
           uint64_t stream = 0);
   void mcount(const char* name, const char* parent);
+  void mcount_on(int cpu, const char* name, const char* parent);  // mcount, CPU known
+  void enter_on(int cpu, const char* name, const char* parent);   // enter, CPU known
   // Read or write `lines` lines of kernel data shared between CPUs (MESI): an FSB
   // transaction per line when another CPU wrote them, or holds them, since this one did.
   void shared(const void* key, uint64_t lines, bool write);

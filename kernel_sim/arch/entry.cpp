@@ -7,14 +7,21 @@
 namespace latsim::kernel {
 
 void Kernel::enter(const char* name, const char* parent) {
-  auto& pc = pcpu_[size_t(smp_processor_id())];
+  enter_on(smp_processor_id(), name, parent);
+}
+
+void Kernel::enter_on(int c, const char* name, const char* parent) {
+  auto& pc = pcpu_[size_t(c)];
   pc.last_fn = name;
   pc.last_parent = parent;
 }
 
 void Kernel::mcount(const char* name, const char* parent) {
-  const int c = smp_processor_id();
-  enter(name, parent);
+  mcount_on(smp_processor_id(), name, parent);
+}
+
+void Kernel::mcount_on(int c, const char* name, const char* parent) {
+  enter_on(c, name, parent);
   if (obs_) obs_->function_entry(c, now(), name, parent);
   if (!p_.trace.enabled) return;
   tracer_.mcount(c, now(), rq_[size_t(c)].curr->preempt_count, name, parent);
@@ -22,10 +29,11 @@ void Kernel::mcount(const char* name, const char* parent) {
 
 void Kernel::fn(const char* name, const char* parent, uint64_t cycles, uint64_t footprint,
                 uint64_t stream) {
-  mcount(name, parent);
+  const int c = smp_processor_id();  // once: the hottest path asks current() the least
+  mcount_on(c, name, parent);
   // The tracer's own cost (mcount) is paid on every traced call while tracing is on.
   const uint64_t overhead = p_.trace.enabled && p_.mcount_overhead ? uint64_t(p_.mcount_cycles) : 0;
-  const uint64_t misses = (footprint ? this_cpu().cache_misses(name, footprint) : 0) + stream;
+  const uint64_t misses = (footprint ? cpu(c).cache_misses(name, footprint) : 0) + stream;
   const uint64_t body = p_.code_path_scale == 1.0
                             ? cycles
                             : uint64_t(std::llround(double(cycles) * p_.code_path_scale));
