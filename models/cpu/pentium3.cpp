@@ -110,9 +110,10 @@ bool Pentium3::run(Work& w) {
     const uint64_t seg = w.misses ? w.cycles / (w.misses + 1) : 0;
     const uint64_t tail = w.cycles - seg * w.misses;
     const sc_time unit = cycles(seg) + lat;
-    const sc_time hold = fsb_.next_holdoff(now);
+    // Only a miss can be held off: work without one does not ask the bridge.
+    const sc_time hold = w.misses ? fsb_.next_holdoff(now) : max_time_;
     uint64_t k = w.misses;  // misses that issue before the next holdoff begins
-    if (hold != max_time_ && w.misses) {
+    if (hold != max_time_) {
       const sc_time first_issue = now + cycles(seg);
       // Misses issuing strictly before `hold` (one issuing at `hold` is held off).
       k = first_issue >= hold
