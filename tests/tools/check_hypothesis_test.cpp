@@ -252,6 +252,16 @@ TEST(CheckHypothesis, TopLevelAndSyntax) {
                           0),
             0u)
       << base[0];
+  // A name longer than the file system takes (ENAMETOOLONG) is not found either, where
+  // is_regular_file would throw (a fuzzer finding).
+  const std::string long_name(300, 'x');
+  const auto too_long = errors_of("schema_version: 1\nclaim: c\nsource: s\nbase: " + long_name +
+                                  ".yaml\ncases: [{name: a}]\n");
+  ASSERT_EQ(too_long.size(), 1u);
+  EXPECT_EQ(
+      too_long[0].rfind("h.yaml:4:7: error: base: scenario `" + long_name + ".yaml` not found", 0),
+      0u)
+      << too_long[0];
 }
 
 TEST(CheckHypothesis, ACommandLineDurationIsValidatedToo) {

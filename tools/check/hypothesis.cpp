@@ -339,15 +339,20 @@ class Reader {
     // Relative to the hypothesis file's directory, else to one of its parents (the repo).
     std::vector<std::string> tried;
     const fs::path rel(*t);
+    // A name the file system refuses (too long, say) is not found, not an exception.
+    const auto regular_file = [](const fs::path& p) {
+      std::error_code ec;
+      return fs::is_regular_file(p, ec);
+    };
     if (rel.is_absolute()) {
-      if (fs::is_regular_file(rel)) h_.base = rel.string();
+      if (regular_file(rel)) h_.base = rel.string();
       tried.push_back(rel.string());
     } else {
       const fs::path from = fs::absolute(dir_.empty() ? "." : dir_).lexically_normal();
       for (fs::path d = from;; d = d.parent_path()) {
         const fs::path p = (d / rel).lexically_normal();
         tried.push_back(p.string());
-        if (fs::is_regular_file(p)) {
+        if (regular_file(p)) {
           h_.base = fs::proximate(p).string();
           break;
         }
