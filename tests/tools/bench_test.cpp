@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/tools/sweep_test_support.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -49,20 +51,8 @@ bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
 
-std::string sh_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-struct Result {
-  int code = -1;
-  std::string out, err;
-};
-
-std::ostream& operator<<(std::ostream& os, const Result& r) {
-  return os << "exit " << r.code << "\n--- stdout ---\n" << r.out << "--- stderr ---\n" << r.err;
-}
+using sweep_test::Result;  // exit code, stdout, stderr (printed by its operator<<)
+using sweep_test::sh_quote;
 
 class Bench : public ::testing::Test {
  protected:
