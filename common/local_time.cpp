@@ -14,12 +14,12 @@ uint64_t horizon_delta_ = ~uint64_t(0);  // sc_delta_count() when found; other: 
 bool run_ahead(const sc_core::sc_time& d) {
   if (!enabled_) return false;
   const sc_core::sc_time to = detail::lead + d;
-  const uint64_t at = (sc_core::sc_time_stamp() + to).value();
+  const uint64_t at = (sc_now() + to).value();
   if (at >= stop_ps_) return false;
   if (horizon_delta_ != sc_core::sc_delta_count()) {
     const sc_core::sc_simcontext* sim = sc_core::sc_get_curr_simcontext();
     if (sc_core::sc_pending_activity_at_current_time(sim)) return false;
-    horizon_ps_ = (sc_core::sc_time_stamp() + sc_core::sc_time_to_pending_activity(sim)).value();
+    horizon_ps_ = (sc_now() + sc_core::sc_time_to_pending_activity(sim)).value();
     horizon_delta_ = sc_core::sc_delta_count();
   }
   if (at >= horizon_ps_) return false;

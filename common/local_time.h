@@ -14,8 +14,10 @@ namespace detail {
 inline sc_core::sc_time lead;  // the running thread's, by the rule above
 }
 
+// SystemC's time, read inline (sc_time_stamp() is a call into the library).
+inline const sc_core::sc_time& sc_now() { return sc_core::sc_get_curr_simcontext()->time_stamp(); }
 // The running thread's time: SystemC's plus its lead (inline: the kernel asks often).
-inline sc_core::sc_time now() { return sc_core::sc_time_stamp() + detail::lead; }
+inline sc_core::sc_time now() { return sc_now() + detail::lead; }
 inline sc_core::sc_time lead() { return detail::lead; }
 // Take `d` of the running thread's time without yielding, if nothing could happen in
 // it (above); false: sync() and wait as usual.

@@ -100,7 +100,9 @@ void Pentium3::iret(const Interrupt& i, bool prev_if) {
 }
 
 bool Pentium3::run(Work& w) {
-  const sc_time lat = dram_latency_;
+  // Picoseconds as integers: a chunk's products stay far below 2^53, where sc_time's
+  // multiply by a double gives the same value more slowly.
+  const uint64_t lat = to_ps(dram_latency_), period = to_ps(period_);
   for (;;) {
     enter_smm();
     if (interrupt_deliverable()) return false;
@@ -109,66 +111,69 @@ bool Pentium3::run(Work& w) {
     // Spread the misses evenly: `seg` cycles of work before each, the tail after the last.
     const uint64_t seg = w.misses ? w.cycles / (w.misses + 1) : 0;
     const uint64_t tail = w.cycles - seg * w.misses;
-    const sc_time unit = cycles(seg) + lat;
+    const uint64_t unit = period * seg + lat;
     // Only a miss can be held off: work without one does not ask the bridge.
     const sc_time hold = w.misses ? fsb_.next_holdoff(now) : max_time_;
     uint64_t k = w.misses;  // misses that issue before the next holdoff begins
     if (hold != max_time_) {
-      const sc_time first_issue = now + cycles(seg);
+      const uint64_t first_issue = to_ps(now) + period * seg;
       // Misses issuing strictly before `hold` (one issuing at `hold` is held off).
-      k = first_issue >= hold
+      k = first_issue >= to_ps(hold)
               ? 0
-              : std::min<uint64_t>(w.misses,
-                                   (to_ps(hold - first_issue) + to_ps(unit) - 1) / to_ps(unit));
+              : std::min<uint64_t>(w.misses, (to_ps(hold) - first_issue + unit - 1) / unit);
     }
     if (k > 0 || w.misses == 0) {
       const bool all = k == w.misses;
-      const sc_time d = unit * double(k) + (all ? cycles(tail) : SC_ZERO_TIME);
+      const sc_time d = sc_time::from_value(unit * k + (all ? period * tail : 0));
       const bool ahead = local_time::run_ahead(d);  // nothing can wake it meanwhile
       if (!ahead) {
         local_time::sync();
         sc_core::wait(d, wake_);
       }
-      const sc_time elapsed = ahead ? d : sc_core::sc_time_stamp() - now;
+      const sc_time elapsed = ahead ? d : local_time::sc_now() - now;
       if (elapsed >= d) {
         w.misses -= k;
         w.cycles -= seg * k + (all ? tail : 0);
         stats_.misses += k;
         continue;
       }
-      // Woken early (interrupt or new bus traffic): keep what was done and stop at
-      // the next instruction boundary, so no time is lost or invented: a miss already
-      // on the bus completes, and so does the cycle in progress.
-      uint64_t done = unit > SC_ZERO_TIME ? std::min<uint64_t>(k, to_ps(elapsed) / to_ps(unit)) : 0;
-      sc_time rest = elapsed - unit * double(done);
-      if (done < k && rest > cycles(seg)) {
-        sc_core::wait(unit - rest);
-        ++done;
-        rest = SC_ZERO_TIME;
-      }
-      w.misses -= done;
-      w.cycles -= seg * done;
-      stats_.misses += done;
-      const uint64_t c = std::min<uint64_t>((to_ps(rest) + to_ps(period_) - 1) / to_ps(period_),
-                                            w.misses ? seg : w.cycles);
-      if (cycles(c) > rest) sc_core::wait(cycles(c) - rest);
-      w.cycles -= std::min(c, w.cycles);
+      stop_early(w, seg, sc_time::from_value(unit), k, elapsed);
       continue;
     }
     // The next miss issues inside a holdoff: the load waits on the FSB and the
     // core cannot take an interrupt in the middle of the instruction.
     local_time::sync();
     const sc_time issue = now + cycles(seg);
-    const sc_time done = fsb_.cpu_ready(issue) + lat;
-    stats_.fsb_stall += done - (issue + lat);
-    add_stall(&StallCauses::memory, done - (issue + lat));
-    if (probe_ && done > issue + lat)
-      probe_->fsb_holdoff(id_, issue, done - lat, fsb_.holding_master(issue));
+    const sc_time done = fsb_.cpu_ready(issue) + dram_latency_;
+    stats_.fsb_stall += done - (issue + dram_latency_);
+    add_stall(&StallCauses::memory, done - (issue + dram_latency_));
+    if (probe_ && done > issue + dram_latency_)
+      probe_->fsb_holdoff(id_, issue, done - dram_latency_, fsb_.holding_master(issue));
     sc_core::wait(done - now);
     w.misses--;
     w.cycles -= seg;
     stats_.misses++;
   }
+}
+
+// Woken early (interrupt or new bus traffic) `elapsed` into a chunk of `k` misses: keep
+// what was done and stop at the next instruction boundary, so no time is lost or
+// invented: a miss already on the bus completes, and so does the cycle in progress.
+void Pentium3::stop_early(Work& w, uint64_t seg, sc_time unit, uint64_t k, sc_time elapsed) {
+  uint64_t done = unit > SC_ZERO_TIME ? std::min<uint64_t>(k, to_ps(elapsed) / to_ps(unit)) : 0;
+  sc_time rest = elapsed - unit * double(done);
+  if (done < k && rest > cycles(seg)) {
+    sc_core::wait(unit - rest);
+    ++done;
+    rest = SC_ZERO_TIME;
+  }
+  w.misses -= done;
+  w.cycles -= seg * done;
+  stats_.misses += done;
+  const uint64_t c = std::min<uint64_t>((to_ps(rest) + to_ps(period_) - 1) / to_ps(period_),
+                                        w.misses ? seg : w.cycles);
+  if (cycles(c) > rest) sc_core::wait(cycles(c) - rest);
+  w.cycles -= std::min(c, w.cycles);
 }
 
 void Pentium3::halt() {

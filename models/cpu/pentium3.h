@@ -74,7 +74,7 @@ class Pentium3 : public sc_core::sc_module {
            LocalApic& apic);
 
   int id() const { return id_; }
-  sc_time cycles(uint64_t n) const { return period_ * double(n); }
+  sc_time cycles(uint64_t n) const { return sc_time::from_value(to_ps(period_) * n); }
   sc_time period() const { return period_; }
   uint64_t rdtsc() const { return uint64_t(local_time::now() / period_); }
 
@@ -158,6 +158,7 @@ class Pentium3 : public sc_core::sc_module {
   std::unique_ptr<Rng> l2_rng_;     // per-line survival draws (sampled), else none
   MesiDirectory* mesi_ = nullptr;   // the other CPUs' caches, snooped on the FSB
   void add_stall(sc_time StallCauses::*cause, sc_time t);
+  void stop_early(Work& w, uint64_t seg, sc_time unit, uint64_t k, sc_time elapsed);
   CpuStats stats_;
 };
 

@@ -220,16 +220,17 @@ sc_time IdeController::run_end(int next, uint64_t off, sc_time end) const {
   // has data); otherwise REQ# drops while the drive waits on the media.
   // Host transactions to come are unknown here; a deferral recomputes it (add_master).
   const double rate = udma_rate();
+  const sc_time prd_fetch = p_.prd_fetch(), sector_time = transfer_time(512, rate);
   const uint64_t total = uint64_t(cmd_sectors()) * 512;
   for (; off < total && next < kMaxPrdEntries; ++next) {
     const uint32_t base = prd_ptr_ + uint32_t(next) * 8;
     const PrdEntry e = PrdEntry::decode(dram_.read32(base), dram_.read32(base + 4));
     const uint64_t bytes = std::min<uint64_t>(e.bytes, total - off);
     const uint32_t first = uint32_t(off / 512), last = uint32_t((off + bytes - 1) / 512);
-    const sc_time fetched = end + p_.prd_fetch();
+    const sc_time fetched = end + prd_fetch;
     if (sector_ready(first) > fetched) break;  // a gap: REQ# drops
     end = std::max(fetched + transfer_time(bytes, rate),
-                   sector_ready(last) + transfer_time(512, rate));  // as dma_step
+                   sector_ready(last) + sector_time);  // as dma_step
     off += bytes;
     if (e.eot) break;
   }
