@@ -116,10 +116,8 @@ std::vector<const Spinlock*> Kernel::spinlocks() const {
   return v;
 }
 
-Task& Kernel::current() {
-  const sc_core::sc_object* obj = sc_core::sc_get_current_process_b();
+Task& Kernel::current_slow(const sc_core::sc_object* obj) {
   auto& cached = current_cache_[(reinterpret_cast<uintptr_t>(obj) >> 6) % current_cache_.size()];
-  if (cached.first == obj) return *cached.second;
   auto it = by_thread_.find(obj);
   if (it == by_thread_.end()) throw std::logic_error("kernel code called outside a task thread");
   cached = {obj, it->second};

@@ -135,7 +135,13 @@ class Kernel {
   const KernelParams& params() const { return p_; }
   const Flavour& flavour() const { return flavour_; }  // kernel.flavour, resolved
   int ncpus() const { return int(cpus_.size()); }
-  Task& current();
+  // The task whose thread is running (inline: the hottest path asks for it).
+  Task& current() {
+    const sc_core::sc_object* obj = sc_core::sc_get_current_process_b();
+    const auto& cached =
+        current_cache_[(reinterpret_cast<uintptr_t>(obj) >> 6) % current_cache_.size()];
+    return cached.first == obj ? *cached.second : current_slow(obj);
+  }
   int smp_processor_id() { return current().cpu; }
   CpuOps& this_cpu() { return *cpus_[size_t(smp_processor_id())]; }
   CpuOps& cpu(int i) { return *cpus_[size_t(i)]; }
@@ -441,6 +447,7 @@ class Kernel {
   // current()'s cache of by_thread_, by process address: the CPUs' threads alternate, and
   // each kernel function asks several times. Only a lookup: no result depends on it.
   std::array<std::pair<const sc_core::sc_object*, Task*>, 16> current_cache_{};
+  Task& current_slow(const sc_core::sc_object* obj);  // a miss in current_cache_
   std::vector<std::unique_ptr<Workload>> workloads_;
   std::unique_ptr<BlockLayer> block_;
   std::unique_ptr<Workqueue> events_;  // keventd: events/N (slab_reap only here)
