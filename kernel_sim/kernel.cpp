@@ -1,4 +1,5 @@
 #include "kernel_sim/kernel.h"
+#include "kernel_sim/trace/section_blame.h"
 #include <algorithm>
 #include <stdexcept>
 #include "kernel_sim/block/block_layer.h"
@@ -47,6 +48,10 @@ Kernel::Kernel(const KernelParams& p, std::vector<CpuOps*> cpus)
         *cpus_[i], [this, i] { return cpu_class(int(i)); },
         [this, i] { return pcpu_[i].last_fn; }));
     cpus_[i] = acct_.back().get();
+  }
+  if (p_.trace.enabled) {
+    blame_ = std::make_unique<SectionBlame>(*this);
+    for (auto& a : acct_) a->set_blame(blame_.get());
   }
   block_ = std::make_unique<BlockLayer>(*this);
   if (flavour_.preempt_times)

@@ -86,6 +86,11 @@ struct PerCpu {
   // slot per IRQ line, then the local timer, NMIs and other IPIs (intr_source()).
   std::array<sc_core::sc_time, NR_IRQS + 3> intr_time{};
   int intr_depth = 0;
+  int intr_now = -1;  // the outermost interrupt's source while one is handled (intr_source)
+  // The lock a spin_until on this CPU waits for, and its holder when the spin began
+  // (blame ledger: whose section the spin is).
+  BlameKey spin_on;
+  std::string spin_holder_comm;
   // /proc/interrupts' counters: kstat_cpu(cpu).irqs[], irq_stat[cpu].apic_timer_irqs,
   // nmi_count(cpu).
   std::array<uint64_t, NR_IRQS> kstat_irqs{};
@@ -119,6 +124,8 @@ enum Softirq {
   TASKLET_SOFTIRQ,
   HRTIMER_SOFTIRQ = 7  // -rt/hrtimer: soft hrtimers (its own number in later kernels)
 };
+
+class SectionBlame;
 
 class Kernel {
  public:
@@ -204,13 +211,9 @@ class Kernel {
   bool critical(int cpu);
 
   // --- locks (locks/spinlock.cpp) ---
-  // Spin until `w` is released or an interrupt is deliverable (false).
-  bool spin_until(SpinWait& w) {
-    ++w.spinners;
-    const bool released = this_cpu().spin_until(w.released);
-    --w.spinners;
-    return released;
-  }
+  // Spin until `w` is released or an interrupt is deliverable (false). `lock` and the
+  // CPU holding it (-1: readers, or several) name the spin in the blame ledger.
+  bool spin_until(SpinWait& w, const char* lock, int holder);
   // Lock sections start inside the lock function (spin_lock+0x11, __spin_lock_irqsave+0x39);
   // they end where the caller unlocks (inline unlock: the caller's site).
   void spin_lock(Spinlock& l, const char* parent);
@@ -488,6 +491,7 @@ class Kernel {
   std::vector<std::string> dmesg_;
   bool booted_ = false;
   std::vector<std::unique_ptr<AccountedCpu>> acct_;  // wrap cpus_: CPU time per class
+  std::unique_ptr<SectionBlame> blame_;               // while tracing: the blame ledger
   CpuClass cpu_class(int c) const;
   sc_core::sc_event boot_done_;
   // TLB shootdown state (smp.c: flush_cpumask, flush_mm, tlbstate_lock)

@@ -13,6 +13,21 @@ bool CpuPort::run(kernel::Work& w) {
   return done;
 }
 
+kernel::StallTotals CpuPort::stall_totals() const {
+  const cpu::CpuStats& st = cpu_.stats();
+  static_assert(std::tuple_size_v<decltype(st.held_off_by)> ==
+                kernel::StallTotals::kMasters + 1);
+  kernel::StallTotals t;
+  t.held_off = st.held_off_by;
+  t.pci = st.stall.pci;
+  t.isa = st.stall.isa;
+  t.video_fifo = st.stall.video_fifo;
+  t.spin = st.stall.spin;
+  t.smm = st.stall.smm;
+  t.halted = st.halted;
+  return t;
+}
+
 kernel::Trap CpuPort::take_interrupt() {
   const cpu::Interrupt i = cpu_.take_interrupt();
   return {i.nmi, i.vector};

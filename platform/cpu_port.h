@@ -54,6 +54,7 @@ class CpuPort : public kernel::CpuOps {
     cpu_.apic().write(offset, v);
   }
   void send_ipi(int cpu, unsigned vector) override;
+  kernel::StallTotals stall_totals() const override;
 
  private:
   uint32_t access(uint64_t addr, uint32_t v, unsigned len, bool write);

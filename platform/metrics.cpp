@@ -1,4 +1,5 @@
 #include "platform/metrics.h"
+#include "platform/blame_json.h"
 #include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
@@ -180,6 +181,8 @@ void tracer_metrics(json& j, const RunView& v) {
                          {"traces_over_threshold", tr.over_threshold()},
                          {"threshold_us", tr.threshold_us()},
                          {"critical_sections", tr.sections()}};
+  // The longest section's blame ledger (traces/blame.json has every kept trace's).
+  if (tr.tracing() && tr.sections()) j["latency_tracer"]["blame"] = trace_blame(v, tr.max_trace());
   for (const auto& sp : tr.spans().stats())
     j["latency_tracer"]["spans"][sp.name] = {{"count", sp.count},
                                              {"median_us", round3(sp.median_us)},

@@ -117,13 +117,15 @@ void write_program_files(const Scenario& s, kernel::Kernel& k,
 }
 
 // traces/ in the VP tracer's format: every trace over the threshold and the worst.
-void write_traces(kernel::Kernel& k, OutputTransaction& tx) {
+void write_traces(kernel::Kernel& k, const RunResult& r, OutputTransaction& tx) {
   tx.add_directory("traces");
   auto& tr = k.tracer();
   int n = 0;
   for (const auto& t : tr.traces())
-    tx.write(fmt::format("traces/trace-{:03d}-{}us.txt", ++n, t.latency_us), tr.format(t));
+    tx.write("traces/" + kernel::LatencyTracer::file_name(++n, t), tr.format(t));
   if (tr.sections()) tx.write("traces/max.txt", tr.format(tr.max_trace()));
+  // Where each trace's time went (platform/blame_json.h), for `latsim explain`.
+  if (!r.blame.is_null()) tx.write("traces/blame.json", r.blame.dump(1) + "\n");
 }
 
 }  // namespace
@@ -134,7 +136,7 @@ void write_outputs(const Scenario& s, kernel::Kernel& k,
   tx.write("metrics.json", r.metrics.dump(2) + "\n");
   tx.write("run-info.json", r.run_info.dump(2) + "\n");
   tx.write("scenario.resolved.yaml", scenario_to_yaml(s));
-  write_traces(k, tx);
+  write_traces(k, r, tx);
   write_program_files(s, k, programs, tx);
   auto& tr = k.tracer();
   // /var/log/messages: the tracer's "new N us maximum-latency" reports.

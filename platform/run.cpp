@@ -1,4 +1,5 @@
 #include "platform/run.h"
+#include "platform/blame_json.h"
 #include <fmt/format.h>
 #include <unistd.h>
 #include <cctype>
@@ -101,7 +102,9 @@ RunResult run_scenario(const Scenario& s, const RunOptions& o) {
   for (const auto* p : programs) p->collect(r.plots);
   r.max_section_start = k.tracer().max_trace().t_start;
   r.max_section_end = k.tracer().max_trace().t_end;
-  r.metrics = collect_metrics(s, RunView{m, k, programs, sc_core::sc_time_stamp().to_seconds()});
+  const RunView view{m, k, programs, sc_core::sc_time_stamp().to_seconds()};
+  r.metrics = collect_metrics(s, view);
+  if (k.tracer().tracing()) r.blame = blame_ledgers(view);
   r.run_info = collect_run_info(s, wall);
   if (tx) {
     write_outputs(s, k, programs, r, *tx);

@@ -31,6 +31,7 @@ struct RunResult {
   std::string out_dir;
   workloads::PlotData plots;                            // what the programs hand to the run's plots
   sc_core::sc_time max_section_start, max_section_end;  // the latency tracer's longest
+  nlohmann::json blame;  // traces/blame.json while tracing (platform/blame_json.h), else null
 };
 
 // The scenario's kernel parameters plus what the kernel finds on this machine.

@@ -2,6 +2,7 @@
 // The narrow interface between the simulated kernel and the hardware models
 // (docs/ARCHITECTURE.md, "The CpuOps seam"). Every call advances simulated time
 // by what the hardware says it costs now; nothing here knows kernel concepts.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <systemc>
@@ -20,6 +21,22 @@ struct Work {
 struct Trap {
   bool nmi = false;
   unsigned vector = 0;
+};
+
+// Running totals of the time a CPU could not retire instructions, by cause: the blame
+// ledger (trace/blame.h) takes their differences around each call. The rest of a call's
+// time is the code's own execution, its cache misses' DRAM latency included.
+struct StallTotals {
+  // Misses and PCI cycles held off the FSB by bus-master traffic, by PCI master (the
+  // host bridge is master 0); the last slot: a master the bridge could not name.
+  static constexpr int kMasters = 8;
+  std::array<sc_time, kMasters + 1> held_off{};
+  sc_time pci;           // CPU cycles to PCI: GNT#, ordering behind earlier cycles, the cycle
+  sc_time isa;           // ISA cycles through the PCI-ISA bridge
+  sc_time video_fifo;    // a full video FIFO: held wait states and Retries
+  sc_time spin;          // spinning on a lock held by another CPU
+  sc_time smm;           // the BIOS's SMI handler
+  sc_time halted;        // hlt: waiting for an interrupt
 };
 
 class CpuOps {
@@ -71,6 +88,9 @@ class CpuOps {
   virtual uint32_t apic_read(unsigned offset) = 0;
   virtual void apic_write(unsigned offset, uint32_t v) = 0;
   virtual void send_ipi(int cpu, unsigned vector) = 0;
+
+  // The stall totals so far (a CPU model without them reports none: all is execution).
+  virtual StallTotals stall_totals() const { return {}; }
 };
 
 }  // namespace latsim::kernel

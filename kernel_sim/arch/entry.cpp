@@ -120,8 +120,10 @@ void Kernel::handle_interrupt() {
   pc.irq_from_user = from_user;
   const bool outermost = pc.intr_depth++ == 0;
   const sc_time t_in = now();
+  if (outermost) pc.intr_now = int(intr_source(t));
   dispatch(t);
   --pc.intr_depth;
+  if (outermost) pc.intr_now = -1;
   if (outermost) pc.intr_time[intr_source(t)] += now() - t_in;  // nested time counts here
   if (obs_) obs_->irq_exit(c, now());
   pc.irq_from_user = outer_from_user;

@@ -99,7 +99,7 @@ void Kernel::flush_tlb_others(uint32_t cpumask, int mm, const char* parent) {
   // while (!cpus_empty(flush_cpumask)) mb(); -- interrupts stay enabled meanwhile.
   const sc_time t0 = now();
   while (flush_cpumask_) {
-    if (!spin_until(tlb_ack_)) handle_interrupt();
+    if (!spin_until(tlb_ack_, "flush_cpumask", -1)) handle_interrupt();
   }
   const sc_time waited = now() - t0;
   tlb_stats_.last_wait = waited;

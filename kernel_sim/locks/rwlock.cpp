@@ -13,7 +13,7 @@ void Kernel::read_lock(RwLock& l, const char* parent) {
     l.contended++;
     const sc_time t0 = now();
     while (l.writer >= 0)
-      if (!spin_until(l.released)) handle_interrupt();
+      if (!spin_until(l.released, l.name, l.writer)) handle_interrupt();
     l.spin_total += now() - t0;
   }
   l.readers++;
@@ -35,7 +35,7 @@ void Kernel::write_lock(RwLock& l, const char* parent) {
     l.contended++;
     const sc_time t0 = now();
     while (l.writer >= 0 || l.readers > 0)
-      if (!spin_until(l.released)) handle_interrupt();
+      if (!spin_until(l.released, l.name, l.writer)) handle_interrupt();
     l.spin_total += now() - t0;
   }
   l.writer = c;

@@ -9,6 +9,20 @@
 
 namespace latsim::kernel {
 
+bool Kernel::spin_until(SpinWait& w, const char* lock, int holder) {
+  PerCpu& pc = pcpu_[size_t(smp_processor_id())];
+  if (tracer_.tracing()) {  // the holder as the spin begins, for the blame ledger
+    const Task* h = holder >= 0 ? rq_[size_t(holder)].curr : nullptr;
+    pc.spin_on = {BlameKind::Spin, BlameContext::Kernel, h ? pcpu_[size_t(holder)].last_fn : "",
+                  lock, -1, h ? h->pid : -1, holder};
+    pc.spin_holder_comm = h ? h->comm : std::string();
+  }
+  ++w.spinners;
+  const bool released = this_cpu().spin_until(w.released);
+  --w.spinners;
+  return released;
+}
+
 void Kernel::lock_acquired(Spinlock& l) {
   if (!l.registered) {
     l.registered = true;
@@ -67,7 +81,7 @@ void Kernel::spin_lock(Spinlock& l, const char* parent) {
     l.contended++;
     const sc_time t0 = now();
     while (l.owner >= 0) {
-      if (!spin_until(l.released)) handle_interrupt();
+      if (!spin_until(l.released, l.name, l.owner)) handle_interrupt();
     }
     l.spin_total += now() - t0;
     if (now() - t0 > l.max_spin) l.max_spin = now() - t0;
@@ -117,7 +131,7 @@ bool Kernel::spin_lock_irqsave(Spinlock& l, const char* parent) {
     l.contended++;
     if (flags) local_irq_enable(site);
     while (l.owner >= 0) {
-      if (!spin_until(l.released)) handle_interrupt();
+      if (!spin_until(l.released, l.name, l.owner)) handle_interrupt();
     }
   }
   l.spin_total += now() - t0;

@@ -8,6 +8,7 @@
 #include <type_traits>
 #include "common/local_time.h"
 #include "kernel_sim/arch/cpu_ops.h"
+#include "kernel_sim/trace/blame.h"
 
 namespace latsim::kernel {
 
@@ -27,6 +28,15 @@ struct IrqsOffStats {
   const char* max_started_in = "";  // kernel function that cleared IF for the longest
 };
 
+// Who takes each call's time apart for the blame ledger (the kernel, while a traced
+// section runs on the CPU): the call's class, length, port and the stall totals around it.
+class CallBlame {
+ public:
+  virtual ~CallBlame() = default;
+  virtual bool wants(int cpu) const = 0;
+  virtual void charge(int cpu, CpuClass c, BlameCall& call) = 0;
+};
+
 // A CpuOps that forwards to the hardware's and charges the time each call took.
 class AccountedCpu : public CpuOps {
  public:
@@ -40,6 +50,7 @@ class AccountedCpu : public CpuOps {
   const CpuTimes& times() const { return t_; }
   CpuTimes& times() { return t_; }
   const IrqsOffStats& irqs_off() const { return off_; }
+  void set_blame(CallBlame* b) { blame_ = b; }
 
   int id() const override { return hw_.id(); }
   double mhz() const override { return hw_.mhz(); }
@@ -77,34 +88,34 @@ class AccountedCpu : public CpuOps {
     if_changed(on, nullptr);
   }
   uint8_t inb(uint16_t port) override {
-    return timed([&] { return hw_.inb(port); });
+    return timed([&] { return hw_.inb(port); }, std::nullopt, port);
   }
   void outb(uint8_t v, uint16_t port) override {
-    timed([&] { return (hw_.outb(v, port), 0); });
+    timed([&] { return (hw_.outb(v, port), 0); }, std::nullopt, port);
   }
   uint32_t inl(uint16_t port) override {
-    return timed([&] { return hw_.inl(port); });
+    return timed([&] { return hw_.inl(port); }, std::nullopt, port);
   }
   void outl(uint32_t v, uint16_t port) override {
-    timed([&] { return (hw_.outl(v, port), 0); });
+    timed([&] { return (hw_.outl(v, port), 0); }, std::nullopt, port);
   }
   uint32_t rep_ins(uint16_t port, unsigned width, uint32_t count) override {
-    return timed([&] { return hw_.rep_ins(port, width, count); });
+    return timed([&] { return hw_.rep_ins(port, width, count); }, std::nullopt, port);
   }
   uint32_t readl(uint64_t addr) override {
-    return timed([&] { return hw_.readl(addr); });
+    return timed([&] { return hw_.readl(addr); }, std::nullopt, int64_t(addr));
   }
   void writel(uint32_t v, uint64_t addr) override {
-    timed([&] { return (hw_.writel(v, addr), 0); });
+    timed([&] { return (hw_.writel(v, addr), 0); }, std::nullopt, int64_t(addr));
   }
   void mem_write(uint64_t addr, const void* data, size_t len) override {
     timed([&] { return (hw_.mem_write(addr, data, len), 0); });
   }
   uint16_t inw(uint16_t port) override {
-    return timed([&] { return hw_.inw(port); });
+    return timed([&] { return hw_.inw(port); }, std::nullopt, port);
   }
   void outw(uint16_t v, uint16_t port) override {
-    timed([&] { return (hw_.outw(v, port), 0); });
+    timed([&] { return (hw_.outw(v, port), 0); }, std::nullopt, port);
   }
   void mem_read(uint64_t addr, void* data, size_t len) override {
     timed([&] { return (hw_.mem_read(addr, data, len), 0); });
@@ -115,12 +126,24 @@ class AccountedCpu : public CpuOps {
 
  private:
   // Interrupt entry and exit are the hardware's part of handling an interrupt.
+  // `port`: the port or MMIO address a call accesses (-1: none).
   template <class F>
-  std::invoke_result_t<F> timed(F&& f, std::optional<CpuClass> forced = std::nullopt) {
+  std::invoke_result_t<F> timed(F&& f, std::optional<CpuClass> forced = std::nullopt,
+                                int64_t port = -1) {
     const CpuClass c = forced ? *forced : classify_();
     const sc_core::sc_time t0 = local_time::now();
+    // Sections open and close between calls: a call is wholly inside one or outside.
+    std::optional<BlameCall> call;  // built only while blamed: this is the hottest path
+    if (blame_ && blame_->wants(hw_.id())) call.emplace().before = hw_.stall_totals();
     auto r = f();
-    t_.by_class[int(c)] += local_time::now() - t0;
+    const sc_core::sc_time d = local_time::now() - t0;
+    t_.by_class[int(c)] += d;
+    if (call) {
+      call->after = hw_.stall_totals();
+      call->port = port;
+      call->ps = d.value();
+      blame_->charge(hw_.id(), c, *call);
+    }
     return r;
   }
   // An edge of IF: a section opens at its clear and closes at its set.
@@ -140,6 +163,7 @@ class AccountedCpu : public CpuOps {
     if (d > off_.max) off_.max = d, off_.max_started_in = off_site_;
   }
   CpuOps& hw_;
+  CallBlame* blame_ = nullptr;
   std::function<CpuClass()> classify_;
   std::function<const char*()> where_;
   CpuTimes t_;

@@ -50,6 +50,7 @@ void LatencyTracer::begin(int cpu, sc_time now, const CodeSite& site, const char
   c.start = site;
   c.task = task;
   c.buf.clear();
+  c.ledger.clear();
   c.total = 0;
   mcount(cpu, now, pc, site.fn, parent);
 }
@@ -89,6 +90,7 @@ void LatencyTracer::end(int cpu, sc_time now, const CodeSite& site) {
     max_us_ = lat;
     max_trace_ = t;
     max_trace_.entries = c.buf;
+    max_trace_.blame = c.ledger.items();
     if (lat > p_.threshold_us) {
       log_.push_back(fmt::format("({}/{}): new {} us maximum-latency critical section.",
                                  c.task.comm, c.task.pid, lat));
@@ -105,8 +107,13 @@ void LatencyTracer::end(int cpu, sc_time now, const CodeSite& site) {
     kept_.pop_back();
   }
   t.entries = c.buf;
+  t.blame = c.ledger.items();
   kept_.push_back(std::move(t));
   std::push_heap(kept_.begin(), kept_.end(), shorter);
+}
+
+std::string LatencyTracer::file_name(int n, const LatencyTrace& t) {
+  return fmt::format("trace-{:03d}-{}us.txt", n, t.latency_us);
 }
 
 std::vector<LatencyTrace> LatencyTracer::traces() const {

@@ -7,6 +7,7 @@
 #include <string>
 #include <systemc>
 #include <vector>
+#include "kernel_sim/trace/blame.h"
 #include "kernel_sim/trace/latency_tracer_params.h"
 #include "kernel_sim/trace/span_probe.h"
 #include "kernel_sim/trace/symbols.h"
@@ -35,6 +36,7 @@ struct LatencyTrace {
   sc_time t_start, t_end;
   uint64_t total_entries = 0;
   std::vector<TraceEntry> entries;
+  std::vector<BlameItem> blame;  // where [t_start, t_end] went (blame.h): sums to it
 };
 
 class LatencyTracer {
@@ -56,6 +58,8 @@ class LatencyTracer {
   uint64_t threshold_us() const { return p_.threshold_us; }
   // Kept traces, longest first (ties: earlier first).
   std::vector<LatencyTrace> traces() const;
+  // traces/ file of the n-th kept trace (from 1, longest first): "trace-001-2302us.txt".
+  static std::string file_name(int n, const LatencyTrace& t);
   // The longest section seen, over the threshold or not (/proc/latency_trace).
   const LatencyTrace& max_trace() const { return max_trace_; }
   // "new N us maximum-latency critical section" messages, as the kernel logged them.
@@ -65,6 +69,10 @@ class LatencyTracer {
   // The messages as syslogd wrote them to /var/log/messages (seed 000):
   // "Jan  1 00:00:12 <host> kernel: (X/2382): new 329 us maximum-latency ...".
   std::string syslog(const std::string& host) const;
+
+  // The blame ledger of `cpu`'s open section (blame.h); charged only while one is open.
+  bool blaming(int cpu) const { return p_.enabled && cpus_[cpu].active; }
+  BlameLedger& ledger(int cpu) { return cpus_[cpu].ledger; }
 
   std::string format(const LatencyTrace& t) const;
   const SpanProbe& spans() const { return spans_; }
@@ -77,6 +85,7 @@ class LatencyTracer {
     TaskInfo task;
     uint64_t total = 0;
     std::vector<TraceEntry> buf;
+    BlameLedger ledger;
   };
   LatencyTracerParams p_;
   std::vector<PerCpu> cpus_;

@@ -146,9 +146,11 @@ bool Pentium3::run(Work& w) {
     const sc_time issue = now + cycles(seg);
     const sc_time done = fsb_.cpu_ready(issue) + dram_latency_;
     stats_.fsb_stall += done - (issue + dram_latency_);
-    add_stall(&StallCauses::memory, done - (issue + dram_latency_));
-    if (probe_ && done > issue + dram_latency_)
-      probe_->fsb_holdoff(id_, issue, done - dram_latency_, fsb_.holding_master(issue));
+    if (done > issue + dram_latency_) {
+      const int master = fsb_.holding_master(issue);
+      add_holdoff(done - (issue + dram_latency_), master);
+      if (probe_) probe_->fsb_holdoff(id_, issue, done - dram_latency_, master);
+    }
     sc_core::wait(done - now);
     w.misses--;
     w.cycles -= seg;
@@ -205,16 +207,23 @@ bool Pentium3::spin_until(sc_core::sc_event& ev) {
 void Pentium3::pci_access(tlm::tlm_generic_payload& p) {
   local_time::sync();
   const sc_time t0 = sc_core::sc_time_stamp();
+  const int holder = fsb_.holding_master(t0);  // before the access prunes the trains
   const chipset::AccessStall st = fsb_.cpu_pci_access(p);
   const sc_time total = sc_core::sc_time_stamp() - t0;
   stats_.io_accesses++;
   stats_.io_wait += total;
-  add_stall(&StallCauses::memory, st.memory);
+  if (st.memory > SC_ZERO_TIME) add_holdoff(st.memory, holder);
   add_stall(&StallCauses::isa, st.isa);
   add_stall(&StallCauses::video_fifo, st.video_fifo);
   const sc_time other = st.memory + st.isa + st.video_fifo;
   add_stall(&StallCauses::pci, total > other ? total - other : SC_ZERO_TIME);
   enter_smm();  // an SMI asserted during the access is taken after the instruction
+}
+
+void Pentium3::add_holdoff(sc_time t, int master) {
+  add_stall(&StallCauses::memory, t);
+  const size_t last = stats_.held_off_by.size() - 1;
+  stats_.held_off_by[master >= 0 && size_t(master) < last ? size_t(master) : last] += t;
 }
 
 void Pentium3::add_stall(sc_time StallCauses::*cause, sc_time t) {

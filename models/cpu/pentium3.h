@@ -3,6 +3,7 @@
 // the interrupt flag, its local APIC, and an execution engine that turns
 // "N cycles with M cache-line misses" into time, with each miss going out on
 // the front-side bus where the host bridge may hold it off.
+#include <array>
 #include <functional>
 #include <memory>
 #include <string>
@@ -60,6 +61,8 @@ struct CpuStats {
   uint64_t coherence = 0;  // FSB transactions for lines another CPU wrote (mesi_directory.h)
   StallCauses stall;       // totals by cause
   StallCauses stall_max;   // longest single stall by cause
+  // stall.memory by the PCI master whose traffic held the CPU off (last: not named).
+  std::array<sc_time, 9> held_off_by{};
 };
 
 // An interrupt the core is about to take (vector, or NMI).
@@ -136,6 +139,7 @@ class Pentium3 : public sc_core::sc_module {
   LocalApic& apic() { return apic_; }
   chipset::HostBridge& fsb() { return fsb_; }
   CpuStats& stats() { return stats_; }
+  const CpuStats& stats() const { return stats_; }
   const CpuParams& params() const { return p_; }
 
  private:
@@ -158,6 +162,7 @@ class Pentium3 : public sc_core::sc_module {
   std::unique_ptr<Rng> l2_rng_;     // per-line survival draws (sampled), else none
   MesiDirectory* mesi_ = nullptr;   // the other CPUs' caches, snooped on the FSB
   void add_stall(sc_time StallCauses::*cause, sc_time t);
+  void add_holdoff(sc_time t, int master);  // a memory stall behind `master`'s traffic
   void stop_early(Work& w, uint64_t seg, sc_time unit, uint64_t k, sc_time elapsed);
   CpuStats stats_;
 };

@@ -1,0 +1,78 @@
+#pragma once
+// The blame ledger: where every picosecond of a CPU's time went while a traced section
+// ran on it. All of a CPU's time passes inside its CpuOps calls; each call is split into
+// the hardware's stalls (bus-master holdoff, PCI and ISA cycles, a full video FIFO, a
+// spin, SMM, hlt) and the rest, the code's own execution, charged to the function,
+// context and task that made the call. A section's items therefore sum to its length.
+#include <cstdint>
+#include <string>
+#include <vector>
+#include "kernel_sim/arch/cpu_ops.h"
+
+namespace latsim::kernel {
+
+enum class BlameKind : uint8_t {
+  Code,       // executing: `fn` in `context` for task `pid`
+  BusMaster,  // memory or PCI cycles held off the FSB by PCI master `id`'s transfer
+  Pci,        // a CPU cycle to PCI (`fn` made it; `id`: the port or register)
+  Isa,        // ISA cycles behind the PCI-ISA bridge (`id`: the port)
+  VideoFifo,  // a full video command FIFO holding the bus (`id`: the register)
+  Spin,       // spinning on lock `lock`, held by task `pid` on CPU `id`
+  Smm,        // the BIOS's SMI handler
+  Halted,     // hlt, waiting for an interrupt
+};
+
+// The context code ran in, as preempt_count and the task say (account_system_time()).
+enum class BlameContext : uint8_t { User, Kernel, Irq, Softirq, Nmi, Idle };
+
+struct BlameKey {
+  BlameKind kind = BlameKind::Code;
+  BlameContext context = BlameContext::Kernel;
+  const char* fn = "";    // the kernel function running (the caller, for a stall)
+  const char* lock = "";  // Spin: the lock's name
+  int irq = -1;           // Irq/Nmi context: the outermost interrupt's source (intr_source)
+  int pid = -1;           // the task whose code ran (Spin: the lock holder's)
+  int64_t id = -1;        // BusMaster: PCI master; Pci/Isa/VideoFifo: port/address; Spin: CPU
+  bool operator==(const BlameKey& o) const;
+};
+
+struct BlameItem {
+  BlameKey key;
+  uint64_t ps = 0;
+  std::string task;  // comm of key.pid when first charged (the task may exit later)
+};
+
+// One section's ledger: items merged by key, in order of first charge.
+class BlameLedger {
+ public:
+  void clear() { items_.clear(); }
+  void charge(const BlameKey& key, uint64_t ps, const std::string& task);
+  const std::vector<BlameItem>& items() const { return items_; }
+  uint64_t total_ps() const;
+
+ private:
+  std::vector<BlameItem> items_;
+};
+
+// What the caller of one CpuOps call was doing, and where the call's time went.
+struct BlameCall {
+  int64_t port = -1;  // a port or MMIO call's address
+  uint64_t ps = 0;    // the call's length
+  StallTotals before, after;
+};
+
+// Who made a call, as the kernel knows it: the code running and, for a spin, the lock.
+struct BlameCaller {
+  BlameKey code;  // kind Code, with context, fn and task
+  const std::string* comm = nullptr;  // the task's (copied only into a new item)
+  BlameKey spin;                      // kind Spin, with the lock and its holder
+  const std::string* holder_comm = nullptr;
+};
+
+// Split one call into the ledger: stalls by cause, the rest to the code.
+void charge_call(BlameLedger& l, const BlameCall& c, const BlameCaller& who);
+
+const char* blame_kind_name(BlameKind k);
+const char* blame_context_name(BlameContext c);
+
+}  // namespace latsim::kernel

@@ -1,0 +1,111 @@
+#include "platform/blame_json.h"
+#include <fmt/format.h>
+#include <algorithm>
+
+namespace latsim::platform {
+namespace {
+
+using kernel::BlameItem;
+using kernel::BlameKind;
+
+std::string task_name(const BlameItem& i) {
+  return i.key.pid < 0 ? std::string() : fmt::format("{}/{}", i.task, i.key.pid);
+}
+
+// The outermost interrupt's source as /proc/interrupts names it.
+std::string intr_name(const RunView& v, int src) {
+  if (src == int(kernel::INTR_NMI)) return "NMI";
+  if (src == int(kernel::INTR_LOC)) return "LOC";
+  if (src == int(kernel::INTR_IPI)) return "IPI";
+  if (src < 0 || src >= int(kernel::NR_IRQS)) return "";
+  const std::string& n = v.k.irq_desc(unsigned(src)).name;
+  return fmt::format("IRQ {}{}{}", src, n.empty() ? "" : " ", n);
+}
+
+std::string master_name(const RunView& v, int64_t id) {
+  const auto& names = v.m.pci.master_names();
+  if (id < 0 || size_t(id) >= names.size()) return "unnamed bus master";
+  return names[size_t(id)];
+}
+
+// What the cause is, in a few words: the function, master, port or lock.
+std::string cause_name(const RunView& v, const BlameItem& i) {
+  const auto& k = i.key;
+  switch (k.kind) {
+    case BlameKind::Code:
+      return k.context == kernel::BlameContext::User ? "user code" : std::string(k.fn);
+    case BlameKind::BusMaster: return master_name(v, k.id);
+    case BlameKind::Pci:
+    case BlameKind::Isa:
+    case BlameKind::VideoFifo:
+      return k.id < 0x10000 ? fmt::format("port 0x{:x}", k.id) : fmt::format("mmio 0x{:x}", k.id);
+    case BlameKind::Spin: return k.lock;
+    case BlameKind::Smm: return "SMI handler";
+    case BlameKind::Halted: return "hlt";
+  }
+  return "";
+}
+
+nlohmann::json cause_json(const RunView& v, const BlameItem& i, uint64_t total_ps) {
+  const auto& k = i.key;
+  nlohmann::json c = {{"kind", kernel::blame_kind_name(k.kind)},
+                      {"name", cause_name(v, i)},
+                      {"ps", i.ps},
+                      {"us", double(i.ps / 1000) / 1000.0},
+                      {"share", total_ps ? double(i.ps) / double(total_ps) : 0.0}};
+  c["context"] = kernel::blame_context_name(k.context);
+  if (k.irq >= 0) c["interrupt"] = intr_name(v, k.irq);
+  if (k.kind == BlameKind::Spin) {
+    c["holder"] = task_name(i);
+    c["holder_cpu"] = k.id;
+    c["holder_fn"] = k.fn;
+  } else {
+    c["task"] = task_name(i);
+    if (k.kind != BlameKind::Code) c["fn"] = k.fn;
+  }
+  return c;
+}
+
+}  // namespace
+
+nlohmann::json trace_blame(const RunView& v, const kernel::LatencyTrace& t) {
+  std::vector<BlameItem> items = t.blame;
+  // Largest first; equal ones keep the order they were first charged in.
+  std::stable_sort(items.begin(), items.end(),
+                   [](const BlameItem& a, const BlameItem& b) { return a.ps > b.ps; });
+  const uint64_t length = (t.t_end - t.t_start).value();
+  uint64_t sum = 0;
+  nlohmann::json causes = nlohmann::json::array();
+  for (const auto& i : items) {
+    sum += i.ps;
+    causes.push_back(cause_json(v, i, length));
+  }
+  return {{"latency_us", t.latency_us},
+          {"cpu", t.cpu},
+          {"task", fmt::format("{}/{}", t.task.comm, t.task.pid)},
+          {"started_at", kernel::format_site(t.start)},
+          {"ended_at", kernel::format_site(t.end)},
+          {"t_start_ps", t.t_start.value()},
+          {"t_end_ps", t.t_end.value()},
+          {"length_ps", length},
+          {"blamed_ps", sum},
+          {"causes", causes}};
+}
+
+nlohmann::json blame_ledgers(const RunView& v) {
+  const auto& tr = v.k.tracer();
+  nlohmann::json j = {{"traces", nlohmann::json::array()}};
+  int n = 0;
+  for (const auto& t : tr.traces()) {
+    nlohmann::json e = trace_blame(v, t);
+    e["file"] = kernel::LatencyTracer::file_name(++n, t);
+    j["traces"].push_back(std::move(e));
+  }
+  if (tr.sections()) {
+    j["max"] = trace_blame(v, tr.max_trace());
+    j["max"]["file"] = "max.txt";
+  }
+  return j;
+}
+
+}  // namespace latsim::platform
