@@ -60,7 +60,7 @@ nlohmann::json collect_run_info(const Scenario& s, double wall) {
           {"events_per_simulated_s",
            sim > 0 ? std::round(double(sc_core::sc_delta_count()) / sim) : 0.0},
           {"systemc_threads", count_threads(sc_core::sc_get_top_level_objects())},
-          {"versions", {{"latsim", "0.1.0"}, {"systemc", sc_core::sc_version()}}}};
+          {"versions", {{"latsim", kLatsimVersion}, {"systemc", sc_core::sc_version()}}}};
 }
 
 namespace {

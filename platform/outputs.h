@@ -10,6 +10,9 @@
 
 namespace latsim::platform {
 
+// run-info.json versions.latsim: tools that read a run (explain) check it is theirs.
+inline constexpr const char* kLatsimVersion = "0.1.0";
+
 nlohmann::json collect_run_info(const Scenario& s, double wall_seconds);
 void write_outputs(const Scenario& s, kernel::Kernel& k,
                    const std::vector<workloads::Program*>& programs, const RunResult& r,

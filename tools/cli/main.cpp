@@ -10,6 +10,7 @@
 #include "platform/scenario_loader.h"
 #include "platform/scenario_schema.h"
 #include "tools/bench/bench.h"
+#include "tools/explain/explain.h"
 #include "tools/check/census_cli.h"
 #include "tools/check/cli.h"
 #include "tools/cli/plots.h"
@@ -146,6 +147,7 @@ int sc_main(int argc, char* argv[]) {
   const latsim::check::Command check(app);         // check
   const latsim::check::CensusCommand traces(app);  // traces
   const latsim::bench::Command bench(app);         // bench
+  const latsim::explain::Command explain(app);     // explain
 
   try {
     app.parse(argc, argv);
@@ -166,6 +168,7 @@ int sc_main(int argc, char* argv[]) {
     if (check.selected()) return check.run();
     if (traces.selected()) return traces.run();
     if (bench.selected()) return bench.run();
+    if (explain.selected()) return explain.run();
     if (*run) return cmd_run(a);
     return cmd_validate(a);
   } catch (const latsim::platform::InputError& e) {

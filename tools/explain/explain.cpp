@@ -1,0 +1,128 @@
+#include "tools/explain/explain.h"
+#include <fmt/format.h>
+#include <unistd.h>
+#include <iostream>
+#include "tools/explain/whatif.h"
+#include "tools/option_range.h"
+
+namespace latsim::explain {
+using nlohmann::json;
+
+namespace {
+
+std::string us(uint64_t ps) { return fmt::format("{:.1f}", double(ps / 100000) / 10.0); }
+std::string us_or_dash(double v) { return v < 0 ? "-" : fmt::format("{:.1f}", v); }
+
+void print_table(const Explained& e) {
+  const json& t = e.trace;
+  std::cout << fmt::format("traces/{}: {} us on CPU{}, task {}, {} .. {}\n\n",
+                           t.value("file", ""), us(t.value("length_ps", uint64_t(0))),
+                           t.value("cpu", 0), t.value("task", ""), t.value("started_at", ""),
+                           t.value("ended_at", ""));
+  std::cout << fmt::format("  {:<36} {:>9} {:>6}  {}\n", "cause", "us", "share", "where");
+  for (const Row& r : e.rows)
+    std::cout << fmt::format("  {:<36} {:>9} {:>5.1f}%  {}\n", r.label, us(r.ps), 100 * r.share,
+                             r.detail);
+  const uint64_t blamed = t.value("blamed_ps", uint64_t(0)),
+                 length = t.value("length_ps", uint64_t(0));
+  std::cout << fmt::format("  {:<36} {:>9} {:>5.1f}%  {}\n\n", "total", us(blamed),
+                           length ? 100.0 * double(blamed) / double(length) : 0.0,
+                           blamed == length ? "the causes sum to the section exactly"
+                                            : fmt::format("the section is {} ps; {} ps unblamed",
+                                                          length, int64_t(length - blamed)));
+  std::cout << summary_sentence(e) << "\n";
+}
+
+void print_whatifs(const std::vector<WhatIf>& w) {
+  std::cout << fmt::format("\n  {:<30} {:<40} {:>10} {:>9} {:>9}\n", "what if", "--set",
+                           "blamed us", "max us", "same us");
+  for (const WhatIf& x : w) {
+    if (x.set.empty()) {
+      std::cout << fmt::format("  {:<30} {:<40} {:>10}  no switch for this cause\n", x.cause, "-",
+                               us(x.blamed_ps));
+      continue;
+    }
+    std::cout << fmt::format("  {:<30} {:<40} {:>10} {:>9} {:>9}{}\n", x.change, x.set,
+                             us(x.blamed_ps), us_or_dash(x.max_us), us_or_dash(x.same_us),
+                             !x.error.empty() ? "  rerun failed: " + x.error
+                             : x.disagrees    ? "  blame and rerun differ by more than 25 %"
+                                              : "");
+  }
+  std::cout << "\n  same us: the rerun's longest section with the same start and end sites "
+               "(-: not seen).\n";
+}
+
+json to_json(const Explained& e, const std::vector<WhatIf>& w, bool whatif) {
+  json rows = json::array();
+  for (const Row& r : e.rows)
+    rows.push_back({{"kind", r.kind}, {"cause", r.label}, {"name", r.name}, {"ps", r.ps},
+                    {"share", r.share}, {"where", r.detail}});
+  json j = {{"trace", e.trace}, {"rows", rows}, {"sentence", summary_sentence(e)}};
+  if (!whatif) return j;
+  j["whatif"] = json::array();
+  for (const WhatIf& x : w)
+    j["whatif"].push_back({{"cause", x.cause}, {"blamed_ps", x.blamed_ps}, {"change", x.change},
+                           {"set", x.set}, {"max_us", x.max_us}, {"same_us", x.same_us},
+                           {"disagrees", x.disagrees}, {"error", x.error}});
+  return j;
+}
+
+}  // namespace
+
+int run_explain(const ExplainOptions& o) {
+  const json ledgers = load_ledgers(o.run_dir);
+  const Explained e = explain_trace(pick_trace(ledgers, o.trace));
+  std::vector<WhatIf> w;
+  if (o.whatif) {
+    w = plan_whatifs(e, o.top);
+    run_whatifs(o.run_dir, e, w, o.jobs, !o.quiet && isatty(STDERR_FILENO));
+  }
+  if (o.json) {
+    std::cout << to_json(e, w, o.whatif).dump(1) << "\n";
+    return 0;
+  }
+  print_table(e);
+  if (o.whatif) print_whatifs(w);
+  return 0;
+}
+
+Command::Command(CLI::App& app) {
+  cmd_ = app.add_subcommand(
+      "explain",
+      "Say why a latency happened: where every picosecond of a traced section went (bus-master\n"
+      "DMA holding the CPU off, port cycles, a lock spun on, interrupts, the code itself), from\n"
+      "the blame ledger the run recorded (traces/blame.json, written whenever tracing is on).\n"
+      "The causes sum to the section exactly. Exit status: 0, 1 when it cannot explain.");
+  cmd_->footer(
+      "Examples:\n"
+      "  latsim explain out/disk-dma-kernel-build             the longest section (max.txt)\n"
+      "  latsim explain out/disk-dma-kernel-build --trace 3   traces/trace-003-*.txt\n"
+      "  latsim explain out/disk-dma-kernel-build --whatif    and rerun without each top cause");
+  cmd_->add_option("run_dir", o_.run_dir, "A run's output directory")->required();
+  cmd_->add_option("--trace", o_.trace, "Explain traces/trace-NNN (1 = the longest kept)")
+      ->check(cli::in_range(1, 100000));
+  cmd_->add_flag("--max", [this](int64_t) { o_.trace = 0; },
+                 "Explain the longest section, traces/max.txt (the default)");
+  cmd_->add_flag("--json", o_.json, "Print the ledger, the rows and the reruns as JSON");
+  cmd_->add_flag("--whatif", o_.whatif,
+                 "Rerun the scenario and seed with each top cause's mechanism switched off\n"
+                 "(one child process per rerun) and print the latencies beside the blame");
+  cmd_->add_option("-j,--jobs", o_.jobs, "Reruns at a time (default: one per CPU)")
+      ->check(cli::in_range(1, 1024));
+  cmd_->add_option("--top", o_.top, "How many of the largest causes --whatif tries (default 5)")
+      ->check(cli::in_range(1, 100));
+  cmd_->add_flag("-q,--quiet", o_.quiet, "No progress line on stderr");
+}
+
+bool Command::selected() const { return cmd_->parsed(); }
+
+int Command::run() const {
+  try {
+    return run_explain(o_);
+  } catch (const std::exception& e) {
+    std::cerr << "latsim explain: error: " << e.what() << "\n";
+  }
+  return 1;
+}
+
+}  // namespace latsim::explain

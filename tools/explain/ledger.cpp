@@ -1,0 +1,154 @@
+#include "tools/explain/ledger.h"
+#include <fmt/format.h>
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+#include "platform/outputs.h"
+
+namespace latsim::explain {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+json read_json(const fs::path& p) {
+  std::ifstream in(p);
+  if (!in) throw std::runtime_error(fmt::format("cannot read {}", p.string()));
+  try {
+    return json::parse(in);
+  } catch (const json::exception& e) {
+    throw std::runtime_error(fmt::format("{}: not valid JSON ({})", p.string(), e.what()));
+  }
+}
+
+std::string us(uint64_t ps) { return fmt::format("{:.1f}", double(ps / 100000) / 10.0); }
+
+// The row a cause belongs to: its kind and name, as a reader groups them.
+struct Group {
+  std::string kind, name, label, sentence;
+};
+
+Group group_of(const json& c) {
+  const std::string kind = c.value("kind", ""), name = c.value("name", "");
+  const std::string context = c.value("context", ""), irq = c.value("interrupt", "");
+  if (kind == "bus_master")
+    return {kind, name, "bus-master DMA by " + name,
+            fmt::format("held off the bus by {}'s bus-master DMA", name)};
+  if (kind == "pci") return {kind, name, "PCI cycle to " + name, "in PCI cycles to " + name};
+  if (kind == "isa")
+    return {kind, name, "ISA cycle to " + name, "in ISA cycles to " + name + " (PCI-ISA bridge)"};
+  if (kind == "video_fifo")
+    return {kind, name, "full video FIFO at " + name,
+            "stalled on the full video command FIFO (" + name + ")"};
+  if (kind == "spin") return {kind, name, "spinning on " + name, "spinning on " + name};
+  if (kind == "smm") return {kind, name, "SMI handler (SMM)", "in the BIOS's SMI handler"};
+  if (kind == "halted") return {kind, name, "hlt", "halted"};
+  if (context == "irq" || context == "nmi")
+    return {"interrupt", irq, "interrupt " + irq, "in the " + irq + " interrupt"};
+  if (context == "softirq") return {"softirq", "softirq", "softirqs", "in softirqs"};
+  if (context == "user") {
+    const std::string task = c.value("task", "");
+    return {"user", task, "user code of " + task, "in user code of " + task};
+  }
+  if (context == "idle") return {"idle", name, "idle loop", "in the idle loop"};
+  return {"code", name, "executing " + name, "executing " + name};
+}
+
+// Where inside a row the time went: "__copy_to_user_ll in cc1/318 (1950 us), ...".
+std::string where_of(const json& c, const std::string& kind) {
+  const std::string fn = c.value("fn", c.value("name", ""));
+  const std::string irq = c.value("interrupt", "");
+  if (kind == "spin")
+    return fmt::format("held by {} on CPU{} in {}", c.value("holder", "?"),
+                       c.value("holder_cpu", -1), c.value("holder_fn", "?"));
+  std::string w = fn.empty() ? c.value("task", "") : fn;
+  if (!irq.empty() && kind != "interrupt") w += " (" + irq + ")";
+  if (kind != "interrupt" && kind != "user" && !c.value("task", "").empty() && !fn.empty())
+    w += " of " + c.value("task", "");
+  return w;
+}
+
+}  // namespace
+
+json load_ledgers(const fs::path& run_dir) {
+  std::error_code ec;
+  if (!fs::is_directory(run_dir, ec))
+    throw std::runtime_error(fmt::format("{}: no such run directory", run_dir.string()));
+  if (!fs::exists(run_dir / "COMPLETE", ec))
+    throw std::runtime_error(
+        fmt::format("{}: not a complete latsim run (no COMPLETE file)", run_dir.string()));
+  const json info = read_json(run_dir / "run-info.json");
+  const std::string made_by = info.value("/versions/latsim"_json_pointer, std::string("?"));
+  if (made_by != platform::kLatsimVersion)
+    throw std::runtime_error(fmt::format("{} was written by latsim {}, this is {}: rerun it",
+                                         run_dir.string(), made_by, platform::kLatsimVersion));
+  const fs::path ledgers = run_dir / "traces" / "blame.json";
+  if (!fs::exists(ledgers, ec))
+    throw std::runtime_error(fmt::format(
+        "{}: no blame ledger (traces/blame.json): the run was made without tracing; rerun it "
+        "with --set tracing.enabled=true",
+        run_dir.string()));
+  return read_json(ledgers);
+}
+
+const json& pick_trace(const json& ledgers, int n) {
+  if (n == 0) {
+    if (!ledgers.contains("max"))
+      throw std::runtime_error("the run saw no critical section: there is nothing to explain");
+    return ledgers["max"];
+  }
+  const auto& traces = ledgers["traces"];
+  if (n < 1 || size_t(n) > traces.size())
+    throw std::runtime_error(
+        traces.empty() ? fmt::format("--trace {}: the run kept no trace over the threshold", n)
+                       : fmt::format("--trace {}: the run kept {} traces (1..{})", n,
+                                     traces.size(), traces.size()));
+  return traces[size_t(n - 1)];
+}
+
+Explained explain_trace(const json& trace) {
+  Explained e;
+  e.trace = trace;
+  const uint64_t length = trace.value("length_ps", uint64_t(0));
+  std::map<std::pair<std::string, std::string>, size_t> index;  // (kind, name) -> row
+  std::vector<std::map<std::string, uint64_t>> where;            // per row: place -> ps
+  for (const auto& c : trace["causes"]) {
+    const Group g = group_of(c);
+    auto [it, added] = index.emplace(std::make_pair(g.kind, g.name), e.rows.size());
+    if (added) {
+      e.rows.push_back({g.kind, g.label, g.name, 0, 0, "", g.sentence});
+      where.emplace_back();
+    }
+    const uint64_t ps = c.value("ps", uint64_t(0));
+    e.rows[it->second].ps += ps;
+    where[it->second][where_of(c, g.kind)] += ps;
+  }
+  for (size_t i = 0; i < e.rows.size(); ++i) {
+    Row& r = e.rows[i];
+    r.share = length ? double(r.ps) / double(length) : 0;
+    std::vector<std::pair<uint64_t, std::string>> top;
+    for (const auto& [w, ps] : where[i]) top.emplace_back(ps, w);
+    std::stable_sort(top.begin(), top.end(), [](auto& a, auto& b) { return a.first > b.first; });
+    for (size_t k = 0; k < top.size() && k < 3; ++k)
+      r.detail += fmt::format("{}{} {} us", k ? "; " : "", top[k].second, us(top[k].first));
+    if (top.size() > 3) r.detail += fmt::format("; {} more", top.size() - 3);
+  }
+  std::stable_sort(e.rows.begin(), e.rows.end(),
+                   [](const Row& a, const Row& b) { return a.ps > b.ps; });
+  return e;
+}
+
+std::string summary_sentence(const Explained& e) {
+  const json& t = e.trace;
+  std::string s = fmt::format("{} us on CPU{} ({}, {} .. {}):", us(t.value("length_ps", 0ull)),
+                              t.value("cpu", 0), t.value("task", ""), t.value("started_at", ""),
+                              t.value("ended_at", ""));
+  for (size_t i = 0; i < e.rows.size() && i < 3; ++i)
+    s += fmt::format("{} {} us ({:.0f} %) {}", i ? ";" : "", us(e.rows[i].ps),
+                     100 * e.rows[i].share, e.rows[i].sentence);
+  if (e.rows.size() > 3) s += fmt::format("; {} smaller causes", e.rows.size() - 3);
+  return s + ".";
+}
+
+}  // namespace latsim::explain
