@@ -63,6 +63,15 @@ nlohmann::json cause_json(const RunView& v, const BlameItem& i, uint64_t total_p
     c["task"] = task_name(i);
     if (k.kind != BlameKind::Code) c["fn"] = k.fn;
   }
+  if (k.request) {
+    const auto& r = i.request;
+    c["request"] = {{"sector", r.sector},
+                    {"sectors", r.sectors},
+                    {"kb", r.sectors / 2},
+                    {"direction", r.write ? "write" : "read"},
+                    {"issued_for", r.pid < 0 ? std::string() : fmt::format("{}/{}", r.comm, r.pid)},
+                    {"command", r.seq}};
+  }
   return c;
 }
 

@@ -13,6 +13,7 @@
 #include "kernel_sim/locks/spinlock.h"
 #include "kernel_sim/mm/page_lru.h"
 #include "kernel_sim/sched/workqueue.h"
+#include "kernel_sim/trace/blame.h"
 
 namespace latsim::kernel {
 
@@ -45,6 +46,8 @@ class BlockLayer {
   void setup_file(uint64_t pages, uint64_t start_lba);
   uint64_t file_pages() const { return files_[kReadFile].pages.size(); }
   uint64_t file_pages(FileId f) const { return files_[f].pages.size(); }
+  // The request the IDE channel is moving (nullptr: idle), as the blame ledger names it.
+  const BlameRequest* active_request() const { return busy_ ? &active_blame_ : nullptr; }
   // do_generic_mapping_read for one page: read-ahead, wait for I/O, copy to user.
   void read_page(uint64_t index, const char* parent) { read_page(kReadFile, index, parent); }
   void read_page(FileId f, uint64_t index, const char* parent);
@@ -106,6 +109,8 @@ class BlockLayer {
     std::vector<PageRef> pages;
     bool write = false;
     uint64_t queued = 0;  // jiffies when it was queued (the elevator's fifo time)
+    int pid = -1;         // the task that submitted it (a merge keeps the first)
+    std::string comm;
   };
   struct File {
     uint64_t start_lba = 0;
@@ -187,6 +192,7 @@ class BlockLayer {
   std::deque<Request> queue_;
   bool busy_ = false;  // hwgroup->busy
   Request active_;
+  BlameRequest active_blame_;  // active_ as the blame ledger names it (seq 0: idle)
   uint32_t pio_left_ = 0;                            // sectors of the PIO request still to read
   static constexpr uint64_t kPrdTable = 0x00100000;  // pci_alloc_consistent page
   BlockStats stats_;

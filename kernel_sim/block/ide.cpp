@@ -52,6 +52,8 @@ void BlockLayer::ide_do_request(const char* parent) {
   busy_ = true;
   active_ = std::move(queue_[size_t(next)]);
   queue_.erase(queue_.begin() + next);
+  active_blame_ = {active_blame_.seq + 1, active_.sector, active_.nr_sectors,
+                   active_.write,         active_.pid,    active_.comm};
   stats_.max_request_sectors = std::max<uint64_t>(stats_.max_request_sectors, active_.nr_sectors);
   // Keep our own IRQ off while the lock is dropped and interrupts are on.
   k_.disable_irq_nosync(IDE_IRQ, "ide_do_request");

@@ -77,6 +77,8 @@ void BlockLayer::make_request(FileId f, uint64_t first_page, uint32_t npages) {
     rq.sector = sector;
     rq.nr_sectors = nsect;
     rq.queued = k_.jiffies();
+    rq.pid = k_.current().pid;
+    rq.comm = k_.current().comm;
     for (uint32_t i = 0; i < npages; ++i) rq.pages.push_back({f, first_page + i});
     queue_.push_back(std::move(rq));
     stats_.requests++;

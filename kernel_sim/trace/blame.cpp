@@ -6,10 +6,11 @@ namespace latsim::kernel {
 bool BlameKey::operator==(const BlameKey& o) const {
   // Names are the kernel's string literals, compared by content: one function, one key.
   return kind == o.kind && context == o.context && irq == o.irq && pid == o.pid && id == o.id &&
-         std::strcmp(fn, o.fn) == 0 && std::strcmp(lock, o.lock) == 0;
+         request == o.request && std::strcmp(fn, o.fn) == 0 && std::strcmp(lock, o.lock) == 0;
 }
 
-void BlameLedger::charge(const BlameKey& key, uint64_t ps, const std::string& task) {
+void BlameLedger::charge(const BlameKey& key, uint64_t ps, const std::string& task,
+                         const BlameRequest* request) {
   if (ps == 0) return;
   // Newest first: a section charges the same few keys over and over.
   for (auto it = items_.rbegin(); it != items_.rend(); ++it)
@@ -17,7 +18,7 @@ void BlameLedger::charge(const BlameKey& key, uint64_t ps, const std::string& ta
       it->ps += ps;
       return;
     }
-  items_.push_back({key, ps, task});
+  items_.push_back({key, ps, task, request ? *request : BlameRequest{}});
 }
 
 uint64_t BlameLedger::total_ps() const {
@@ -36,11 +37,15 @@ void charge_call(BlameLedger& l, const BlameCall& c, const BlameCaller& who) {
     stalled += d;
   };
   BlameKey k = who.code;
+  k.kind = BlameKind::BusMaster;
+  k.request = who.disk ? who.disk->seq : 0;
   for (size_t m = 0; m < c.after.held_off.size(); ++m) {
-    k.kind = BlameKind::BusMaster;
     k.id = m + 1 < c.after.held_off.size() ? int64_t(m) : -1;
-    stall(k, c.before.held_off[m], c.after.held_off[m], who.comm);
+    const uint64_t d = (c.after.held_off[m] - c.before.held_off[m]).value();
+    l.charge(k, d, who.comm ? *who.comm : none, who.disk);
+    stalled += d;
   }
+  k.request = 0;
   k.id = c.port;
   k.kind = BlameKind::Pci;
   stall(k, c.before.pci, c.after.pci, who.comm);

@@ -25,6 +25,17 @@ enum class BlameKind : uint8_t {
 // The context code ran in, as preempt_count and the task say (account_system_time()).
 enum class BlameContext : uint8_t { User, Kernel, Irq, Softirq, Nmi, Idle };
 
+// The disk request the IDE channel was moving when a bus master held the CPU off: the
+// block layer's active request, and the task it was issued for (its first submitter).
+struct BlameRequest {
+  uint64_t seq = 0;  // the channel's command count: 1 for the first
+  uint64_t sector = 0;
+  uint32_t sectors = 0;
+  bool write = false;
+  int pid = -1;
+  std::string comm;
+};
+
 struct BlameKey {
   BlameKind kind = BlameKind::Code;
   BlameContext context = BlameContext::Kernel;
@@ -33,6 +44,7 @@ struct BlameKey {
   int irq = -1;           // Irq/Nmi context: the outermost interrupt's source (intr_source)
   int pid = -1;           // the task whose code ran (Spin: the lock holder's)
   int64_t id = -1;        // BusMaster: PCI master; Pci/Isa/VideoFifo: port/address; Spin: CPU
+  uint64_t request = 0;   // BusMaster: the IDE request in flight (BlameRequest::seq), 0: none
   bool operator==(const BlameKey& o) const;
 };
 
@@ -40,13 +52,15 @@ struct BlameItem {
   BlameKey key;
   uint64_t ps = 0;
   std::string task;  // comm of key.pid when first charged (the task may exit later)
+  BlameRequest request;  // BusMaster: the IDE request key.request names
 };
 
 // One section's ledger: items merged by key, in order of first charge.
 class BlameLedger {
  public:
   void clear() { items_.clear(); }
-  void charge(const BlameKey& key, uint64_t ps, const std::string& task);
+  void charge(const BlameKey& key, uint64_t ps, const std::string& task,
+              const BlameRequest* request = nullptr);
   const std::vector<BlameItem>& items() const { return items_; }
   uint64_t total_ps() const;
 
@@ -67,6 +81,7 @@ struct BlameCaller {
   const std::string* comm = nullptr;  // the task's (copied only into a new item)
   BlameKey spin;                      // kind Spin, with the lock and its holder
   const std::string* holder_comm = nullptr;
+  const BlameRequest* disk = nullptr;  // the IDE channel's request in flight, if any
 };
 
 // Split one call into the ledger: stalls by cause, the rest to the code.

@@ -1,4 +1,5 @@
 #include "kernel_sim/trace/section_blame.h"
+#include "kernel_sim/block/block_layer.h"
 #include "kernel_sim/kernel.h"
 
 namespace latsim::kernel {
@@ -25,6 +26,7 @@ void SectionBlame::charge(int cpu, CpuClass c, BlameCall& call) {
   if (t) code.pid = t->pid, who.comm = &t->comm;
   who.spin = pc.spin_on;
   who.holder_comm = &pc.spin_holder_comm;
+  who.disk = k_.block().active_request();
   charge_call(k_.tracer().ledger(cpu), call, who);
 }
 

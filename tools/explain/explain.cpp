@@ -10,6 +10,8 @@ using nlohmann::json;
 
 namespace {
 
+constexpr size_t kTableRows = 12;  // rows of the table before "N smaller causes"
+
 std::string us(uint64_t ps) { return fmt::format("{:.1f}", double(ps / 100000) / 10.0); }
 std::string us_or_dash(double v) { return v < 0 ? "-" : fmt::format("{:.1f}", v); }
 
@@ -20,9 +22,23 @@ void print_table(const Explained& e) {
                            t.value("cpu", 0), t.value("task", ""), t.value("started_at", ""),
                            t.value("ended_at", ""));
   std::cout << fmt::format("  {:<36} {:>9} {:>6}  {}\n", "cause", "us", "share", "where");
-  for (const Row& r : e.rows)
-    std::cout << fmt::format("  {:<36} {:>9} {:>5.1f}%  {}\n", r.label, us(r.ps), 100 * r.share,
-                             r.detail);
+  // The causes that matter, then the rest in one line (--json has every one).
+  uint64_t rest_ps = 0;
+  size_t shown = 0;
+  for (const Row& r : e.rows) {
+    if (shown < kTableRows && (shown == 0 || r.share >= 0.001)) {
+      std::cout << fmt::format("  {:<36} {:>9} {:>5.1f}%  {}\n", r.label, us(r.ps),
+                               100 * r.share, r.detail);
+      ++shown;
+    } else {
+      rest_ps += r.ps;
+    }
+  }
+  if (shown < e.rows.size())
+    std::cout << fmt::format("  {:<36} {:>9} {:>5.1f}%\n",
+                             fmt::format("{} smaller causes", e.rows.size() - shown), us(rest_ps),
+                             100.0 * double(rest_ps) /
+                                 double(std::max<uint64_t>(1, t.value("length_ps", uint64_t(1)))));
   const uint64_t blamed = t.value("blamed_ps", uint64_t(0)),
                  length = t.value("length_ps", uint64_t(0));
   std::cout << fmt::format("  {:<36} {:>9} {:>5.1f}%  {}\n\n", "total", us(blamed),

@@ -55,17 +55,24 @@ Group group_of(const json& c) {
   return {"code", name, "executing " + name, "executing " + name};
 }
 
-// Where inside a row the time went: "__copy_to_user_ll in cc1/318 (1950 us), ...".
-std::string where_of(const json& c, const std::string& kind) {
-  const std::string fn = c.value("fn", c.value("name", ""));
-  const std::string irq = c.value("interrupt", "");
+// "a 128 KB read at sector 8312576 issued for cat/303"
+std::string request_of(const json& c) {
+  const json& r = c["request"];
+  return fmt::format("a {} KB {} at sector {} issued for {}", r.value("kb", 0),
+                     r.value("direction", ""), r.value("sector", 0), r.value("issued_for", "?"));
+}
+
+// Where inside a row the time went: "__copy_to_user_ll (IRQ 0 timer)", the task named
+// when it is not the trace's own.
+std::string where_of(const json& c, const std::string& kind, const std::string& trace_task) {
   if (kind == "spin")
     return fmt::format("held by {} on CPU{} in {}", c.value("holder", "?"),
                        c.value("holder_cpu", -1), c.value("holder_fn", "?"));
-  std::string w = fn.empty() ? c.value("task", "") : fn;
+  const std::string fn = c.value("fn", c.value("name", ""));
+  const std::string irq = c.value("interrupt", ""), task = c.value("task", "");
+  std::string w = fn.empty() ? task : fn;
   if (!irq.empty() && kind != "interrupt") w += " (" + irq + ")";
-  if (kind != "interrupt" && kind != "user" && !c.value("task", "").empty() && !fn.empty())
-    w += " of " + c.value("task", "");
+  if (kind != "user" && !fn.empty() && !task.empty() && task != trace_task) w += " of " + task;
   return w;
 }
 
@@ -111,18 +118,22 @@ Explained explain_trace(const json& trace) {
   Explained e;
   e.trace = trace;
   const uint64_t length = trace.value("length_ps", uint64_t(0));
+  const std::string task = trace.value("task", "");
   std::map<std::pair<std::string, std::string>, size_t> index;  // (kind, name) -> row
   std::vector<std::map<std::string, uint64_t>> where;            // per row: place -> ps
+  std::vector<std::map<std::string, uint64_t>> requests;         // per row: disk request -> ps
   for (const auto& c : trace["causes"]) {
     const Group g = group_of(c);
     auto [it, added] = index.emplace(std::make_pair(g.kind, g.name), e.rows.size());
     if (added) {
       e.rows.push_back({g.kind, g.label, g.name, 0, 0, "", g.sentence});
       where.emplace_back();
+      requests.emplace_back();
     }
     const uint64_t ps = c.value("ps", uint64_t(0));
     e.rows[it->second].ps += ps;
-    where[it->second][where_of(c, g.kind)] += ps;
+    where[it->second][where_of(c, g.kind, task)] += ps;
+    if (c.contains("request")) requests[it->second][request_of(c)] += ps;
   }
   for (size_t i = 0; i < e.rows.size(); ++i) {
     Row& r = e.rows[i];
@@ -130,9 +141,19 @@ Explained explain_trace(const json& trace) {
     std::vector<std::pair<uint64_t, std::string>> top;
     for (const auto& [w, ps] : where[i]) top.emplace_back(ps, w);
     std::stable_sort(top.begin(), top.end(), [](auto& a, auto& b) { return a.first > b.first; });
+    if (top.size() == 1 && top[0].second == r.name) top.clear();  // "executing f": in f
     for (size_t k = 0; k < top.size() && k < 3; ++k)
       r.detail += fmt::format("{}{} {} us", k ? "; " : "", top[k].second, us(top[k].first));
     if (top.size() > 3) r.detail += fmt::format("; {} more", top.size() - 3);
+    // A bus master's row says which disk request it was moving, the largest first.
+    std::string req;
+    uint64_t req_ps = 0;
+    for (const auto& [q, ps] : requests[i])
+      if (ps > req_ps) req = q, req_ps = ps;
+    if (!req.empty()) {
+      r.sentence += " (" + req + (requests[i].size() > 1 ? ", and others" : "") + ")";
+      r.detail = req + (requests[i].size() > 1 ? " and others" : "") + "; held in " + r.detail;
+    }
   }
   std::stable_sort(e.rows.begin(), e.rows.end(),
                    [](const Row& a, const Row& b) { return a.ps > b.ps; });
