@@ -1,5 +1,4 @@
 #include "kernel_sim/kernel.h"
-#include "kernel_sim/trace/section_blame.h"
 #include <algorithm>
 #include <stdexcept>
 #include "kernel_sim/block/block_layer.h"
@@ -10,6 +9,7 @@
 #include "kernel_sim/mm/slab.h"
 #include "kernel_sim/net/dev.h"
 #include "kernel_sim/sched/workqueue.h"
+#include "kernel_sim/trace/section_blame.h"
 
 namespace latsim::kernel {
 

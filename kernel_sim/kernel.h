@@ -491,7 +491,7 @@ class Kernel {
   std::vector<std::string> dmesg_;
   bool booted_ = false;
   std::vector<std::unique_ptr<AccountedCpu>> acct_;  // wrap cpus_: CPU time per class
-  std::unique_ptr<SectionBlame> blame_;               // while tracing: the blame ledger
+  std::unique_ptr<SectionBlame> blame_;              // while tracing: the blame ledger
   CpuClass cpu_class(int c) const;
   sc_core::sc_event boot_done_;
   // TLB shootdown state (smp.c: flush_cpumask, flush_mm, tlbstate_lock)

@@ -34,14 +34,18 @@ std::string cause_name(const RunView& v, const BlameItem& i) {
   switch (k.kind) {
     case BlameKind::Code:
       return k.context == kernel::BlameContext::User ? "user code" : std::string(k.fn);
-    case BlameKind::BusMaster: return master_name(v, k.id);
+    case BlameKind::BusMaster:
+      return master_name(v, k.id);
     case BlameKind::Pci:
     case BlameKind::Isa:
     case BlameKind::VideoFifo:
       return k.id < 0x10000 ? fmt::format("port 0x{:x}", k.id) : fmt::format("mmio 0x{:x}", k.id);
-    case BlameKind::Spin: return k.lock;
-    case BlameKind::Smm: return "SMI handler";
-    case BlameKind::Halted: return "hlt";
+    case BlameKind::Spin:
+      return k.lock;
+    case BlameKind::Smm:
+      return "SMI handler";
+    case BlameKind::Halted:
+      return "hlt";
   }
   return "";
 }

@@ -15,8 +15,7 @@ bool CpuPort::run(kernel::Work& w) {
 
 kernel::StallTotals CpuPort::stall_totals() const {
   const cpu::CpuStats& st = cpu_.stats();
-  static_assert(std::tuple_size_v<decltype(st.held_off_by)> ==
-                kernel::StallTotals::kMasters + 1);
+  static_assert(std::tuple_size_v<decltype(st.held_off_by)> == kernel::StallTotals::kMasters + 1);
   kernel::StallTotals t;
   t.held_off = st.held_off_by;
   t.pci = st.stall.pci;

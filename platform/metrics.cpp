@@ -1,5 +1,4 @@
 #include "platform/metrics.h"
-#include "platform/blame_json.h"
 #include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
@@ -9,6 +8,7 @@
 #include "kernel_sim/drivers/usb/uhci_hcd.h"
 #include "kernel_sim/fs/reiserfs.h"
 #include "kernel_sim/net/dev.h"
+#include "platform/blame_json.h"
 
 namespace latsim::platform {
 namespace {

@@ -1,5 +1,4 @@
 #include "platform/run.h"
-#include "platform/blame_json.h"
 #include <fmt/format.h>
 #include <unistd.h>
 #include <cctype>
@@ -11,6 +10,7 @@
 #include "common/local_time.h"
 #include "kernel_sim/block/block_layer.h"
 #include "kernel_sim/kernel.h"
+#include "platform/blame_json.h"
 #include "platform/latencytest_probe.h"
 #include "platform/machine.h"
 #include "platform/metrics.h"

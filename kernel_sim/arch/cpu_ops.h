@@ -31,12 +31,12 @@ struct StallTotals {
   // host bridge is master 0); the last slot: a master the bridge could not name.
   static constexpr int kMasters = 8;
   std::array<sc_time, kMasters + 1> held_off{};
-  sc_time pci;           // CPU cycles to PCI: GNT#, ordering behind earlier cycles, the cycle
-  sc_time isa;           // ISA cycles through the PCI-ISA bridge
-  sc_time video_fifo;    // a full video FIFO: held wait states and Retries
-  sc_time spin;          // spinning on a lock held by another CPU
-  sc_time smm;           // the BIOS's SMI handler
-  sc_time halted;        // hlt: waiting for an interrupt
+  sc_time pci;         // CPU cycles to PCI: GNT#, ordering behind earlier cycles, the cycle
+  sc_time isa;         // ISA cycles through the PCI-ISA bridge
+  sc_time video_fifo;  // a full video FIFO: held wait states and Retries
+  sc_time spin;        // spinning on a lock held by another CPU
+  sc_time smm;         // the BIOS's SMI handler
+  sc_time halted;      // hlt: waiting for an interrupt
 };
 
 class CpuOps {

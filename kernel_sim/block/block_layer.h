@@ -193,7 +193,7 @@ class BlockLayer {
   bool busy_ = false;  // hwgroup->busy
   Request active_;
   BlameRequest active_blame_;  // active_ as the blame ledger names it (seq 0: idle)
-  uint32_t pio_left_ = 0;                            // sectors of the PIO request still to read
+  uint32_t pio_left_ = 0;      // sectors of the PIO request still to read
   static constexpr uint64_t kPrdTable = 0x00100000;  // pci_alloc_consistent page
   BlockStats stats_;
   // write side

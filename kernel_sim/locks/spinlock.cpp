@@ -13,8 +13,13 @@ bool Kernel::spin_until(SpinWait& w, const char* lock, int holder) {
   PerCpu& pc = pcpu_[size_t(smp_processor_id())];
   if (tracer_.tracing()) {  // the holder as the spin begins, for the blame ledger
     const Task* h = holder >= 0 ? rq_[size_t(holder)].curr : nullptr;
-    pc.spin_on = {BlameKind::Spin, BlameContext::Kernel, h ? pcpu_[size_t(holder)].last_fn : "",
-                  lock, -1, h ? h->pid : -1, holder};
+    pc.spin_on = {BlameKind::Spin,
+                  BlameContext::Kernel,
+                  h ? pcpu_[size_t(holder)].last_fn : "",
+                  lock,
+                  -1,
+                  h ? h->pid : -1,
+                  holder};
     pc.spin_holder_comm = h ? h->comm : std::string();
   }
   ++w.spinners;

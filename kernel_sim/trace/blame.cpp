@@ -65,26 +65,40 @@ void charge_call(BlameLedger& l, const BlameCall& c, const BlameCaller& who) {
 
 const char* blame_kind_name(BlameKind k) {
   switch (k) {
-    case BlameKind::Code: return "code";
-    case BlameKind::BusMaster: return "bus_master";
-    case BlameKind::Pci: return "pci";
-    case BlameKind::Isa: return "isa";
-    case BlameKind::VideoFifo: return "video_fifo";
-    case BlameKind::Spin: return "spin";
-    case BlameKind::Smm: return "smm";
-    case BlameKind::Halted: return "halted";
+    case BlameKind::Code:
+      return "code";
+    case BlameKind::BusMaster:
+      return "bus_master";
+    case BlameKind::Pci:
+      return "pci";
+    case BlameKind::Isa:
+      return "isa";
+    case BlameKind::VideoFifo:
+      return "video_fifo";
+    case BlameKind::Spin:
+      return "spin";
+    case BlameKind::Smm:
+      return "smm";
+    case BlameKind::Halted:
+      return "halted";
   }
   return "?";
 }
 
 const char* blame_context_name(BlameContext c) {
   switch (c) {
-    case BlameContext::User: return "user";
-    case BlameContext::Kernel: return "kernel";
-    case BlameContext::Irq: return "irq";
-    case BlameContext::Softirq: return "softirq";
-    case BlameContext::Nmi: return "nmi";
-    case BlameContext::Idle: return "idle";
+    case BlameContext::User:
+      return "user";
+    case BlameContext::Kernel:
+      return "kernel";
+    case BlameContext::Irq:
+      return "irq";
+    case BlameContext::Softirq:
+      return "softirq";
+    case BlameContext::Nmi:
+      return "nmi";
+    case BlameContext::Idle:
+      return "idle";
   }
   return "?";
 }

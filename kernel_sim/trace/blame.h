@@ -51,7 +51,7 @@ struct BlameKey {
 struct BlameItem {
   BlameKey key;
   uint64_t ps = 0;
-  std::string task;  // comm of key.pid when first charged (the task may exit later)
+  std::string task;      // comm of key.pid when first charged (the task may exit later)
   BlameRequest request;  // BusMaster: the IDE request key.request names
 };
 
@@ -77,7 +77,7 @@ struct BlameCall {
 
 // Who made a call, as the kernel knows it: the code running and, for a spin, the lock.
 struct BlameCaller {
-  BlameKey code;  // kind Code, with context, fn and task
+  BlameKey code;                      // kind Code, with context, fn and task
   const std::string* comm = nullptr;  // the task's (copied only into a new item)
   BlameKey spin;                      // kind Spin, with the lock and its holder
   const std::string* holder_comm = nullptr;

@@ -12,14 +12,22 @@ void SectionBlame::charge(int cpu, CpuClass c, BlameCall& call) {
   BlameCaller who;
   BlameKey& code = who.code;
   switch (c) {
-    case CpuClass::User: code.context = BlameContext::User; break;
-    case CpuClass::System: code.context = BlameContext::Kernel; break;
+    case CpuClass::User:
+      code.context = BlameContext::User;
+      break;
+    case CpuClass::System:
+      code.context = BlameContext::Kernel;
+      break;
     case CpuClass::Irq:
       code.context = pc.intr_now == int(INTR_NMI) ? BlameContext::Nmi : BlameContext::Irq;
       code.irq = pc.intr_now;
       break;
-    case CpuClass::Softirq: code.context = BlameContext::Softirq; break;
-    case CpuClass::Idle: code.context = BlameContext::Idle; break;
+    case CpuClass::Softirq:
+      code.context = BlameContext::Softirq;
+      break;
+    case CpuClass::Idle:
+      code.context = BlameContext::Idle;
+      break;
   }
   // User code is the task's own: no kernel function is running.
   code.fn = c == CpuClass::User ? "" : pc.last_fn;

@@ -17,28 +17,27 @@ std::string us_or_dash(double v) { return v < 0 ? "-" : fmt::format("{:.1f}", v)
 
 void print_table(const Explained& e) {
   const json& t = e.trace;
-  std::cout << fmt::format("traces/{}: {} us on CPU{}, task {}, {} .. {}\n\n",
-                           t.value("file", ""), us(t.value("length_ps", uint64_t(0))),
-                           t.value("cpu", 0), t.value("task", ""), t.value("started_at", ""),
-                           t.value("ended_at", ""));
+  std::cout << fmt::format("traces/{}: {} us on CPU{}, task {}, {} .. {}\n\n", t.value("file", ""),
+                           us(t.value("length_ps", uint64_t(0))), t.value("cpu", 0),
+                           t.value("task", ""), t.value("started_at", ""), t.value("ended_at", ""));
   std::cout << fmt::format("  {:<36} {:>9} {:>6}  {}\n", "cause", "us", "share", "where");
   // The causes that matter, then the rest in one line (--json has every one).
   uint64_t rest_ps = 0;
   size_t shown = 0;
   for (const Row& r : e.rows) {
     if (shown < kTableRows && (shown == 0 || r.share >= 0.001)) {
-      std::cout << fmt::format("  {:<36} {:>9} {:>5.1f}%  {}\n", r.label, us(r.ps),
-                               100 * r.share, r.detail);
+      std::cout << fmt::format("  {:<36} {:>9} {:>5.1f}%  {}\n", r.label, us(r.ps), 100 * r.share,
+                               r.detail);
       ++shown;
     } else {
       rest_ps += r.ps;
     }
   }
   if (shown < e.rows.size())
-    std::cout << fmt::format("  {:<36} {:>9} {:>5.1f}%\n",
-                             fmt::format("{} smaller causes", e.rows.size() - shown), us(rest_ps),
-                             100.0 * double(rest_ps) /
-                                 double(std::max<uint64_t>(1, t.value("length_ps", uint64_t(1)))));
+    std::cout << fmt::format(
+        "  {:<36} {:>9} {:>5.1f}%\n", fmt::format("{} smaller causes", e.rows.size() - shown),
+        us(rest_ps),
+        100.0 * double(rest_ps) / double(std::max<uint64_t>(1, t.value("length_ps", uint64_t(1)))));
   const uint64_t blamed = t.value("blamed_ps", uint64_t(0)),
                  length = t.value("length_ps", uint64_t(0));
   std::cout << fmt::format("  {:<36} {:>9} {:>5.1f}%  {}\n\n", "total", us(blamed),
@@ -71,15 +70,24 @@ void print_whatifs(const std::vector<WhatIf>& w) {
 json to_json(const Explained& e, const std::vector<WhatIf>& w, bool whatif) {
   json rows = json::array();
   for (const Row& r : e.rows)
-    rows.push_back({{"kind", r.kind}, {"cause", r.label}, {"name", r.name}, {"ps", r.ps},
-                    {"share", r.share}, {"where", r.detail}});
+    rows.push_back({{"kind", r.kind},
+                    {"cause", r.label},
+                    {"name", r.name},
+                    {"ps", r.ps},
+                    {"share", r.share},
+                    {"where", r.detail}});
   json j = {{"trace", e.trace}, {"rows", rows}, {"sentence", summary_sentence(e)}};
   if (!whatif) return j;
   j["whatif"] = json::array();
   for (const WhatIf& x : w)
-    j["whatif"].push_back({{"cause", x.cause}, {"blamed_ps", x.blamed_ps}, {"change", x.change},
-                           {"set", x.set}, {"max_us", x.max_us}, {"same_us", x.same_us},
-                           {"disagrees", x.disagrees}, {"error", x.error}});
+    j["whatif"].push_back({{"cause", x.cause},
+                           {"blamed_ps", x.blamed_ps},
+                           {"change", x.change},
+                           {"set", x.set},
+                           {"max_us", x.max_us},
+                           {"same_us", x.same_us},
+                           {"disagrees", x.disagrees},
+                           {"error", x.error}});
   return j;
 }
 
@@ -117,8 +125,9 @@ Command::Command(CLI::App& app) {
   cmd_->add_option("run_dir", o_.run_dir, "A run's output directory")->required();
   cmd_->add_option("--trace", o_.trace, "Explain traces/trace-NNN (1 = the longest kept)")
       ->check(cli::in_range(1, 100000));
-  cmd_->add_flag("--max", [this](int64_t) { o_.trace = 0; },
-                 "Explain the longest section, traces/max.txt (the default)");
+  cmd_->add_flag(
+      "--max", [this](int64_t) { o_.trace = 0; },
+      "Explain the longest section, traces/max.txt (the default)");
   cmd_->add_flag("--json", o_.json, "Print the ledger, the rows and the reruns as JSON");
   cmd_->add_flag("--whatif", o_.whatif,
                  "Rerun the scenario and seed with each top cause's mechanism switched off\n"

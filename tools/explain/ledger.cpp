@@ -109,8 +109,8 @@ const json& pick_trace(const json& ledgers, int n) {
   if (n < 1 || size_t(n) > traces.size())
     throw std::runtime_error(
         traces.empty() ? fmt::format("--trace {}: the run kept no trace over the threshold", n)
-                       : fmt::format("--trace {}: the run kept {} traces (1..{})", n,
-                                     traces.size(), traces.size()));
+                       : fmt::format("--trace {}: the run kept {} traces (1..{})", n, traces.size(),
+                                     traces.size()));
   return traces[size_t(n - 1)];
 }
 
@@ -120,8 +120,8 @@ Explained explain_trace(const json& trace) {
   const uint64_t length = trace.value("length_ps", uint64_t(0));
   const std::string task = trace.value("task", "");
   std::map<std::pair<std::string, std::string>, size_t> index;  // (kind, name) -> row
-  std::vector<std::map<std::string, uint64_t>> where;            // per row: place -> ps
-  std::vector<std::map<std::string, uint64_t>> requests;         // per row: disk request -> ps
+  std::vector<std::map<std::string, uint64_t>> where;           // per row: place -> ps
+  std::vector<std::map<std::string, uint64_t>> requests;        // per row: disk request -> ps
   for (const auto& c : trace["causes"]) {
     const Group g = group_of(c);
     auto [it, added] = index.emplace(std::make_pair(g.kind, g.name), e.rows.size());

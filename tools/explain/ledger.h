@@ -2,8 +2,8 @@
 // A run's blame ledgers (traces/blame.json, written by platform/blame_json.cpp) read back
 // and grouped the way a kernel engineer asks: which bus master, which port, which lock,
 // which interrupt, which function.
-#include <nlohmann/json.hpp>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -15,13 +15,13 @@ struct Row {
   std::string label;  // "bus-master DMA by ide", "executing __copy_to_user_ll"
   std::string name;   // the master, port, lock, interrupt or function on its own
   uint64_t ps = 0;
-  double share = 0;     // of the section
-  std::string detail;   // who was held, by whom, in which functions
-  std::string sentence; // the row as a clause: "held off memory by ide's bus-master DMA"
+  double share = 0;      // of the section
+  std::string detail;    // who was held, by whom, in which functions
+  std::string sentence;  // the row as a clause: "held off memory by ide's bus-master DMA"
 };
 
 struct Explained {
-  nlohmann::json trace;  // the trace's ledger as blame.json has it
+  nlohmann::json trace;   // the trace's ledger as blame.json has it
   std::vector<Row> rows;  // largest first
 };
 

@@ -21,10 +21,12 @@ struct Switch {
 std::vector<Switch> switches_for(const Row& r) {
   if (r.kind == "bus_master") {
     std::vector<Switch> s{{"bus-master holdoff off", "platform.host_bridge.cpu_holdoff=none"}};
-    if (r.name.find("ide") != std::string::npos) s.push_back({"IDE DMA off", "kernel.hdparm.dma=off"});
+    if (r.name.find("ide") != std::string::npos)
+      s.push_back({"IDE DMA off", "kernel.hdparm.dma=off"});
     return s;
   }
-  if (r.kind == "interrupt" && r.name == "NMI") return {{"NMI watchdog off", "kernel.nmi_watchdog=false"}};
+  if (r.kind == "interrupt" && r.name == "NMI")
+    return {{"NMI watchdog off", "kernel.nmi_watchdog=false"}};
   if (r.kind == "smm") return {{"no SMIs", "platform.smi.period_us=0"}};
   if (r.kind == "video_fifo") return {{"PCI 2.1 video card (Retry)", "platform.video.pci=2.1"}};
   return {};
@@ -78,8 +80,8 @@ std::vector<WhatIf> plan_whatifs(const Explained& e, size_t n) {
   return plan;
 }
 
-void run_whatifs(const fs::path& run_dir, const Explained& e, std::vector<WhatIf>& w,
-                 size_t jobs, bool progress) {
+void run_whatifs(const fs::path& run_dir, const Explained& e, std::vector<WhatIf>& w, size_t jobs,
+                 bool progress) {
   std::string tmpl = (fs::temp_directory_path() / "latsim-whatif-XXXXXX").string();
   if (!mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a temporary directory");
   const fs::path tmp = tmpl;
@@ -98,8 +100,8 @@ void run_whatifs(const fs::path& run_dir, const Explained& e, std::vector<WhatIf
   ro.progress = progress;
   ro.label = "whatif";
   ro.noun = "reruns";
-  const sweep::RunSummary sum =
-      sweep::run_jobs(list, ro, [&](size_t k, const sweep::JobResult& r) -> std::optional<std::string> {
+  const sweep::RunSummary sum = sweep::run_jobs(
+      list, ro, [&](size_t k, const sweep::JobResult& r) -> std::optional<std::string> {
         WhatIf& x = w[which[k]];
         if (!r.ok()) {
           x.error = r.describe() + ": " + sweep::tail_of(list[k].stderr_path, 1);

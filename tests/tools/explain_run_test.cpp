@@ -1,0 +1,83 @@
+// `latsim explain` end to end on real runs: the ledger of every kept trace of the reference
+// scenario sums to the trace exactly, the explanation names the mechanism the seed argued
+// about, the output is deterministic, and bad input gets a one-line error.
+#include <gtest/gtest.h>
+#include "tests/tools/sweep_test_support.h"
+
+namespace {
+
+using namespace sweep_test;
+
+class Explain : public Sweep {
+ protected:
+  fs::path run(const std::string& name, const std::vector<std::string>& extra = {}) {
+    std::vector<std::string> a{"run", kScenario, "-q", "--out", (dir_ / name).string()};
+    a.insert(a.end(), extra.begin(), extra.end());
+    const Result r = latsim(a);
+    EXPECT_EQ(r.code, 0) << r;
+    return dir_ / name;
+  }
+};
+
+// The causes of each trace, summed here, against the tracer's own interval and the trace
+// file's header: a CPU call left uncharged, or time passing outside one, shows as a gap.
+TEST_F(Explain, EveryKeptTraceOfTheReferenceRunSumsToItsLatencyExactly) {
+  const fs::path out = run("ref");
+  const json ledgers = read_json(out / "traces" / "blame.json");
+  std::vector<json> all(ledgers["traces"].begin(), ledgers["traces"].end());
+  ASSERT_GE(all.size(), 10u);
+  all.push_back(ledgers["max"]);
+  for (const json& t : all) {
+    const std::string file = t["file"];
+    uint64_t sum = 0;
+    for (const json& c : t["causes"]) sum += c["ps"].get<uint64_t>();
+    const uint64_t length = t["t_end_ps"].get<uint64_t>() - t["t_start_ps"].get<uint64_t>();
+    EXPECT_EQ(sum, length) << file;
+    EXPECT_EQ(length / 1000000, t["latency_us"].get<uint64_t>()) << file;
+    const std::string text = slurp(out / "traces" / file);
+    EXPECT_TRUE(
+        contains(text, " latency: " + std::to_string(t["latency_us"].get<uint64_t>()) + " us,"))
+        << file;
+  }
+  // The longest section: IDE bus-master DMA holds the CPU, for a request cat issued.
+  const Result e = latsim({"explain", out.string()});
+  ASSERT_EQ(e.code, 0) << e;
+  const auto lines = lines_of(e.out);
+  ASSERT_GE(lines.size(), 4u) << e;
+  EXPECT_TRUE(contains(lines[3], "bus-master DMA by ide")) << e;
+  EXPECT_TRUE(contains(lines[3], "issued for cat/")) << e;
+  EXPECT_TRUE(contains(e.out, "the causes sum to the section exactly")) << e;
+}
+
+TEST_F(Explain, LedgerAndJsonAreByteIdenticalAcrossReruns) {
+  const fs::path a = run("a", {"--duration", "5s"}), b = run("b", {"--duration", "5s"});
+  EXPECT_EQ(slurp(a / "traces" / "blame.json"), slurp(b / "traces" / "blame.json"));
+  const Result ja = latsim({"explain", a.string(), "--json", "--trace", "2"});
+  const Result jb = latsim({"explain", b.string(), "--json", "--trace", "2"});
+  ASSERT_EQ(ja.code, 0) << ja;
+  EXPECT_EQ(ja.out, jb.out);
+  EXPECT_EQ(json::parse(ja.out)["trace"]["file"], json::parse(jb.out)["trace"]["file"]);
+}
+
+TEST_F(Explain, BadInputGetsAOneLineErrorAndExitOne) {
+  auto fails = [&](const std::vector<std::string>& args, const std::string& says) {
+    const Result r = latsim(args);
+    EXPECT_EQ(r.code, 1) << r;
+    EXPECT_EQ(lines_of(r.err).size(), 1u) << r;
+    EXPECT_TRUE(contains(r.err, says)) << r;
+  };
+  fails({"explain", (dir_ / "nowhere").string()}, "no such run directory");
+  const fs::path untraced =
+      run("untraced", {"--duration", "0.2s", "--set", "tracing.enabled=false"});
+  fails({"explain", untraced.string()}, "no blame ledger");
+  const fs::path small = run("small", {"--duration", "2s"});
+  const size_t kept = read_json(small / "traces" / "blame.json")["traces"].size();
+  fails({"explain", small.string(), "--trace", std::to_string(kept + 1)},
+        "the run kept " + std::to_string(kept) + " traces");
+  json info = read_json(small / "run-info.json");
+  info["versions"]["latsim"] = "0.0.1";
+  std::ofstream(small / "run-info.json") << info.dump(2);
+  fails({"explain", small.string()}, "written by latsim 0.0.1");
+}
+
+}  // namespace
