@@ -91,6 +91,7 @@ struct PerCpu {
   // (blame ledger: whose section the spin is).
   BlameKey spin_on;
   std::string spin_holder_comm;
+  const char* taking_lock = "";  // the spinlock being acquired here (the section it opens)
   // /proc/interrupts' counters: kstat_cpu(cpu).irqs[], irq_stat[cpu].apic_timer_irqs,
   // nmi_count(cpu).
   std::array<uint64_t, NR_IRQS> kstat_irqs{};

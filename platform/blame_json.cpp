@@ -96,6 +96,8 @@ nlohmann::json trace_blame(const RunView& v, const kernel::LatencyTrace& t) {
   return {{"latency_us", t.latency_us},
           {"cpu", t.cpu},
           {"task", fmt::format("{}/{}", t.task.comm, t.task.pid)},
+          {"opened_by", fmt::format("{}/{}", t.opened_by.comm, t.opened_by.pid)},
+          {"lock", t.lock},
           {"started_at", kernel::format_site(t.start)},
           {"ended_at", kernel::format_site(t.end)},
           {"t_start_ps", t.t_start.value()},

@@ -79,8 +79,10 @@ void Kernel::spin_lock(Spinlock& l, const char* parent) {
     latency_site(CAUSE_REACQ_BKL, {"schedule", "reacquire_kernel_lock"});
   else
     latency_site(CAUSE_SPIN_LOCK, {parent, "lock"});
-  preempt_disable({"spin_lock", "lock"});
   const int c = smp_processor_id();
+  pcpu_[size_t(c)].taking_lock = l.name;  // a section this opens is this lock's
+  preempt_disable({"spin_lock", "lock"});
+  pcpu_[size_t(c)].taking_lock = "";
   l.acquisitions++;
   if (l.owner >= 0 && l.owner != c) {
     l.contended++;
@@ -130,7 +132,9 @@ bool Kernel::spin_lock_irqsave(Spinlock& l, const char* parent) {
   l.acquisitions++;
   const sc_time t0 = now();
   for (;;) {
+    pcpu_[size_t(c)].taking_lock = l.name;
     local_irq_disable(site);
+    pcpu_[size_t(c)].taking_lock = "";
     if (l.owner < 0 || l.owner == c) break;
     // Contended: spin with interrupts restored, as __spin_lock_irqsave does.
     l.contended++;

@@ -16,7 +16,7 @@ void Kernel::critical_check(int c, bool was, const CodeSite& site) {
     const Task* t = rq_[size_t(c)].curr;
     const auto& pc = pcpu_[size_t(c)];
     const char* parent = std::string_view(site.fn) == pc.last_fn ? pc.last_parent : pc.last_fn;
-    tracer_.begin(c, now(), site, parent, t->preempt_count, task_info(*t));
+    tracer_.begin(c, now(), site, parent, t->preempt_count, task_info(*t), pc.taking_lock);
   } else if (was && !now_critical) {
     tracer_.end(c, now(), site, task_info(*rq_[size_t(c)].curr));
   }

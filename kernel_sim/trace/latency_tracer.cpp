@@ -43,12 +43,14 @@ LatencyTracer::LatencyTracer(int ncpus, const LatencyTracerParams& p)
     : p_(p), cpus_(ncpus), spans_(ncpus, p.spans) {}
 
 void LatencyTracer::begin(int cpu, sc_time now, const CodeSite& site, const char* parent,
-                          uint32_t pc, const TaskInfo& task) {
+                          uint32_t pc, const TaskInfo& task, const char* lock) {
   auto& c = cpus_[cpu];
   c.active = true;
   c.t0 = now;
   c.start = site;
   c.task = task;
+  c.opened_by = task;
+  c.lock = lock;
   c.buf.clear();
   c.ledger.clear();
   c.total = 0;
@@ -86,6 +88,8 @@ void LatencyTracer::end(int cpu, sc_time now, const CodeSite& site) {
   t.t_start = c.t0;
   t.t_end = now;
   t.total_entries = c.total;
+  t.opened_by = c.opened_by;
+  t.lock = c.lock;
   if (new_max) {
     max_us_ = lat;
     max_trace_ = t;

@@ -37,6 +37,8 @@ struct LatencyTrace {
   uint64_t total_entries = 0;
   std::vector<TraceEntry> entries;
   std::vector<BlameItem> blame;  // where [t_start, t_end] went (blame.h): sums to it
+  TaskInfo opened_by;            // the task current when the section began
+  const char* lock = "";         // the spinlock whose acquisition began it, if one did
 };
 
 class LatencyTracer {
@@ -45,8 +47,9 @@ class LatencyTracer {
 
   bool tracing() const { return p_.enabled; }
   bool active(int cpu) const { return cpus_[cpu].active; }
+  // `lock`: the spinlock being taken, when its acquisition opens the section.
   void begin(int cpu, sc_time now, const CodeSite& site, const char* parent, uint32_t pc,
-             const TaskInfo& task);
+             const TaskInfo& task, const char* lock = "");
   void mcount(int cpu, sc_time now, uint32_t pc, const char* fn, const char* parent);
   void end(int cpu, sc_time now, const CodeSite& site);
   // As above, `ending` being the task current at the end (named when task_at_end).
@@ -82,7 +85,8 @@ class LatencyTracer {
     bool active = false;
     sc_time t0;
     CodeSite start;
-    TaskInfo task;
+    TaskInfo task, opened_by;
+    const char* lock = "";
     uint64_t total = 0;
     std::vector<TraceEntry> buf;
     BlameLedger ledger;

@@ -17,9 +17,13 @@ std::string us_or_dash(double v) { return v < 0 ? "-" : fmt::format("{:.1f}", v)
 
 void print_table(const Explained& e) {
   const json& t = e.trace;
-  std::cout << fmt::format("traces/{}: {} us on CPU{}, task {}, {} .. {}\n\n", t.value("file", ""),
+  std::cout << fmt::format("traces/{}: {} us on CPU{}, task {}, {} .. {}\n", t.value("file", ""),
                            us(t.value("length_ps", uint64_t(0))), t.value("cpu", 0),
                            t.value("task", ""), t.value("started_at", ""), t.value("ended_at", ""));
+  if (!t.value("lock", "").empty())
+    std::cout << fmt::format("opened as {} took {}\n", t.value("opened_by", ""),
+                             t.value("lock", ""));
+  std::cout << "\n";
   std::cout << fmt::format("  {:<36} {:>9} {:>6}  {}\n", "cause", "us", "share", "where");
   // The causes that matter, then the rest in one line (--json has every one).
   uint64_t rest_ps = 0;

@@ -38,9 +38,9 @@ Group group_of(const json& c) {
   if (kind == "pci") return {kind, name, "PCI cycle to " + name, "in PCI cycles to " + name};
   if (kind == "isa")
     return {kind, name, "ISA cycle to " + name, "in ISA cycles to " + name + " (PCI-ISA bridge)"};
-  if (kind == "video_fifo")
-    return {kind, name, "full video FIFO at " + name,
-            "stalled on the full video command FIFO (" + name + ")"};
+  if (kind == "video_fifo")  // whichever port the CPU was after, the card held the bus
+    return {kind, "video card", "bus held by the full video FIFO",
+            "stalled while the video card's full command FIFO held the PCI bus"};
   if (kind == "spin") return {kind, name, "spinning on " + name, "spinning on " + name};
   if (kind == "smm") return {kind, name, "SMI handler (SMM)", "in the BIOS's SMI handler"};
   if (kind == "halted") return {kind, name, "hlt", "halted"};
@@ -71,6 +71,7 @@ std::string where_of(const json& c, const std::string& kind, const std::string& 
   const std::string fn = c.value("fn", c.value("name", ""));
   const std::string irq = c.value("interrupt", ""), task = c.value("task", "");
   std::string w = fn.empty() ? task : fn;
+  if (kind == "video_fifo") w = c.value("name", "") + " in " + w;
   if (!irq.empty() && kind != "interrupt") w += " (" + irq + ")";
   if (kind != "user" && !fn.empty() && !task.empty() && task != trace_task) w += " of " + task;
   return w;
@@ -162,9 +163,13 @@ Explained explain_trace(const json& trace) {
 
 std::string summary_sentence(const Explained& e) {
   const json& t = e.trace;
-  std::string s = fmt::format("{} us on CPU{} ({}, {} .. {}):", us(t.value("length_ps", 0ull)),
-                              t.value("cpu", 0), t.value("task", ""), t.value("started_at", ""),
-                              t.value("ended_at", ""));
+  std::string s =
+      fmt::format("{} us on CPU{} ({}, {} .. {}", us(t.value("length_ps", 0ull)), t.value("cpu", 0),
+                  t.value("task", ""), t.value("started_at", ""), t.value("ended_at", ""));
+  // A section a spinlock's acquisition opened: the lock and the task that took it.
+  if (!t.value("lock", "").empty())
+    s += fmt::format("; opened as {} took {}", t.value("opened_by", ""), t.value("lock", ""));
+  s += "):";
   for (size_t i = 0; i < e.rows.size() && i < 3; ++i)
     s += fmt::format("{} {} us ({:.0f} %) {}", i ? ";" : "", us(e.rows[i].ps),
                      100 * e.rows[i].share, e.rows[i].sentence);
