@@ -9,7 +9,7 @@
 #include "kernel_sim/mm/slab.h"
 #include "kernel_sim/net/dev.h"
 #include "kernel_sim/sched/workqueue.h"
-#include "kernel_sim/trace/section_blame.h"
+#include "kernel_sim/trace/kernel_blame.h"
 
 namespace latsim::kernel {
 
@@ -50,7 +50,7 @@ Kernel::Kernel(const KernelParams& p, std::vector<CpuOps*> cpus)
     cpus_[i] = acct_.back().get();
   }
   if (p_.trace.enabled) {
-    blame_ = std::make_unique<SectionBlame>(*this);
+    blame_ = std::make_unique<KernelBlame>(*this);
     for (auto& a : acct_) a->set_blame(blame_.get());
   }
   block_ = std::make_unique<BlockLayer>(*this);

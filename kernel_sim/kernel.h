@@ -126,7 +126,7 @@ enum Softirq {
   HRTIMER_SOFTIRQ = 7  // -rt/hrtimer: soft hrtimers (its own number in later kernels)
 };
 
-class SectionBlame;
+class KernelBlame;
 
 class Kernel {
  public:
@@ -316,6 +316,14 @@ class Kernel {
   const std::vector<std::unique_ptr<UhciHcd>>& uhci() const { return uhci_; }
   bool has_drivers() const { return nic_ || snd_ || net_ || !uhci_.empty(); }
   LatencyTracer& tracer() { return tracer_; }
+  // The blame ledger's kernel side while tracing (trace/kernel_blame.h), else nullptr.
+  KernelBlame* blame() { return blame_.get(); }
+  const KernelBlame* blame() const { return blame_.get(); }
+  // A wake-up's blame window from `due` (trace/kernel_blame.h): -1 when not tracing or
+  // when `due` has passed (its start could no longer be itemized).
+  int open_blame_window(sc_time due);
+  // Close it as the current task sees the time: `label`'s longest is kept.
+  void close_blame_window(int id, const std::string& label);
   // The 2001 preempt-stats table (kernel.flavour 2.4.10-preempt only; else null).
   const PreemptStats* preempt_stats() const { return pstats_.get(); }
   std::vector<std::string>& dmesg() { return dmesg_; }
@@ -492,7 +500,7 @@ class Kernel {
   std::vector<std::string> dmesg_;
   bool booted_ = false;
   std::vector<std::unique_ptr<AccountedCpu>> acct_;  // wrap cpus_: CPU time per class
-  std::unique_ptr<SectionBlame> blame_;              // while tracing: the blame ledger
+  std::unique_ptr<KernelBlame> blame_;               // while tracing: the blame ledger
   CpuClass cpu_class(int c) const;
   sc_core::sc_event boot_done_;
   // TLB shootdown state (smp.c: flush_cpumask, flush_mm, tlbstate_lock)

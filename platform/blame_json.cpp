@@ -1,6 +1,8 @@
 #include "platform/blame_json.h"
 #include <fmt/format.h>
 #include <algorithm>
+#include <map>
+#include "kernel_sim/trace/kernel_blame.h"
 
 namespace latsim::platform {
 namespace {
@@ -79,32 +81,77 @@ nlohmann::json cause_json(const RunView& v, const BlameItem& i, uint64_t total_p
   return c;
 }
 
-}  // namespace
-
-nlohmann::json trace_blame(const RunView& v, const kernel::LatencyTrace& t) {
-  std::vector<BlameItem> items = t.blame;
+// An interval's ledger: its span, the sum of its causes and the causes, largest first.
+nlohmann::json interval_blame(const RunView& v, const std::vector<BlameItem>& ledger,
+                              sc_core::sc_time start, sc_core::sc_time end) {
+  std::vector<BlameItem> items = ledger;
   // Largest first; equal ones keep the order they were first charged in.
   std::stable_sort(items.begin(), items.end(),
                    [](const BlameItem& a, const BlameItem& b) { return a.ps > b.ps; });
-  const uint64_t length = (t.t_end - t.t_start).value();
+  const uint64_t length = (end - start).value();
   uint64_t sum = 0;
   nlohmann::json causes = nlohmann::json::array();
   for (const auto& i : items) {
     sum += i.ps;
     causes.push_back(cause_json(v, i, length));
   }
-  return {{"latency_us", t.latency_us},
-          {"cpu", t.cpu},
-          {"task", fmt::format("{}/{}", t.task.comm, t.task.pid)},
-          {"opened_by", fmt::format("{}/{}", t.opened_by.comm, t.opened_by.pid)},
-          {"lock", t.lock},
-          {"started_at", kernel::format_site(t.start)},
-          {"ended_at", kernel::format_site(t.end)},
-          {"t_start_ps", t.t_start.value()},
-          {"t_end_ps", t.t_end.value()},
+  return {{"t_start_ps", start.value()},
+          {"t_end_ps", end.value()},
           {"length_ps", length},
           {"blamed_ps", sum},
           {"causes", causes}};
+}
+
+}  // namespace
+
+nlohmann::json trace_blame(const RunView& v, const kernel::LatencyTrace& t) {
+  nlohmann::json j = interval_blame(v, t.blame, t.t_start, t.t_end);
+  j["latency_us"] = t.latency_us;
+  j["cpu"] = t.cpu;
+  j["task"] = fmt::format("{}/{}", t.task.comm, t.task.pid);
+  j["opened_by"] = fmt::format("{}/{}", t.opened_by.comm, t.opened_by.pid);
+  j["lock"] = t.lock;
+  j["started_at"] = kernel::format_site(t.start);
+  j["ended_at"] = kernel::format_site(t.end);
+  return j;
+}
+
+namespace {
+
+nlohmann::json by_kind(const RunView& v, const std::vector<BlameItem>& items, uint64_t length) {
+  std::map<std::string, std::map<std::string, uint64_t>> ps;  // kind -> name -> ps
+  for (const auto& i : items) ps[kernel::blame_kind_name(i.key.kind)][cause_name(v, i)] += i.ps;
+  auto entry = [length](uint64_t p) {
+    return nlohmann::json{{"us", double(p / 1000) / 1000.0},
+                          {"share", length ? double(p) / double(length) : 0.0}};
+  };
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [kind, names] : ps) {
+    uint64_t total = 0;
+    for (const auto& [name, p] : names) {
+      total += p;
+      j[kind]["by"][name] = entry(p);
+    }
+    j[kind].update(entry(total));
+  }
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json blame_summary(const RunView& v) {
+  nlohmann::json j = nlohmann::json::object();
+  const auto& tr = v.k.tracer();
+  if (tr.sections()) {
+    const auto& t = tr.max_trace();
+    j["max"] = by_kind(v, t.blame, (t.t_end - t.t_start).value());
+  }
+  const kernel::WakeupBlame* worst = nullptr;
+  if (const kernel::KernelBlame* b = v.k.blame())
+    for (const auto& w : b->wakeups())
+      if (!worst || w.end - w.start > worst->end - worst->start) worst = &w;
+  if (worst) j["cyclictest"] = by_kind(v, worst->items, (worst->end - worst->start).value());
+  return j;
 }
 
 nlohmann::json blame_ledgers(const RunView& v) {
@@ -120,6 +167,17 @@ nlohmann::json blame_ledgers(const RunView& v) {
     j["max"] = trace_blame(v, tr.max_trace());
     j["max"]["file"] = "max.txt";
   }
+  // Each cyclictest thread's longest wake-up, on the CPU the thread ran on.
+  j["wakeups"] = nlohmann::json::array();
+  if (const kernel::KernelBlame* b = v.k.blame())
+    for (const auto& w : b->wakeups()) {
+      nlohmann::json e = interval_blame(v, w.items, w.start, w.end);
+      e["label"] = w.label;
+      e["pid"] = w.pid;
+      e["cpu"] = w.cpu;
+      e["latency_us"] = (w.end - w.start).value() / 1000000;
+      j["wakeups"].push_back(std::move(e));
+    }
   return j;
 }
 

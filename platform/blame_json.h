@@ -11,5 +11,8 @@ namespace latsim::platform {
 nlohmann::json blame_ledgers(const RunView& v);
 // One trace's ledger: header and causes, largest first.
 nlohmann::json trace_blame(const RunView& v, const kernel::LatencyTrace& t);
+// metrics.json blame: for the longest section ("max") and the longest cyclictest wake-up
+// ("cyclictest"), each cause kind's {us, share} and, under "by", each name's.
+nlohmann::json blame_summary(const RunView& v);
 
 }  // namespace latsim::platform

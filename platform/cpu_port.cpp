@@ -13,8 +13,8 @@ bool CpuPort::run(kernel::Work& w) {
   return done;
 }
 
-kernel::StallTotals CpuPort::stall_totals() const {
-  const cpu::CpuStats& st = cpu_.stats();
+kernel::StallTotals CpuPort::last_call_stalls() const {
+  const cpu::CallStalls& st = cpu_.last_call();
   static_assert(std::tuple_size_v<decltype(st.held_off_by)> == kernel::StallTotals::kMasters + 1);
   kernel::StallTotals t;
   t.held_off = st.held_off_by;

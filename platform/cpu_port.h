@@ -54,7 +54,8 @@ class CpuPort : public kernel::CpuOps {
     cpu_.apic().write(offset, v);
   }
   void send_ipi(int cpu, unsigned vector) override;
-  kernel::StallTotals stall_totals() const override;
+  void begin_call() override { cpu_.begin_call(); }
+  kernel::StallTotals last_call_stalls() const override;
 
  private:
   uint32_t access(uint64_t addr, uint32_t v, unsigned len, bool write);

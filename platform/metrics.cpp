@@ -181,8 +181,10 @@ void tracer_metrics(json& j, const RunView& v) {
                          {"traces_over_threshold", tr.over_threshold()},
                          {"threshold_us", tr.threshold_us()},
                          {"critical_sections", tr.sections()}};
-  // The longest section's blame ledger (traces/blame.json has every kept trace's).
+  // The longest section's blame ledger (traces/blame.json has every kept trace's), and
+  // blame.*: shares by cause for hypotheses (blame.max.bus_master.share >= 0.6).
   if (tr.tracing() && tr.sections()) j["latency_tracer"]["blame"] = trace_blame(v, tr.max_trace());
+  if (tr.tracing()) j["blame"] = blame_summary(v);
   for (const auto& sp : tr.spans().stats())
     j["latency_tracer"]["spans"][sp.name] = {{"count", sp.count},
                                              {"median_us", round3(sp.median_us)},

@@ -135,7 +135,9 @@ void Cyclictest::run(Kernel& k, int thread) {
   }
   for (uint64_t n = 0; p_.loops == 0 || n < uint64_t(p_.loops); ++n) {
     sc_core::sc_time next;
+    int window;   // this wake-up's blame window
     if (timer) {  // sigwait(): the expiry the signal stands for
+      window = k.open_blame_window(timer->due(k));
       const PosixTimer::Expiry e = timer->sigwait(k);
       cpu = e.cpu;
       tick = e.tick;
@@ -143,10 +145,11 @@ void Cyclictest::run(Kernel& k, int thread) {
     } else {  // clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next)
       k.fn("sys_clock_nanosleep", "syscall_call", 300, 3);
       next = k.tick_time(cpu, tick);
+      window = k.open_blame_window(next);
       k.sleep_until_tick(cpu, tick, "do_nanosleep");
     }
     k.fn("sys_clock_gettime", "syscall_call", 150, 1);
-    record(k, thread, cpu, next, k.tick_irq_entry(cpu, tick));
+    record(k, thread, cpu, next, k.tick_irq_entry(cpu, tick), window);
     k.user_exec(2000, 4);
     if (timer) continue;
     // The timer was queued on the CPU the thread slept on; stay on its tick grid.
@@ -171,16 +174,19 @@ void Cyclictest::run_hres(Kernel& k, int thread) {
   for (uint64_t n = 0; p_.loops == 0 || n < uint64_t(p_.loops); ++n) {
     int cpu = k.smp_processor_id();
     sc_core::sc_time irq_entry;
+    int window;  // this wake-up's blame window
     if (timer) {
+      window = k.open_blame_window(timer->due(k));
       const PosixTimer::Expiry e = timer->sigwait(k);
       cpu = e.cpu;
       next = e.expires;
       irq_entry = e.irq_entry;
     } else {
+      window = k.open_blame_window(next);
       irq_entry = k.clock_nanosleep(next, "syscall_call");
     }
     k.fn("sys_clock_gettime", "syscall_call", 150, 1);
-    record(k, thread, cpu, next, irq_entry);
+    record(k, thread, cpu, next, irq_entry, window);
     k.user_exec(2000, 4);
     if (timer) continue;
     next += interval;  // cyclictest: tsinc(&next, &interval), skipping periods gone
@@ -190,8 +196,10 @@ void Cyclictest::run_hres(Kernel& k, int thread) {
 }
 
 void Cyclictest::record(Kernel& k, int thread, int cpu, sc_core::sc_time next,
-                        sc_core::sc_time entry) {
+                        sc_core::sc_time entry, int window) {
   CyclicStats& s = st_[size_t(thread)];
+  // Its blame window: the thread's longest wake-up is kept (traces/blame.json).
+  if (window >= 0) k.close_blame_window(window, fmt::format("{} T{}", name(), thread));
   const int64_t diff = int64_t(std::floor((k.now().to_seconds() - next.to_seconds()) * 1e6));  // µs
   s.act = diff;
   if (s.cycles == 0 || diff < s.min) s.min = diff;

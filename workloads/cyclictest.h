@@ -116,7 +116,8 @@ class Cyclictest : public Program {
   void run(Kernel& k, int thread);
   void run_hres(Kernel& k, int thread);
   // One sample: due at `next`, its timer interrupt entered at `irq_entry`.
-  void record(Kernel& k, int thread, int cpu, sc_core::sc_time next, sc_core::sc_time irq_entry);
+  void record(Kernel& k, int thread, int cpu, sc_core::sc_time next, sc_core::sc_time irq_entry,
+              int window);  // window: its blame window (Kernel::open_blame_window)
   std::string name_;
   CyclictestParams p_;
   std::vector<int> pinned_;  // -a CPUSET's CPUs

@@ -23,9 +23,9 @@ struct Trap {
   unsigned vector = 0;
 };
 
-// Running totals of the time a CPU could not retire instructions, by cause: the blame
-// ledger (trace/blame.h) takes their differences around each call. The rest of a call's
-// time is the code's own execution, its cache misses' DRAM latency included.
+// The time a CPU could not retire instructions during its last call, by cause: the blame
+// ledger (trace/blame.h) splits each call with it. The rest of a call's time is the
+// code's own execution, its cache misses' DRAM latency included.
 struct StallTotals {
   // Misses and PCI cycles held off the FSB by bus-master traffic, by PCI master (the
   // host bridge is master 0); the last slot: a master the bridge could not name.
@@ -89,8 +89,10 @@ class CpuOps {
   virtual void apic_write(unsigned offset, uint32_t v) = 0;
   virtual void send_ipi(int cpu, unsigned vector) = 0;
 
-  // The stall totals so far (a CPU model without them reports none: all is execution).
-  virtual StallTotals stall_totals() const { return {}; }
+  // The stalls since begin_call(), for the blame ledger (a CPU model without them reports
+  // none: all is execution).
+  virtual void begin_call() {}
+  virtual StallTotals last_call_stalls() const { return {}; }
 };
 
 }  // namespace latsim::kernel

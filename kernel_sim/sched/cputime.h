@@ -28,13 +28,14 @@ struct IrqsOffStats {
   const char* max_started_in = "";  // kernel function that cleared IF for the longest
 };
 
-// Who takes each call's time apart for the blame ledger (the kernel, while a traced
-// section runs on the CPU): the call's class, length, port and the stall totals around it.
+// Who takes a call's time apart for the blame ledger (the kernel, while a traced section
+// or a blame window is open on the CPU at the call's end): the call's class, start,
+// length, port and stalls.
 class CallBlame {
  public:
   virtual ~CallBlame() = default;
-  virtual bool wants(int cpu) const = 0;
-  virtual void charge(int cpu, CpuClass c, BlameCall& call) = 0;
+  virtual bool wants(int cpu, const sc_core::sc_time& end) const = 0;
+  virtual void charge(int cpu, CpuClass c, const BlameCall& call) = 0;
 };
 
 // A CpuOps that forwards to the hardware's and charges the time each call took.
@@ -132,17 +133,19 @@ class AccountedCpu : public CpuOps {
                                 int64_t port = -1) {
     const CpuClass c = forced ? *forced : classify_();
     const sc_core::sc_time t0 = local_time::now();
-    // Sections open and close between calls: a call is wholly inside one or outside.
-    std::optional<BlameCall> call;  // built only while blamed: this is the hottest path
-    if (blame_ && blame_->wants(hw_.id())) call.emplace().before = hw_.stall_totals();
+    // Sections open and close between calls: a call is wholly inside one or outside; a
+    // blame window (kernel_blame.h) may begin inside one.
+    if (blame_) hw_.begin_call();
     auto r = f();
-    const sc_core::sc_time d = local_time::now() - t0;
-    t_.by_class[int(c)] += d;
-    if (call) {
-      call->after = hw_.stall_totals();
-      call->port = port;
-      call->ps = d.value();
-      blame_->charge(hw_.id(), c, *call);
+    const sc_core::sc_time t1 = local_time::now();
+    t_.by_class[int(c)] += t1 - t0;
+    if (blame_ && blame_->wants(hw_.id(), t1)) {
+      BlameCall call;
+      call.stalls = hw_.last_call_stalls();
+      call.port = port;
+      call.start_ps = t0.value();
+      call.ps = (t1 - t0).value();
+      blame_->charge(hw_.id(), c, call);
     }
     return r;
   }

@@ -26,6 +26,10 @@ void PosixTimer::arm(Kernel& k) {
       k.timers(cpu_).add(tick_, [this, &k, gen] { posix_timer_fn(k, gen, "run_timer_softirq"); });
 }
 
+sc_core::sc_time PosixTimer::due(Kernel& k) const {
+  return hres_ ? expires_ : k.tick_time(cpu_, tick_);
+}
+
 void PosixTimer::settime(Kernel& k, sc_core::sc_time first, sc_core::sc_time interval) {
   k.fn("sys_timer_settime", "syscall_call", 200, 2);
   const bool flags = k.spin_lock_irqsave(it_lock_, "sys_timer_settime");
@@ -50,7 +54,7 @@ void PosixTimer::posix_timer_fn(Kernel& k, uint64_t generation, const char* pare
   const bool flags = k.spin_lock_irqsave(it_lock_, "posix_timer_fn");
   armed_ = false;
   ++expiries_;
-  fired_ = {cpu_, tick_, hres_ ? expires_ : k.tick_time(cpu_, tick_), hr_.irq_entry};
+  fired_ = {cpu_, tick_, due(k), hr_.irq_entry};
   k.fn("posix_timer_event", "posix_timer_fn", 30);
   k.fn("send_sigqueue", "posix_timer_event", 60, 1);
   const bool f2 = k.spin_lock_irqsave(siglock_, "send_sigqueue");

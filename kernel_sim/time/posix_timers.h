@@ -44,6 +44,8 @@ class PosixTimer {
   // exit_itimers(): the timer dies with its thread.
   void del(Kernel& k);
   uint64_t overruns() const { return overrun_; }
+  // When the pending expiry is due (the one the next sigwait() returns, if not overrun).
+  sc_core::sc_time due(Kernel& k) const;
   uint64_t expiries() const { return expiries_; }
   const Spinlock& it_lock() const { return it_lock_; }
 

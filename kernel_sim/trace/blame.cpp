@@ -27,40 +27,53 @@ uint64_t BlameLedger::total_ps() const {
   return t;
 }
 
+BlameCall BlameCall::tail(uint64_t from_ps) const {
+  BlameCall t = *this;
+  const uint64_t part = start_ps + ps > from_ps ? start_ps + ps - from_ps : 0;
+  t.start_ps = from_ps;
+  t.ps = part;
+  auto scale = [&](sc_time& s) {  // 128-bit: ps * ps overflows 64 bits past ~4 s
+    s = sc_time::from_value(uint64_t((unsigned __int128)s.value() * part / (ps ? ps : 1)));
+  };
+  for (auto& h : t.stalls.held_off) scale(h);
+  for (sc_time* s : {&t.stalls.pci, &t.stalls.isa, &t.stalls.video_fifo, &t.stalls.spin,
+                     &t.stalls.smm, &t.stalls.halted})
+    scale(*s);
+  return t;
+}
+
 void charge_call(BlameLedger& l, const BlameCall& c, const BlameCaller& who) {
-  uint64_t stalled = 0;
   static const std::string none;
-  auto stall = [&](const BlameKey& k, const sc_time& before, const sc_time& after,
-                   const std::string* task) {
-    const uint64_t d = (after - before).value();
-    l.charge(k, d, task ? *task : none);
-    stalled += d;
+  const std::string& comm = who.comm ? *who.comm : none;
+  uint64_t stalled = 0;
+  auto stall = [&](const BlameKey& k, const sc_time& d, const std::string& task,
+                   const BlameRequest* req = nullptr) {
+    l.charge(k, d.value(), task, req);
+    stalled += d.value();
   };
   BlameKey k = who.code;
   k.kind = BlameKind::BusMaster;
   k.request = who.disk ? who.disk->seq : 0;
-  for (size_t m = 0; m < c.after.held_off.size(); ++m) {
-    k.id = m + 1 < c.after.held_off.size() ? int64_t(m) : -1;
-    const uint64_t d = (c.after.held_off[m] - c.before.held_off[m]).value();
-    l.charge(k, d, who.comm ? *who.comm : none, who.disk);
-    stalled += d;
+  for (size_t m = 0; m < c.stalls.held_off.size(); ++m) {
+    k.id = m + 1 < c.stalls.held_off.size() ? int64_t(m) : -1;
+    stall(k, c.stalls.held_off[m], comm, who.disk);
   }
   k.request = 0;
   k.id = c.port;
   k.kind = BlameKind::Pci;
-  stall(k, c.before.pci, c.after.pci, who.comm);
+  stall(k, c.stalls.pci, comm);
   k.kind = BlameKind::Isa;
-  stall(k, c.before.isa, c.after.isa, who.comm);
+  stall(k, c.stalls.isa, comm);
   k.kind = BlameKind::VideoFifo;
-  stall(k, c.before.video_fifo, c.after.video_fifo, who.comm);
-  stall(who.spin, c.before.spin, c.after.spin, who.holder_comm);
+  stall(k, c.stalls.video_fifo, comm);
+  stall(who.spin, c.stalls.spin, who.holder_comm ? *who.holder_comm : none);
   k = who.code;
   k.kind = BlameKind::Smm;
-  stall(k, c.before.smm, c.after.smm, who.comm);
+  stall(k, c.stalls.smm, comm);
   k.kind = BlameKind::Halted;
-  stall(k, c.before.halted, c.after.halted, who.comm);
+  stall(k, c.stalls.halted, comm);
   // The rest of the call is the code's own execution (cache misses' DRAM latency included).
-  l.charge(who.code, c.ps > stalled ? c.ps - stalled : 0, who.comm ? *who.comm : none);
+  l.charge(who.code, c.ps > stalled ? c.ps - stalled : 0, comm);
 }
 
 const char* blame_kind_name(BlameKind k) {

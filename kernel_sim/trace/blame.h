@@ -70,9 +70,13 @@ class BlameLedger {
 
 // What the caller of one CpuOps call was doing, and where the call's time went.
 struct BlameCall {
-  int64_t port = -1;  // a port or MMIO call's address
-  uint64_t ps = 0;    // the call's length
-  StallTotals before, after;
+  int64_t port = -1;      // a port or MMIO call's address
+  uint64_t start_ps = 0;  // when the call began
+  uint64_t ps = 0;        // the call's length
+  StallTotals stalls;     // the CPU's stalls during it
+  // The part from `from_ps` on, its stalls in proportion (where in the call each stall
+  // fell is not known): a blame window that began inside the call gets this.
+  BlameCall tail(uint64_t from_ps) const;
 };
 
 // Who made a call, as the kernel knows it: the code running and, for a spin, the lock.

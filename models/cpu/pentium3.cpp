@@ -190,6 +190,7 @@ void Pentium3::halt() {
     sc_core::wait(apic_.interrupt_event() | smi_event_);
   }
   stats_.halted += sc_core::sc_time_stamp() - t0 - smm;
+  call_.halted += sc_core::sc_time_stamp() - t0 - smm;
 }
 
 bool Pentium3::spin_until(sc_core::sc_event& ev) {
@@ -223,12 +224,15 @@ void Pentium3::pci_access(tlm::tlm_generic_payload& p) {
 void Pentium3::add_holdoff(sc_time t, int master) {
   add_stall(&StallCauses::memory, t);
   const size_t last = stats_.held_off_by.size() - 1;
-  stats_.held_off_by[master >= 0 && size_t(master) < last ? size_t(master) : last] += t;
+  const size_t slot = master >= 0 && size_t(master) < last ? size_t(master) : last;
+  stats_.held_off_by[slot] += t;
+  call_.held_off_by[slot] += t;
 }
 
 void Pentium3::add_stall(sc_time StallCauses::*cause, sc_time t) {
   if (t == SC_ZERO_TIME) return;
   stats_.stall.*cause += t;
+  call_.stall.*cause += t;
   stats_.stall_max.*cause = std::max(stats_.stall_max.*cause, t);
 }
 

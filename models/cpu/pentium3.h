@@ -51,6 +51,13 @@ struct StallCauses {
   sc_time smm;         // System Management Mode: the BIOS's SMI handler
 };
 
+// The stalls since the caller's begin_call(): one of its calls' alone.
+struct CallStalls {
+  StallCauses stall;
+  std::array<sc_time, 9> held_off_by{};  // as CpuStats::held_off_by
+  sc_time halted;
+};
+
 struct CpuStats {
   sc_time fsb_stall;  // misses held off by a bus master beyond DRAM latency
   sc_time io_wait;    // port/MMIO accesses: waiting for host bridge and PCI GNT#
@@ -141,6 +148,9 @@ class Pentium3 : public sc_core::sc_module {
   CpuStats& stats() { return stats_; }
   const CpuStats& stats() const { return stats_; }
   const CpuParams& params() const { return p_; }
+  // The stalls since begin_call(): one kernel-visible call's, for the blame ledger.
+  void begin_call() { call_ = {}; }
+  const CallStalls& last_call() const { return call_; }
 
  private:
   CpuParams p_;
@@ -165,6 +175,7 @@ class Pentium3 : public sc_core::sc_module {
   void add_holdoff(sc_time t, int master);  // a memory stall behind `master`'s traffic
   void stop_early(Work& w, uint64_t seg, sc_time unit, uint64_t k, sc_time elapsed);
   CpuStats stats_;
+  CallStalls call_;  // since begin_call()
 };
 
 }  // namespace latsim::cpu

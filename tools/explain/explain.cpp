@@ -17,13 +17,7 @@ std::string us_or_dash(double v) { return v < 0 ? "-" : fmt::format("{:.1f}", v)
 
 void print_table(const Explained& e) {
   const json& t = e.trace;
-  std::cout << fmt::format("traces/{}: {} us on CPU{}, task {}, {} .. {}\n", t.value("file", ""),
-                           us(t.value("length_ps", uint64_t(0))), t.value("cpu", 0),
-                           t.value("task", ""), t.value("started_at", ""), t.value("ended_at", ""));
-  if (!t.value("lock", "").empty())
-    std::cout << fmt::format("opened as {} took {}\n", t.value("opened_by", ""),
-                             t.value("lock", ""));
-  std::cout << "\n";
+  std::cout << title(t) << "\n\n";
   std::cout << fmt::format("  {:<36} {:>9} {:>6}  {}\n", "cause", "us", "share", "where");
   // The causes that matter, then the rest in one line (--json has every one).
   uint64_t rest_ps = 0;
@@ -99,7 +93,8 @@ json to_json(const Explained& e, const std::vector<WhatIf>& w, bool whatif) {
 
 int run_explain(const ExplainOptions& o) {
   const json ledgers = load_ledgers(o.run_dir);
-  const Explained e = explain_trace(pick_trace(ledgers, o.trace));
+  const Explained e =
+      explain_trace(o.cyclictest ? pick_wakeup(ledgers) : pick_trace(ledgers, o.trace));
   std::vector<WhatIf> w;
   if (o.whatif) {
     w = plan_whatifs(e, o.top);
@@ -125,13 +120,17 @@ Command::Command(CLI::App& app) {
       "Examples:\n"
       "  latsim explain out/disk-dma-kernel-build             the longest section (max.txt)\n"
       "  latsim explain out/disk-dma-kernel-build --trace 3   traces/trace-003-*.txt\n"
-      "  latsim explain out/disk-dma-kernel-build --whatif    and rerun without each top cause");
+      "  latsim explain out/disk-dma-kernel-build --whatif    and rerun without each top cause\n"
+      "  latsim explain out/video-fifo-stall --cyclictest     the longest cyclictest wake-up");
   cmd_->add_option("run_dir", o_.run_dir, "A run's output directory")->required();
   cmd_->add_option("--trace", o_.trace, "Explain traces/trace-NNN (1 = the longest kept)")
       ->check(cli::in_range(1, 100000));
   cmd_->add_flag(
       "--max", [this](int64_t) { o_.trace = 0; },
       "Explain the longest section, traces/max.txt (the default)");
+  cmd_->add_flag("--cyclictest", o_.cyclictest,
+                 "Explain the longest cyclictest wake-up instead: from the time the timer was\n"
+                 "due until the thread read the clock, on the CPU it ran on");
   cmd_->add_flag("--json", o_.json, "Print the ledger, the rows and the reruns as JSON");
   cmd_->add_flag("--whatif", o_.whatif,
                  "Rerun the scenario and seed with each top cause's mechanism switched off\n"

@@ -100,6 +100,18 @@ json load_ledgers(const fs::path& run_dir) {
   return read_json(ledgers);
 }
 
+const json& pick_wakeup(const json& ledgers) {
+  const json* worst = nullptr;
+  if (ledgers.contains("wakeups"))
+    for (const auto& w : ledgers["wakeups"])
+      if (!worst || w["length_ps"].get<uint64_t>() > (*worst)["length_ps"].get<uint64_t>())
+        worst = &w;
+  if (!worst)
+    throw std::runtime_error(
+        "the run has no cyclictest wake-up ledger (no cyclictest workload, or none woke late)");
+  return *worst;
+}
+
 const json& pick_trace(const json& ledgers, int n) {
   if (n == 0) {
     if (!ledgers.contains("max"))
@@ -161,15 +173,24 @@ Explained explain_trace(const json& trace) {
   return e;
 }
 
-std::string summary_sentence(const Explained& e) {
-  const json& t = e.trace;
+bool is_wakeup(const json& t) { return t.contains("label"); }
+
+std::string title(const json& t) {
+  if (is_wakeup(t))
+    return fmt::format("{} (pid {}) woke {} us late on CPU{}", t.value("label", ""),
+                       t.value("pid", -1), us(t.value("length_ps", 0ull)), t.value("cpu", 0));
   std::string s =
-      fmt::format("{} us on CPU{} ({}, {} .. {}", us(t.value("length_ps", 0ull)), t.value("cpu", 0),
-                  t.value("task", ""), t.value("started_at", ""), t.value("ended_at", ""));
+      fmt::format("traces/{}: {} us on CPU{}, task {}, {} .. {}", t.value("file", ""),
+                  us(t.value("length_ps", 0ull)), t.value("cpu", 0), t.value("task", ""),
+                  t.value("started_at", ""), t.value("ended_at", ""));
   // A section a spinlock's acquisition opened: the lock and the task that took it.
   if (!t.value("lock", "").empty())
     s += fmt::format("; opened as {} took {}", t.value("opened_by", ""), t.value("lock", ""));
-  s += "):";
+  return s;
+}
+
+std::string summary_sentence(const Explained& e) {
+  std::string s = title(e.trace) + ":";
   for (size_t i = 0; i < e.rows.size() && i < 3; ++i)
     s += fmt::format("{} {} us ({:.0f} %) {}", i ? ";" : "", us(e.rows[i].ps),
                      100 * e.rows[i].share, e.rows[i].sentence);

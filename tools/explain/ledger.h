@@ -31,7 +31,13 @@ nlohmann::json load_ledgers(const std::filesystem::path& run_dir);
 // The kept trace `n` (1 = the longest), or the longest section when n == 0.
 const nlohmann::json& pick_trace(const nlohmann::json& ledgers, int n);
 Explained explain_trace(const nlohmann::json& trace);
-// "2302 µs on CPU0 (cc1/318, kmap_atomic+0x23/0xe0 .. kunmap_atomic+0x7b/0xa0): ..."
+// The longest cyclictest wake-up of any thread (blame.json "wakeups").
+const nlohmann::json& pick_wakeup(const nlohmann::json& ledgers);
+// A trace's ledger, or a wake-up's (it has a "label").
+bool is_wakeup(const nlohmann::json& t);
+// "traces/max.txt: 2302.3 us on CPU1, task cc1/318, kmap_atomic+0x23/0xe0 .. ..."
+std::string title(const nlohmann::json& t);
+// The title, then the three largest causes as clauses.
 std::string summary_sentence(const Explained& e);
 
 }  // namespace latsim::explain

@@ -41,13 +41,18 @@ void read_rerun(const fs::path& dir, const json& explained, WhatIf& w) {
   }
   const json j = json::parse(in);
   auto us = [](const json& t) { return double(t.value("length_ps", uint64_t(0))) / 1e6; };
+  // A wake-up is compared with the rerun's wake-ups, the same thread's as "same"; a trace
+  // with the rerun's sections, those with its start and end sites as "same".
+  const bool wake = is_wakeup(explained);
   std::vector<const json*> all;
-  for (const auto& t : j["traces"]) all.push_back(&t);
-  if (j.contains("max")) all.push_back(&j["max"]);
+  for (const auto& t : j[wake ? "wakeups" : "traces"]) all.push_back(&t);
+  if (!wake && j.contains("max")) all.push_back(&j["max"]);
   for (const json* t : all) {
     w.max_us = std::max(w.max_us, us(*t));
-    if ((*t)["started_at"] == explained["started_at"] && (*t)["ended_at"] == explained["ended_at"])
-      w.same_us = std::max(w.same_us, us(*t));
+    const bool same = wake ? (*t)["label"] == explained["label"]
+                           : (*t)["started_at"] == explained["started_at"] &&
+                                 (*t)["ended_at"] == explained["ended_at"];
+    if (same) w.same_us = std::max(w.same_us, us(*t));
   }
   w.ran = true;
   // The rerun's saving against the blamed time: the same section if it was seen, else the max.

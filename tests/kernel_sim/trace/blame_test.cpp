@@ -22,10 +22,9 @@ TEST(BlameLedger, SplitsACallIntoItsStallsAndTheCode) {
   BlameCall c;
   c.ps = 10'000;
   c.port = 0x40;
-  c.after.held_off[2] = ps(6'000);  // master 2 held the CPU off for 6 ns
-  c.after.isa = ps(1'500);
-  c.before.spin = ps(100);
-  c.after.spin = ps(600);
+  c.stalls.held_off[2] = ps(6'000);  // master 2 held the CPU off for 6 ns
+  c.stalls.isa = ps(1'500);
+  c.stalls.spin = ps(500);
   BlameLedger l;
   charge_call(l, c, caller(&comm));
   ASSERT_EQ(l.items().size(), 4u);
@@ -61,10 +60,27 @@ TEST(BlameLedger, MergesRepeatedCausesByContentNotAddress) {
 TEST(BlameLedger, StallsLongerThanTheCallShowAsAnExcessNotAWrap) {
   BlameCall c;
   c.ps = 1'000;
-  c.after.pci = ps(1'200);  // a model inconsistency: the sum check must see it
+  c.stalls.pci = ps(1'200);  // a model inconsistency: the sum check must see it
   BlameLedger l;
   charge_call(l, c, caller(nullptr));
   EXPECT_EQ(l.total_ps(), 1'200u);
+}
+
+// A window that begins inside a call gets the call's tail, its stalls in proportion,
+// and the tail still sums to its own length.
+TEST(BlameLedger, TheTailOfACallKeepsItsProportions) {
+  BlameCall c;
+  c.start_ps = 1'000;
+  c.ps = 8'000;
+  c.stalls.video_fifo = ps(6'000);
+  const BlameCall t = c.tail(3'000);  // the last 6000 ps of the call
+  EXPECT_EQ(t.start_ps, 3'000u);
+  EXPECT_EQ(t.ps, 6'000u);
+  EXPECT_EQ(t.stalls.video_fifo.value(), 4'500u);
+  BlameLedger l;
+  charge_call(l, t, caller(nullptr));
+  EXPECT_EQ(l.total_ps(), 6'000u);
+  EXPECT_EQ(c.tail(9'000).ps, 0u);  // a window starting at the call's end takes nothing
 }
 
 }  // namespace
