@@ -130,7 +130,8 @@ nlohmann::json by_kind(const RunView& v, const std::vector<BlameItem>& items, ui
     uint64_t total = 0;
     for (const auto& [name, p] : names) {
       total += p;
-      j[kind]["by"][name] = entry(p);
+      // By name only what is at least 0.1 % of the interval: the kind's total has the rest.
+      if (p * 1000 >= length) j[kind]["by"][name] = entry(p);
     }
     j[kind].update(entry(total));
   }
