@@ -52,6 +52,7 @@ Kernel::Kernel(const KernelParams& p, std::vector<CpuOps*> cpus)
   if (p_.trace.enabled) {
     blame_ = std::make_unique<KernelBlame>(*this);
     for (auto& a : acct_) a->set_blame(blame_.get());
+    tracer_.set_blame_names(blame_.get());
   }
   block_ = std::make_unique<BlockLayer>(*this);
   if (flavour_.preempt_times)

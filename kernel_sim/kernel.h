@@ -90,7 +90,6 @@ struct PerCpu {
   // The lock a spin_until on this CPU waits for, and its holder when the spin began
   // (blame ledger: whose section the spin is).
   BlameKey spin_on;
-  std::string spin_holder_comm;
   const char* taking_lock = "";  // the spinlock being acquired here (the section it opens)
   // /proc/interrupts' counters: kstat_cpu(cpu).irqs[], irq_stat[cpu].apic_timer_irqs,
   // nmi_count(cpu).
@@ -319,6 +318,8 @@ class Kernel {
   // The blame ledger's kernel side while tracing (trace/kernel_blame.h), else nullptr.
   KernelBlame* blame() { return blame_.get(); }
   const KernelBlame* blame() const { return blame_.get(); }
+  // The live task with `pid` (nullptr: none, or it has exited).
+  const Task* task_by_pid(int pid) const;
   // A wake-up's blame window from `due` (trace/kernel_blame.h): -1 when not tracing or
   // when `due` has passed (its start could no longer be itemized).
   int open_blame_window(sc_time due);

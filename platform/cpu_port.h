@@ -55,6 +55,7 @@ class CpuPort : public kernel::CpuOps {
   }
   void send_ipi(int cpu, unsigned vector) override;
   void begin_call() override { cpu_.begin_call(); }
+  bool last_call_stalled() const override { return cpu_.last_call_stalled(); }
   kernel::StallTotals last_call_stalls() const override;
 
  private:

@@ -92,6 +92,7 @@ class CpuOps {
   // The stalls since begin_call(), for the blame ledger (a CPU model without them reports
   // none: all is execution).
   virtual void begin_call() {}
+  virtual bool last_call_stalled() const { return false; }
   virtual StallTotals last_call_stalls() const { return {}; }
 };
 

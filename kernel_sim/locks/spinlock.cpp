@@ -20,7 +20,6 @@ bool Kernel::spin_until(SpinWait& w, const char* lock, int holder) {
                   -1,
                   h ? h->pid : -1,
                   holder};
-    pc.spin_holder_comm = h ? h->comm : std::string();
   }
   ++w.spinners;
   const bool released = this_cpu().spin_until(w.released);

@@ -141,7 +141,8 @@ class AccountedCpu : public CpuOps {
     t_.by_class[int(c)] += t1 - t0;
     if (blame_ && blame_->wants(hw_.id(), t1)) {
       BlameCall call;
-      call.stalls = hw_.last_call_stalls();
+      call.stalled = hw_.last_call_stalled();
+      if (call.stalled) call.stalls = hw_.last_call_stalls();
       call.port = port;
       call.start_ps = t0.value();
       call.ps = (t1 - t0).value();

@@ -1,29 +1,53 @@
 #include "kernel_sim/trace/blame.h"
-#include <cstring>
+#include <tuple>
 
 namespace latsim::kernel {
 
 bool BlameKey::operator==(const BlameKey& o) const {
-  // Names are the kernel's string literals, compared by content: one function, one key.
+  // Names are the kernel's string literals, compared by address (a function named by two
+  // literals gets two items; the JSON writer merges them by name).
   return kind == o.kind && context == o.context && irq == o.irq && pid == o.pid && id == o.id &&
-         request == o.request && std::strcmp(fn, o.fn) == 0 && std::strcmp(lock, o.lock) == 0;
+         request == o.request && fn == o.fn && lock == o.lock;
 }
 
-void BlameLedger::charge(const BlameKey& key, uint64_t ps, const std::string& task,
-                         const BlameRequest* request) {
-  if (ps == 0) return;
-  // Newest first: a section charges the same few keys over and over.
-  for (auto it = items_.rbegin(); it != items_.rend(); ++it)
-    if (it->key == key) {
-      it->ps += ps;
-      return;
+size_t BlameLedger::KeyHash::operator()(const BlameKey& k) const {
+  return absl::Hash<std::tuple<int, int, int, int, int64_t, uint64_t, const void*, const void*>>()(
+      {int(k.kind), int(k.context), k.irq, k.pid, k.id, k.request, k.fn, k.lock});
+}
+
+std::vector<BlameLedger::Charge> BlameLedger::merge(const std::vector<Charge>& a,
+                                                    const std::vector<Charge>& b) {
+  std::vector<Charge> out;
+  absl::flat_hash_map<BlameKey, size_t, KeyHash> index;  // key -> out index
+  for (const auto* v : {&a, &b})
+    for (const Charge& c : *v) {
+      const auto [it, added] = index.try_emplace(c.key, out.size());
+      if (added) out.push_back({c.key, 0});
+      out[it->second].ps += c.ps;
     }
-  items_.push_back({key, ps, task, request ? *request : BlameRequest{}});
+  return out;
+}
+
+void BlameLedger::compact() {
+  merged_ = merge(merged_, raw_);
+  raw_.clear();
+}
+
+std::vector<BlameItem> BlameLedger::items(const BlameNames* names) const {
+  std::vector<BlameItem> out;
+  for (const Charge& c : merge(merged_, raw_)) {
+    BlameItem i{c.key, c.ps, "", {}};
+    if (names && c.key.pid >= 0) i.task = names->comm(c.key.pid);
+    if (names && c.key.request) i.request = names->request(c.key.request);
+    out.push_back(std::move(i));
+  }
+  return out;
 }
 
 uint64_t BlameLedger::total_ps() const {
   uint64_t t = 0;
-  for (const auto& i : items_) t += i.ps;
+  for (const auto* v : {&merged_, &raw_})
+    for (const Charge& c : *v) t += c.ps;
   return t;
 }
 
@@ -43,37 +67,35 @@ BlameCall BlameCall::tail(uint64_t from_ps) const {
 }
 
 void charge_call(BlameLedger& l, const BlameCall& c, const BlameCaller& who) {
-  static const std::string none;
-  const std::string& comm = who.comm ? *who.comm : none;
+  if (!c.stalled) return l.charge(who.code, c.ps);  // most calls: all code
   uint64_t stalled = 0;
-  auto stall = [&](const BlameKey& k, const sc_time& d, const std::string& task,
-                   const BlameRequest* req = nullptr) {
-    l.charge(k, d.value(), task, req);
+  auto stall = [&](const BlameKey& k, const sc_time& d) {
+    l.charge(k, d.value());
     stalled += d.value();
   };
   BlameKey k = who.code;
   k.kind = BlameKind::BusMaster;
-  k.request = who.disk ? who.disk->seq : 0;
+  k.request = who.disk;
   for (size_t m = 0; m < c.stalls.held_off.size(); ++m) {
     k.id = m + 1 < c.stalls.held_off.size() ? int64_t(m) : -1;
-    stall(k, c.stalls.held_off[m], comm, who.disk);
+    stall(k, c.stalls.held_off[m]);
   }
   k.request = 0;
   k.id = c.port;
   k.kind = BlameKind::Pci;
-  stall(k, c.stalls.pci, comm);
+  stall(k, c.stalls.pci);
   k.kind = BlameKind::Isa;
-  stall(k, c.stalls.isa, comm);
+  stall(k, c.stalls.isa);
   k.kind = BlameKind::VideoFifo;
-  stall(k, c.stalls.video_fifo, comm);
-  stall(who.spin, c.stalls.spin, who.holder_comm ? *who.holder_comm : none);
+  stall(k, c.stalls.video_fifo);
+  stall(who.spin, c.stalls.spin);
   k = who.code;
   k.kind = BlameKind::Smm;
-  stall(k, c.stalls.smm, comm);
+  stall(k, c.stalls.smm);
   k.kind = BlameKind::Halted;
-  stall(k, c.stalls.halted, comm);
+  stall(k, c.stalls.halted);
   // The rest of the call is the code's own execution (cache misses' DRAM latency included).
-  l.charge(who.code, c.ps > stalled ? c.ps - stalled : 0, comm);
+  l.charge(who.code, c.ps > stalled ? c.ps - stalled : 0);
 }
 
 const char* blame_kind_name(BlameKind k) {

@@ -4,6 +4,7 @@
 // the hardware's stalls (bus-master holdoff, PCI and ISA cycles, a full video FIFO, a
 // spin, SMM, hlt) and the rest, the code's own execution, charged to the function,
 // context and task that made the call. A section's items therefore sum to its length.
+#include <absl/container/flat_hash_map.h>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -51,21 +52,47 @@ struct BlameKey {
 struct BlameItem {
   BlameKey key;
   uint64_t ps = 0;
-  std::string task;      // comm of key.pid when first charged (the task may exit later)
+  std::string task;      // comm of key.pid (or of the lock holder) when the ledger was read
   BlameRequest request;  // BusMaster: the IDE request key.request names
 };
 
-// One section's ledger: items merged by key, in order of first charge.
+// What a ledger's keys name, looked up when it is read: a task's comm by pid, an IDE
+// request by its command number.
+class BlameNames {
+ public:
+  virtual ~BlameNames() = default;
+  virtual std::string comm(int pid) const = 0;
+  virtual BlameRequest request(uint64_t seq) const = 0;
+};
+
+// One interval's ledger. Charging appends (most sections are short and never read);
+// reading merges by key, in order of first charge.
 class BlameLedger {
  public:
-  void clear() { items_.clear(); }
-  void charge(const BlameKey& key, uint64_t ps, const std::string& task,
-              const BlameRequest* request = nullptr);
-  const std::vector<BlameItem>& items() const { return items_; }
+  void clear() {
+    raw_.clear();
+    merged_.clear();
+  }
+  void charge(const BlameKey& key, uint64_t ps) {
+    if (ps == 0) return;
+    raw_.push_back({key, ps});
+    if (raw_.size() >= kCompactAt) compact();  // a long interval: memory stays bounded
+  }
+  std::vector<BlameItem> items(const BlameNames* names) const;
   uint64_t total_ps() const;
 
  private:
-  std::vector<BlameItem> items_;
+  struct Charge {
+    BlameKey key;
+    uint64_t ps;
+  };
+  struct KeyHash {
+    size_t operator()(const BlameKey& k) const;
+  };
+  static std::vector<Charge> merge(const std::vector<Charge>& a, const std::vector<Charge>& b);
+  void compact();
+  static constexpr size_t kCompactAt = 1 << 16;
+  std::vector<Charge> raw_, merged_;  // merged_: raw_ charges compacted, by key
 };
 
 // What the caller of one CpuOps call was doing, and where the call's time went.
@@ -73,6 +100,7 @@ struct BlameCall {
   int64_t port = -1;      // a port or MMIO call's address
   uint64_t start_ps = 0;  // when the call began
   uint64_t ps = 0;        // the call's length
+  bool stalled = false;   // any stall at all (else `stalls` is all zero)
   StallTotals stalls;     // the CPU's stalls during it
   // The part from `from_ps` on, its stalls in proportion (where in the call each stall
   // fell is not known): a blame window that began inside the call gets this.
@@ -81,11 +109,9 @@ struct BlameCall {
 
 // Who made a call, as the kernel knows it: the code running and, for a spin, the lock.
 struct BlameCaller {
-  BlameKey code;                      // kind Code, with context, fn and task
-  const std::string* comm = nullptr;  // the task's (copied only into a new item)
-  BlameKey spin;                      // kind Spin, with the lock and its holder
-  const std::string* holder_comm = nullptr;
-  const BlameRequest* disk = nullptr;  // the IDE channel's request in flight, if any
+  BlameKey code;      // kind Code, with context, fn and task
+  BlameKey spin;      // kind Spin, with the lock and its holder
+  uint64_t disk = 0;  // the IDE channel's request in flight (BlameRequest::seq), 0: none
 };
 
 // Split one call into the ledger: stalls by cause, the rest to the code.

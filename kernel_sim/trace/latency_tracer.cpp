@@ -94,7 +94,7 @@ void LatencyTracer::end(int cpu, sc_time now, const CodeSite& site) {
     max_us_ = lat;
     max_trace_ = t;
     max_trace_.entries = c.buf;
-    max_trace_.blame = c.ledger.items();
+    max_trace_.blame = c.ledger.items(names_);
     if (lat > p_.threshold_us) {
       log_.push_back(fmt::format("({}/{}): new {} us maximum-latency critical section.",
                                  c.task.comm, c.task.pid, lat));
@@ -111,7 +111,7 @@ void LatencyTracer::end(int cpu, sc_time now, const CodeSite& site) {
     kept_.pop_back();
   }
   t.entries = c.buf;
-  t.blame = c.ledger.items();
+  t.blame = c.ledger.items(names_);
   kept_.push_back(std::move(t));
   std::push_heap(kept_.begin(), kept_.end(), shorter);
 }

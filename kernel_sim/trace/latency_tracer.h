@@ -76,6 +76,8 @@ class LatencyTracer {
   // The blame ledger of `cpu`'s open section (blame.h); charged only while one is open.
   bool blaming(int cpu) const { return p_.enabled && cpus_[cpu].active; }
   BlameLedger& ledger(int cpu) { return cpus_[cpu].ledger; }
+  // Who names the tasks and requests of a kept section's ledger when it ends.
+  void set_blame_names(const BlameNames* n) { names_ = n; }
 
   std::string format(const LatencyTrace& t) const;
   const SpanProbe& spans() const { return spans_; }
@@ -99,6 +101,7 @@ class LatencyTracer {
   std::vector<std::string> log_;
   std::vector<sc_time> log_t_;
   SpanProbe spans_;
+  const BlameNames* names_ = nullptr;
 };
 
 }  // namespace latsim::kernel

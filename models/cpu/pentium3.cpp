@@ -191,6 +191,7 @@ void Pentium3::halt() {
   }
   stats_.halted += sc_core::sc_time_stamp() - t0 - smm;
   call_.halted += sc_core::sc_time_stamp() - t0 - smm;
+  call_dirty_ = true;
 }
 
 bool Pentium3::spin_until(sc_core::sc_event& ev) {
@@ -227,12 +228,14 @@ void Pentium3::add_holdoff(sc_time t, int master) {
   const size_t slot = master >= 0 && size_t(master) < last ? size_t(master) : last;
   stats_.held_off_by[slot] += t;
   call_.held_off_by[slot] += t;
+  call_dirty_ = true;
 }
 
 void Pentium3::add_stall(sc_time StallCauses::*cause, sc_time t) {
   if (t == SC_ZERO_TIME) return;
   stats_.stall.*cause += t;
   call_.stall.*cause += t;
+  call_dirty_ = true;
   stats_.stall_max.*cause = std::max(stats_.stall_max.*cause, t);
 }
 

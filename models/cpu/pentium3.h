@@ -149,8 +149,11 @@ class Pentium3 : public sc_core::sc_module {
   const CpuStats& stats() const { return stats_; }
   const CpuParams& params() const { return p_; }
   // The stalls since begin_call(): one kernel-visible call's, for the blame ledger.
-  void begin_call() { call_ = {}; }
+  void begin_call() {
+    if (call_dirty_) call_ = {}, call_dirty_ = false;  // most calls stall on nothing
+  }
   const CallStalls& last_call() const { return call_; }
+  bool last_call_stalled() const { return call_dirty_; }
 
  private:
   CpuParams p_;
@@ -175,7 +178,8 @@ class Pentium3 : public sc_core::sc_module {
   void add_holdoff(sc_time t, int master);  // a memory stall behind `master`'s traffic
   void stop_early(Work& w, uint64_t seg, sc_time unit, uint64_t k, sc_time elapsed);
   CpuStats stats_;
-  CallStalls call_;  // since begin_call()
+  CallStalls call_;          // since begin_call()
+  bool call_dirty_ = false;  // call_ holds a stall
 };
 
 }  // namespace latsim::cpu

@@ -24,8 +24,10 @@ void print_table(const Explained& e) {
   size_t shown = 0;
   for (const Row& r : e.rows) {
     if (shown < kTableRows && (shown == 0 || r.share >= 0.001)) {
-      std::cout << fmt::format("  {:<36} {:>9} {:>5.1f}%  {}\n", r.label, us(r.ps), 100 * r.share,
-                               r.detail);
+      std::string line =
+          fmt::format("  {:<36} {:>9} {:>5.1f}%  {}", r.label, us(r.ps), 100 * r.share, r.detail);
+      line.erase(line.find_last_not_of(' ') + 1);
+      std::cout << line << "\n";
       ++shown;
     } else {
       rest_ps += r.ps;

@@ -35,9 +35,10 @@ Group group_of(const json& c) {
   if (kind == "bus_master")
     return {kind, name, "bus-master DMA by " + name,
             fmt::format("held off the bus by {}'s bus-master DMA", name)};
-  if (kind == "pci") return {kind, name, "PCI cycle to " + name, "in PCI cycles to " + name};
+  // Port cycles: one row per bridge, the ports in its detail.
+  if (kind == "pci") return {kind, "pci", "PCI port/MMIO cycles", "in PCI port and MMIO cycles"};
   if (kind == "isa")
-    return {kind, name, "ISA cycle to " + name, "in ISA cycles to " + name + " (PCI-ISA bridge)"};
+    return {kind, "isa", "ISA port cycles", "in ISA port cycles (behind the PCI-ISA bridge)"};
   if (kind == "video_fifo")  // whichever port the CPU was after, the card held the bus
     return {kind, "video card", "bus held by the full video FIFO",
             "stalled while the video card's full command FIFO held the PCI bus"};
@@ -71,7 +72,7 @@ std::string where_of(const json& c, const std::string& kind, const std::string& 
   const std::string fn = c.value("fn", c.value("name", ""));
   const std::string irq = c.value("interrupt", ""), task = c.value("task", "");
   std::string w = fn.empty() ? task : fn;
-  if (kind == "video_fifo") w = c.value("name", "") + " in " + w;
+  if (kind == "video_fifo" || kind == "pci" || kind == "isa") w = c.value("name", "") + " in " + w;
   if (!irq.empty() && kind != "interrupt") w += " (" + irq + ")";
   if (kind != "user" && !fn.empty() && !task.empty() && task != trace_task) w += " of " + task;
   return w;
@@ -190,7 +191,15 @@ std::string title(const json& t) {
 }
 
 std::string summary_sentence(const Explained& e) {
-  std::string s = title(e.trace) + ":";
+  const json& t = e.trace;
+  std::string s = is_wakeup(t)
+                      ? title(t)
+                      : fmt::format("{} us on CPU{} ({}, {} .. {}", us(t.value("length_ps", 0ull)),
+                                    t.value("cpu", 0), t.value("task", ""),
+                                    t.value("started_at", ""), t.value("ended_at", ""));
+  if (!is_wakeup(t) && !t.value("lock", "").empty())
+    s += fmt::format("; opened as {} took {}", t.value("opened_by", ""), t.value("lock", ""));
+  s += is_wakeup(t) ? ":" : "):";
   for (size_t i = 0; i < e.rows.size() && i < 3; ++i)
     s += fmt::format("{} {} us ({:.0f} %) {}", i ? ";" : "", us(e.rows[i].ps),
                      100 * e.rows[i].share, e.rows[i].sentence);

@@ -20,7 +20,7 @@ struct Switch {
 // The mechanism switches that take a row's cause away (the scenario keys a user would set).
 std::vector<Switch> switches_for(const Row& r) {
   if (r.kind == "bus_master") {
-    std::vector<Switch> s{{"bus-master holdoff off", "platform.host_bridge.cpu_holdoff=none"}};
+    std::vector<Switch> s{{"bus-master holdoff off", "mechanisms.bus_master_holdoff=false"}};
     if (r.name.find("ide") != std::string::npos)
       s.push_back({"IDE DMA off", "kernel.hdparm.dma=off"});
     return s;
@@ -28,6 +28,7 @@ std::vector<Switch> switches_for(const Row& r) {
   if (r.kind == "interrupt" && r.name == "NMI")
     return {{"NMI watchdog off", "kernel.nmi_watchdog=false"}};
   if (r.kind == "smm") return {{"no SMIs", "platform.smi.period_us=0"}};
+  if (r.kind == "isa") return {{"no port 0x80 I/O delays", "mechanisms.isa_io_delay=false"}};
   if (r.kind == "video_fifo") return {{"PCI 2.1 video card (Retry)", "platform.video.pci=2.1"}};
   return {};
 }
