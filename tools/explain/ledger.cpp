@@ -52,7 +52,7 @@ Group group_of(const json& c) {
     const std::string task = c.value("task", "");
     return {"user", task, "user code of " + task, "in user code of " + task};
   }
-  if (context == "idle") return {"idle", name, "idle loop", "in the idle loop"};
+  if (context == "idle") return {"idle", "idle", "idle loop", "in the idle loop"};
   return {"code", name, "executing " + name, "executing " + name};
 }
 
