@@ -10,10 +10,10 @@
 #include "platform/scenario_loader.h"
 #include "platform/scenario_schema.h"
 #include "tools/bench/bench.h"
-#include "tools/explain/explain.h"
 #include "tools/check/census_cli.h"
 #include "tools/check/cli.h"
 #include "tools/cli/plots.h"
+#include "tools/explain/explain.h"
 #include "tools/sweep/cli.h"
 
 namespace {
