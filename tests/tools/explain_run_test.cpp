@@ -39,6 +39,14 @@ TEST_F(Explain, EveryKeptTraceOfTheReferenceRunSumsToItsLatencyExactly) {
         contains(text, " latency: " + std::to_string(t["latency_us"].get<uint64_t>()) + " us,"))
         << file;
   }
+  // blame-traces.svg: a bar per trace of the ten longest, in parts by cause.
+  const std::string svg = slurp(out / "blame-traces.svg");
+  const json& first = ledgers["traces"][0];
+  EXPECT_TRUE(
+      contains(svg, "trace-001 (" + std::to_string(first["latency_us"].get<uint64_t>()) + " us)"));
+  EXPECT_TRUE(contains(svg, "trace-010 ("));
+  EXPECT_FALSE(contains(svg, "trace-011 ("));
+  EXPECT_TRUE(contains(svg, "<title>bus_master: "));
   // The longest section: IDE bus-master DMA holds the CPU, for a request cat issued.
   const Result e = latsim({"explain", out.string()});
   ASSERT_EQ(e.code, 0) << e;

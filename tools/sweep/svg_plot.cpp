@@ -564,6 +564,54 @@ std::string heat_map_svg(const HeatMap& h) {
   return o;
 }
 
+std::string stacked_bars_svg(const StackedBars& b) {
+  const double extra = 16.0 * double(lines_of(b.subtitle).size() - 1);
+  const double row_h = 26, W = 860;
+  const Frame f{200, 800, 72 + extra,
+                72 + extra + row_h * double(std::max<size_t>(1, b.rows.size()))};
+  const double H = f.y1 + 70 + 18 * double((b.parts.size() + 3) / 4);
+  std::string o = svg_open(W, H);
+  heading(o, b.title, b.subtitle, 16);
+  double most = 1;
+  for (const auto& r : b.values) {
+    double sum = 0;
+    for (double v : r) sum += v;
+    most = std::max(most, sum);
+  }
+  const Axis ax = value_axis(0, most, f.x0, f.x1, false, 8);
+  for (size_t i = 0; i < b.rows.size(); ++i) {
+    const double y = f.y0 + row_h * double(i) + 4;
+    o += text(f.x0 - 6, y + 13, b.rows[i], 11, "text-anchor=\"end\"");
+    double x = 0;
+    for (size_t p = 0; p < b.parts.size() && p < b.values[i].size(); ++p) {
+      const double v = b.values[i][p];
+      if (v <= 0) continue;
+      o += fmt::format(
+          "<rect class=\"part\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" "
+          "fill=\"{}\"><title>{}: "
+          "{} us</title></rect>\n",
+          num(ax.at(x)), num(y), num(std::max(0.5, ax.at(x + v) - ax.at(x))), num(row_h - 8),
+          color(int(p)), esc(b.parts[p]), format_number(v));
+      x += v;
+    }
+  }
+  frame_rect(o, f);
+  for (double t : ax.ticks) {
+    o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#333333\"/>\n",
+                     num(ax.at(t)), num(f.y1), num(ax.at(t)), num(f.y1 + 5));
+    o += text(ax.at(t), f.y1 + 19, format_number(t), 11, "text-anchor=\"middle\"");
+  }
+  o += text((f.x0 + f.x1) / 2, f.y1 + 38, b.x_label, 12, "text-anchor=\"middle\"");
+  for (size_t p = 0; p < b.parts.size(); ++p) {  // legend, four to a line
+    const double lx = f.x0 + 150.0 * double(p % 4), ly = f.y1 + 56 + 18 * double(p / 4);
+    o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/>\n", num(lx),
+                     num(ly - 10), color(int(p)));
+    o += text(lx + 16, ly, b.parts[p], 11);
+  }
+  o += "</svg>\n";
+  return o;
+}
+
 std::string histogram_svg(const Histogram& h) {
   const double extra = 16.0 * double(lines_of(h.subtitle).size() - 1);
   const double W = 860, H = 480 + extra;

@@ -45,7 +45,16 @@ struct Histogram {
   int color = 0;
 };
 
+// Horizontal bars split into parts, one bar per row (the blame ledgers of a run's longest
+// traces: the parts are the causes, each bar sums to its trace's length).
+struct StackedBars {
+  std::string title, subtitle, x_label;
+  std::vector<std::string> rows, parts;
+  std::vector<std::vector<double>> values;  // [row][part]
+};
+
 std::string line_plot_svg(const LinePlot& p);
+std::string stacked_bars_svg(const StackedBars& b);
 std::string histogram_svg(const Histogram& h);
 std::string heat_map_svg(const HeatMap& h);
 
