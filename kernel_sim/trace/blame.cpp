@@ -1,18 +1,26 @@
 #include "kernel_sim/trace/blame.h"
+#include <absl/container/flat_hash_map.h>
 #include <tuple>
 
 namespace latsim::kernel {
+namespace {
+
+// Keys by value: names by address, as operator== compares them.
+struct KeyHash {
+  size_t operator()(const BlameKey& k) const {
+    return absl::Hash<
+        std::tuple<int, int, int, int, int64_t, uint64_t, const void*, const void*>>()(
+        {int(k.kind), int(k.context), k.irq, k.pid, k.id, k.request, k.fn, k.lock});
+  }
+};
+
+}  // namespace
 
 bool BlameKey::operator==(const BlameKey& o) const {
   // Names are the kernel's string literals, compared by address (a function named by two
-  // literals gets two items; the JSON writer merges them by name).
+  // literals gets two items; explain and metrics blame.* group them by name).
   return kind == o.kind && context == o.context && irq == o.irq && pid == o.pid && id == o.id &&
          request == o.request && fn == o.fn && lock == o.lock;
-}
-
-size_t BlameLedger::KeyHash::operator()(const BlameKey& k) const {
-  return absl::Hash<std::tuple<int, int, int, int, int64_t, uint64_t, const void*, const void*>>()(
-      {int(k.kind), int(k.context), k.irq, k.pid, k.id, k.request, k.fn, k.lock});
 }
 
 std::vector<BlameLedger::Charge> BlameLedger::merge(const std::vector<Charge>& a,

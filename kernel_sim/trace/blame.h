@@ -1,10 +1,9 @@
 #pragma once
-// The blame ledger: where every picosecond of a CPU's time went while a traced section
-// ran on it. All of a CPU's time passes inside its CpuOps calls; each call is split into
-// the hardware's stalls (bus-master holdoff, PCI and ISA cycles, a full video FIFO, a
+// The blame ledger: where every picosecond of a CPU's time went over an interval (a traced
+// section, a wake-up's blame window). All of a CPU's time passes inside its CpuOps calls; each call
+// is split into the hardware's stalls (bus-master holdoff, PCI and ISA cycles, a full video FIFO, a
 // spin, SMM, hlt) and the rest, the code's own execution, charged to the function,
 // context and task that made the call. A section's items therefore sum to its length.
-#include <absl/container/flat_hash_map.h>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -85,9 +84,6 @@ class BlameLedger {
   struct Charge {
     BlameKey key;
     uint64_t ps;
-  };
-  struct KeyHash {
-    size_t operator()(const BlameKey& k) const;
   };
   static std::vector<Charge> merge(const std::vector<Charge>& a, const std::vector<Charge>& b);
   void compact();

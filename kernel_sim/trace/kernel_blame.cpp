@@ -12,7 +12,7 @@ bool KernelBlame::wants(int cpu, const sc_core::sc_time& end) const {
   return false;
 }
 
-BlameCaller KernelBlame::caller(int cpu, CpuClass c, bool stalled) const {
+BlameCaller KernelBlame::caller(int cpu, CpuClass c, bool stalled) {
   const PerCpu& pc = k_.per_cpu(cpu);
   const Task* t = k_.cpu_rq(cpu).curr;
   BlameCaller who;

@@ -45,13 +45,13 @@ class KernelBlame : public CallBlame, public BlameNames {
     std::vector<BlameLedger> cpus;
   };
   // Who made a call; the lock and the disk request only when it stalled.
-  BlameCaller caller(int cpu, CpuClass c, bool stalled) const;
+  BlameCaller caller(int cpu, CpuClass c, bool stalled);
   static constexpr size_t kRequestsKept = 256;  // more than a ledger spans
   Kernel& k_;
   std::vector<Window> open_;
   int next_id_ = 0;
   std::vector<WakeupBlame> worst_;
-  mutable std::deque<BlameRequest> requests_;  // the IDE requests charged lately, by seq
+  std::deque<BlameRequest> requests_;  // the IDE requests charged lately, by seq
 };
 
 }  // namespace latsim::kernel

@@ -154,6 +154,7 @@ AccessStall HostBridge::cpu_pci_access(tlm::tlm_generic_payload& p) {
   // io_waits_req=false models an arbiter that grants the host between entries (the PRD
   // fetch re-arbitrates) while DRAM stays with the master: the CPU waits one entry.
   const sc_time fsb = ready_at(now, true);
+  if (fsb > now) st.memory_master = holding_master(now);
   const uint64_t ticket = next_ticket_++;
   wait_turn(ticket, &st);
   const sc_time turn = sc_core::sc_time_stamp();
@@ -169,6 +170,7 @@ AccessStall HostBridge::post(tlm::tlm_generic_payload& p) {
   const sc_time now = sc_core::sc_time_stamp();
   const sc_time fsb = ready_at(now, true);  // as cpu_pci_access
   st.memory = fsb - now;
+  if (fsb > now) st.memory_master = holding_master(now);
   const sc_time accepted = fsb + p_.cpu_to_pci;  // the FSB write, into the bridge
   if (accepted > now) sc_core::wait(accepted - now);
   // No free entry: the store cannot retire, so the core is stuck mid-instruction.

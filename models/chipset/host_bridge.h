@@ -54,9 +54,10 @@ struct HostBridgeStats {
 // Where one CPU access to PCI spent its time, beyond plain PCI arbitration and
 // cycles (the CPU charges the rest of the access to "pci").
 struct AccessStall {
-  sc_time memory;      // the FSB request held off by the bus-master holdoff
-  sc_time isa;         // ISA cycles: its own, and ones holding the bus or queue ahead of it
-  sc_time video_fifo;  // a full video FIFO: held wait states and Retries
+  sc_time memory;          // the FSB request held off by the bus-master holdoff
+  int memory_master = -1;  // the PCI master whose traffic held it (-1: none)
+  sc_time isa;             // ISA cycles: its own, and ones holding the bus or queue ahead of it
+  sc_time video_fifo;      // a full video FIFO: held wait states and Retries
   void add(pci::StallClass c, sc_time t) {
     if (c == pci::StallClass::Isa) isa += t;
     if (c == pci::StallClass::VideoFifo) video_fifo += t;

@@ -209,12 +209,11 @@ bool Pentium3::spin_until(sc_core::sc_event& ev) {
 void Pentium3::pci_access(tlm::tlm_generic_payload& p) {
   local_time::sync();
   const sc_time t0 = sc_core::sc_time_stamp();
-  const int holder = fsb_.holding_master(t0);  // before the access prunes the trains
   const chipset::AccessStall st = fsb_.cpu_pci_access(p);
   const sc_time total = sc_core::sc_time_stamp() - t0;
   stats_.io_accesses++;
   stats_.io_wait += total;
-  if (st.memory > SC_ZERO_TIME) add_holdoff(st.memory, holder);
+  if (st.memory > SC_ZERO_TIME) add_holdoff(st.memory, st.memory_master);
   add_stall(&StallCauses::isa, st.isa);
   add_stall(&StallCauses::video_fifo, st.video_fifo);
   const sc_time other = st.memory + st.isa + st.video_fifo;
@@ -224,10 +223,8 @@ void Pentium3::pci_access(tlm::tlm_generic_payload& p) {
 
 void Pentium3::add_holdoff(sc_time t, int master) {
   add_stall(&StallCauses::memory, t);
-  const size_t last = stats_.held_off_by.size() - 1;
-  const size_t slot = master >= 0 && size_t(master) < last ? size_t(master) : last;
-  stats_.held_off_by[slot] += t;
-  call_.held_off_by[slot] += t;
+  const size_t last = call_.held_off_by.size() - 1;
+  call_.held_off_by[master >= 0 && size_t(master) < last ? size_t(master) : last] += t;
   call_dirty_ = true;
 }
 

@@ -54,7 +54,8 @@ struct StallCauses {
 // The stalls since the caller's begin_call(): one of its calls' alone.
 struct CallStalls {
   StallCauses stall;
-  std::array<sc_time, 9> held_off_by{};  // as CpuStats::held_off_by
+  // stall.memory by the PCI master whose traffic held the CPU off (last: not named).
+  std::array<sc_time, 9> held_off_by{};
   sc_time halted;
 };
 
@@ -68,8 +69,6 @@ struct CpuStats {
   uint64_t coherence = 0;  // FSB transactions for lines another CPU wrote (mesi_directory.h)
   StallCauses stall;       // totals by cause
   StallCauses stall_max;   // longest single stall by cause
-  // stall.memory by the PCI master whose traffic held the CPU off (last: not named).
-  std::array<sc_time, 9> held_off_by{};
 };
 
 // An interrupt the core is about to take (vector, or NMI).

@@ -12,7 +12,6 @@ namespace {
 
 constexpr size_t kTableRows = 12;  // rows of the table before "N smaller causes"
 
-std::string us(uint64_t ps) { return fmt::format("{:.1f}", double(ps / 100000) / 10.0); }
 std::string us_or_dash(double v) { return v < 0 ? "-" : fmt::format("{:.1f}", v); }
 
 void print_table(const Explained& e) {

@@ -22,8 +22,6 @@ json read_json(const fs::path& p) {
   }
 }
 
-std::string us(uint64_t ps) { return fmt::format("{:.1f}", double(ps / 100000) / 10.0); }
-
 // The row a cause belongs to: its kind and name, as a reader groups them.
 struct Group {
   std::string kind, name, label, sentence;
@@ -79,6 +77,8 @@ std::string where_of(const json& c, const std::string& kind, const std::string& 
 }
 
 }  // namespace
+
+std::string us(uint64_t ps) { return fmt::format("{:.1f}", double(ps / 100000) / 10.0); }
 
 json load_ledgers(const fs::path& run_dir) {
   std::error_code ec;

@@ -25,6 +25,9 @@ struct Explained {
   std::vector<Row> rows;  // largest first
 };
 
+// Picoseconds as microseconds with one decimal, truncated: "2302.3".
+std::string us(uint64_t ps);
+
 // Reads RUN_DIR/traces/blame.json after checking that the directory is a complete run
 // of this latsim; throws std::runtime_error with a one-line reason otherwise.
 nlohmann::json load_ledgers(const std::filesystem::path& run_dir);
