@@ -49,7 +49,7 @@ Kernel::Kernel(const KernelParams& p, std::vector<CpuOps*> cpus)
         [this, i] { return pcpu_[i].last_fn; }));
     cpus_[i] = acct_.back().get();
   }
-  if (p_.trace.enabled) {
+  if (p_.trace.enabled && p_.trace.blame) {
     blame_ = std::make_unique<KernelBlame>(*this);
     for (auto& a : acct_) a->set_blame(blame_.get());
     tracer_.set_blame_names(blame_.get());

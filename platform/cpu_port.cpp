@@ -13,10 +13,12 @@ bool CpuPort::run(kernel::Work& w) {
   return done;
 }
 
-kernel::StallTotals CpuPort::last_call_stalls() const {
-  const cpu::CallStalls& st = cpu_.last_call();
+bool CpuPort::take_call_stalls(kernel::StallTotals* out) {
+  if (!out) return cpu_.take_call(nullptr);
+  cpu::CallStalls st;
+  if (!cpu_.take_call(&st)) return false;
   static_assert(std::tuple_size_v<decltype(st.held_off_by)> == kernel::StallTotals::kMasters + 1);
-  kernel::StallTotals t;
+  kernel::StallTotals& t = *out;
   t.held_off = st.held_off_by;
   t.pci = st.stall.pci;
   t.isa = st.stall.isa;
@@ -24,7 +26,7 @@ kernel::StallTotals CpuPort::last_call_stalls() const {
   t.spin = st.stall.spin;
   t.smm = st.stall.smm;
   t.halted = st.halted;
-  return t;
+  return true;
 }
 
 kernel::Trap CpuPort::take_interrupt() {

@@ -54,9 +54,7 @@ class CpuPort : public kernel::CpuOps {
     cpu_.apic().write(offset, v);
   }
   void send_ipi(int cpu, unsigned vector) override;
-  void begin_call() override { cpu_.begin_call(); }
-  bool last_call_stalled() const override { return cpu_.last_call_stalled(); }
-  kernel::StallTotals last_call_stalls() const override;
+  bool take_call_stalls(kernel::StallTotals* out) override;
 
  private:
   uint32_t access(uint64_t addr, uint32_t v, unsigned len, bool write);

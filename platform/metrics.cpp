@@ -183,8 +183,8 @@ void tracer_metrics(json& j, const RunView& v) {
                          {"critical_sections", tr.sections()}};
   // The longest section's blame ledger (traces/blame.json has every kept trace's), and
   // blame.*: shares by cause for hypotheses (blame.max.bus_master.share >= 0.6).
-  if (tr.tracing() && tr.sections()) j["latency_tracer"]["blame"] = trace_blame(v, tr.max_trace());
-  if (tr.tracing()) j["blame"] = blame_summary(v);
+  if (v.k.blame() && tr.sections()) j["latency_tracer"]["blame"] = trace_blame(v, tr.max_trace());
+  if (v.k.blame()) j["blame"] = blame_summary(v);
   for (const auto& sp : tr.spans().stats())
     j["latency_tracer"]["spans"][sp.name] = {{"count", sp.count},
                                              {"median_us", round3(sp.median_us)},

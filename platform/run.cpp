@@ -104,7 +104,7 @@ RunResult run_scenario(const Scenario& s, const RunOptions& o) {
   r.max_section_end = k.tracer().max_trace().t_end;
   const RunView view{m, k, programs, sc_core::sc_time_stamp().to_seconds()};
   r.metrics = collect_metrics(s, view);
-  if (k.tracer().tracing()) r.blame = blame_ledgers(view);
+  if (k.blame()) r.blame = blame_ledgers(view);
   r.run_info = collect_run_info(s, wall);
   if (tx) {
     write_outputs(s, k, programs, r, *tx);

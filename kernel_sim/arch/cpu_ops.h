@@ -89,11 +89,10 @@ class CpuOps {
   virtual void apic_write(unsigned offset, uint32_t v) = 0;
   virtual void send_ipi(int cpu, unsigned vector) = 0;
 
-  // The stalls since begin_call(), for the blame ledger (a CPU model without them reports
-  // none: all is execution).
-  virtual void begin_call() {}
-  virtual bool last_call_stalled() const { return false; }
-  virtual StallTotals last_call_stalls() const { return {}; }
+  // Hands the blame ledger the stalls since the last take (the end of the caller's previous
+  // call), into `out` unless null, and starts afresh; false: none. A CPU model without
+  // stalls has none: all is execution.
+  virtual bool take_call_stalls(StallTotals* /*out*/) { return false; }
 };
 
 }  // namespace latsim::kernel

@@ -29,13 +29,14 @@ struct IrqsOffStats {
 };
 
 // Who takes a call's time apart for the blame ledger (the kernel, while a traced section
-// or a blame window is open on the CPU at the call's end): the call's class, start,
-// length, port and stalls.
+// or a blame window is open on the CPU at the call's end): told of every call's end, it
+// takes the call's stalls from `hw` (or drops them) and charges its class, start, length
+// and port.
 class CallBlame {
  public:
   virtual ~CallBlame() = default;
-  virtual bool wants(int cpu, const sc_core::sc_time& end) const = 0;
-  virtual void charge(int cpu, CpuClass c, const BlameCall& call) = 0;
+  virtual void call_end(CpuOps& hw, int cpu, CpuClass c, uint64_t start_ps, uint64_t end_ps,
+                        int64_t port) = 0;
 };
 
 // A CpuOps that forwards to the hardware's and charges the time each call took.
@@ -45,6 +46,7 @@ class AccountedCpu : public CpuOps {
   AccountedCpu(CpuOps& hw, std::function<CpuClass()> classify,
                std::function<const char*()> where = nullptr)
       : hw_(hw),
+        id_(hw.id()),
         classify_(std::move(classify)),
         where_(std::move(where)),
         if_on_(hw.irqs_enabled()) {}
@@ -133,21 +135,12 @@ class AccountedCpu : public CpuOps {
                                 int64_t port = -1) {
     const CpuClass c = forced ? *forced : classify_();
     const sc_core::sc_time t0 = local_time::now();
-    // Sections open and close between calls: a call is wholly inside one or outside; a
-    // blame window (kernel_blame.h) may begin inside one.
-    if (blame_) hw_.begin_call();
     auto r = f();
     const sc_core::sc_time t1 = local_time::now();
     t_.by_class[int(c)] += t1 - t0;
-    if (blame_ && blame_->wants(hw_.id(), t1)) {
-      BlameCall call;
-      call.stalled = hw_.last_call_stalled();
-      if (call.stalled) call.stalls = hw_.last_call_stalls();
-      call.port = port;
-      call.start_ps = t0.value();
-      call.ps = (t1 - t0).value();
-      blame_->charge(hw_.id(), c, call);
-    }
+    // Sections open and close between calls: a call is wholly inside one or outside; a
+    // blame window (kernel_blame.h) may begin inside one.
+    if (blame_) blame_->call_end(hw_, id_, c, t0.value(), t1.value(), port);
     return r;
   }
   // An edge of IF: a section opens at its clear and closes at its set.
@@ -167,6 +160,7 @@ class AccountedCpu : public CpuOps {
     if (d > off_.max) off_.max = d, off_.max_started_in = off_site_;
   }
   CpuOps& hw_;
+  int id_;  // hw_.id(), asked once
   CallBlame* blame_ = nullptr;
   std::function<CpuClass()> classify_;
   std::function<const char*()> where_;

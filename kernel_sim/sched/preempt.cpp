@@ -2,6 +2,7 @@
 // section opens when preemption or interrupts go off and closes when both are on.
 #include <string_view>
 #include "kernel_sim/kernel.h"
+#include "kernel_sim/trace/kernel_blame.h"
 
 namespace latsim::kernel {
 
@@ -12,6 +13,7 @@ bool Kernel::critical(int c) {
 
 void Kernel::critical_check(int c, bool was, const CodeSite& site) {
   const bool now_critical = critical(c);
+  if (blame_ && was != now_critical) blame_->flush(c);  // a section's ledger opens or closes
   if (!was && now_critical) {
     const Task* t = rq_[size_t(c)].curr;
     const auto& pc = pcpu_[size_t(c)];

@@ -16,13 +16,6 @@ struct KeyHash {
 
 }  // namespace
 
-bool BlameKey::operator==(const BlameKey& o) const {
-  // Names are the kernel's string literals, compared by address (a function named by two
-  // literals gets two items; explain and metrics blame.* group them by name).
-  return kind == o.kind && context == o.context && irq == o.irq && pid == o.pid && id == o.id &&
-         request == o.request && fn == o.fn && lock == o.lock;
-}
-
 std::vector<BlameLedger::Charge> BlameLedger::merge(const std::vector<Charge>& a,
                                                     const std::vector<Charge>& b) {
   std::vector<Charge> out;

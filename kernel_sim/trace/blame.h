@@ -45,7 +45,12 @@ struct BlameKey {
   int pid = -1;           // the task whose code ran (Spin: the lock holder's)
   int64_t id = -1;        // BusMaster: PCI master; Pci/Isa/VideoFifo: port/address; Spin: CPU
   uint64_t request = 0;   // BusMaster: the IDE request in flight (BlameRequest::seq), 0: none
-  bool operator==(const BlameKey& o) const;
+  // Names are the kernel's string literals, compared by address (a function named by two
+  // literals gets two items; explain and metrics blame.* group them by name).
+  bool operator==(const BlameKey& o) const {
+    return kind == o.kind && context == o.context && irq == o.irq && pid == o.pid && id == o.id &&
+           request == o.request && fn == o.fn && lock == o.lock;
+  }
 };
 
 struct BlameItem {

@@ -5,19 +5,63 @@
 
 namespace latsim::kernel {
 
-bool KernelBlame::wants(int cpu, const sc_core::sc_time& end) const {
+KernelBlame::KernelBlame(Kernel& k) : k_(k), runs_(size_t(k.ncpus())) {}
+
+void KernelBlame::call_end(CpuOps& hw, int cpu, CpuClass c, uint64_t start_ps, uint64_t end_ps,
+                           int64_t port) {
+  Run& run = runs_[size_t(cpu)];
+  if (!wants(cpu, end_ps)) {
+    hw.take_call_stalls(nullptr);  // nobody reads this call's
+    if (run.open) flush(cpu);
+    return;
+  }
+  if (!hw.take_call_stalls(&stalls_)) {  // all of it the code's
+    const Code code = code_now(cpu, c);
+    if (run.open && run.code == code) {
+      run.end_ps = end_ps;  // calls are back to back: time passes only inside them
+      return;
+    }
+    if (run.open) flush(cpu);
+    run = {true, code, start_ps, end_ps};
+    return;
+  }
+  if (run.open) flush(cpu);
+  BlameCall call;
+  call.stalled = true;
+  call.stalls = stalls_;
+  call.port = port;
+  call.start_ps = start_ps;
+  call.ps = end_ps - start_ps;
+  charge(cpu, c, call);
+}
+
+void KernelBlame::flush(int cpu) {
+  Run& run = runs_[size_t(cpu)];
+  if (!run.open) return;
+  run.open = false;
+  const BlameKey code = code_key(run.code);
+  if (k_.tracer().blaming(cpu)) k_.tracer().ledger(cpu).charge(code, run.end_ps - run.start_ps);
+  for (Window& w : open_)  // a window that began inside the run gets the part after
+    if ((w.cpus_allowed >> cpu & 1) && w.start_ps < run.end_ps)
+      w.cpus[size_t(cpu)].charge(code, run.end_ps - std::max(w.start_ps, run.start_ps));
+}
+
+bool KernelBlame::wants(int cpu, uint64_t end_ps) const {
   if (k_.tracer().blaming(cpu)) return true;
   for (const Window& w : open_)  // one that has begun by the call's end, on a CPU it watches
-    if (w.start_ps < end.value() && (w.cpus_allowed >> cpu & 1)) return true;
+    if (w.start_ps < end_ps && (w.cpus_allowed >> cpu & 1)) return true;
   return false;
 }
 
-BlameCaller KernelBlame::caller(int cpu, CpuClass c, bool stalled) {
+KernelBlame::Code KernelBlame::code_now(int cpu, CpuClass c) const {
   const PerCpu& pc = k_.per_cpu(cpu);
   const Task* t = k_.cpu_rq(cpu).curr;
-  BlameCaller who;
-  BlameKey& code = who.code;
-  switch (c) {
+  return {c, pc.last_fn, pc.intr_now, t, t ? t->pid : -1};
+}
+
+BlameKey KernelBlame::code_key(const Code& now) {
+  BlameKey code;
+  switch (now.c) {
     case CpuClass::User:
       code.context = BlameContext::User;
       break;
@@ -25,8 +69,8 @@ BlameCaller KernelBlame::caller(int cpu, CpuClass c, bool stalled) {
       code.context = BlameContext::Kernel;
       break;
     case CpuClass::Irq:
-      code.context = pc.intr_now == int(INTR_NMI) ? BlameContext::Nmi : BlameContext::Irq;
-      code.irq = pc.intr_now;
+      code.context = now.intr == int(INTR_NMI) ? BlameContext::Nmi : BlameContext::Irq;
+      code.irq = now.intr;
       break;
     case CpuClass::Softirq:
       code.context = BlameContext::Softirq;
@@ -36,10 +80,15 @@ BlameCaller KernelBlame::caller(int cpu, CpuClass c, bool stalled) {
       break;
   }
   // User code is the task's own: no kernel function is running.
-  code.fn = c == CpuClass::User ? "" : pc.last_fn;
-  if (t) code.pid = t->pid;
-  if (!stalled) return who;  // the code alone: no lock or request to name
-  who.spin = pc.spin_on;
+  code.fn = now.c == CpuClass::User ? "" : now.fn;
+  code.pid = now.pid;
+  return code;
+}
+
+BlameCaller KernelBlame::caller(int cpu, CpuClass c) {
+  BlameCaller who;
+  who.code = code_key(code_now(cpu, c));
+  who.spin = k_.per_cpu(cpu).spin_on;
   if (const BlameRequest* r = k_.block().active_request()) {
     who.disk = r->seq;
     // Kept for reading the ledger later: the block layer moves on to the next request.
@@ -52,7 +101,7 @@ BlameCaller KernelBlame::caller(int cpu, CpuClass c, bool stalled) {
 }
 
 void KernelBlame::charge(int cpu, CpuClass c, const BlameCall& call) {
-  const BlameCaller who = caller(cpu, c, call.stalled);
+  const BlameCaller who = caller(cpu, c);
   if (k_.tracer().blaming(cpu)) charge_call(k_.tracer().ledger(cpu), call, who);
   for (Window& w : open_) {
     if (!(w.cpus_allowed >> cpu & 1)) continue;
@@ -78,8 +127,13 @@ void Kernel::close_blame_window(int id, const std::string& label) {
 }
 
 int KernelBlame::open_window(const sc_core::sc_time& start, uint32_t cpus_allowed) {
-  open_.push_back(
-      {next_id_, start.value(), cpus_allowed, std::vector<BlameLedger>(size_t(k_.ncpus()))});
+  for (int cpu = 0; cpu < k_.ncpus(); ++cpu) flush(cpu);  // runs so far are not the window's
+  std::vector<BlameLedger> ledgers(size_t(k_.ncpus()));
+  if (!spare_.empty()) {  // a closed window's, cleared: its memory is already there
+    ledgers = std::move(spare_.back());
+    spare_.pop_back();
+  }
+  open_.push_back({next_id_, start.value(), cpus_allowed, std::move(ledgers)});
   return next_id_++;
 }
 
@@ -87,6 +141,7 @@ void KernelBlame::close_window(int id, int cpu, const std::string& label, int pi
   const auto it =
       std::find_if(open_.begin(), open_.end(), [id](const Window& w) { return w.id == id; });
   if (it == open_.end()) return;
+  flush(cpu);
   const sc_core::sc_time start = sc_core::sc_time::from_value(it->start_ps), end = k_.now();
   auto worst = std::find_if(worst_.begin(), worst_.end(),
                             [&](const WakeupBlame& b) { return b.label == label; });
@@ -94,6 +149,8 @@ void KernelBlame::close_window(int id, int cpu, const std::string& label, int pi
   // Longest first; a tie keeps the earlier one.
   if (end > start && (worst->items.empty() || end - start > worst->end - worst->start))
     *worst = {label, pid, cpu, start, end, it->cpus[size_t(cpu)].items(this)};
+  for (BlameLedger& l : it->cpus) l.clear();
+  spare_.push_back(std::move(it->cpus));
   open_.erase(it);
 }
 

@@ -12,6 +12,7 @@
 namespace latsim::kernel {
 
 class Kernel;
+struct Task;
 
 // The ledger of one wake-up: `label`'s worst, on the CPU where the thread ran.
 struct WakeupBlame {
@@ -23,9 +24,12 @@ struct WakeupBlame {
 
 class KernelBlame : public CallBlame, public BlameNames {
  public:
-  explicit KernelBlame(Kernel& k) : k_(k) {}
-  bool wants(int cpu, const sc_core::sc_time& end) const override;
-  void charge(int cpu, CpuClass c, const BlameCall& call) override;
+  explicit KernelBlame(Kernel& k);
+  void call_end(CpuOps& hw, int cpu, CpuClass c, uint64_t start_ps, uint64_t end_ps,
+                int64_t port) override;
+  // Charge `cpu`'s run of calls so far to the ledgers open now: before a ledger opens or
+  // closes on it.
+  void flush(int cpu);
 
   // A window from `start` (now or later) on the CPUs the woken task may run on; its id.
   int open_window(const sc_core::sc_time& start, uint32_t cpus_allowed);
@@ -44,14 +48,42 @@ class KernelBlame : public CallBlame, public BlameNames {
     uint32_t cpus_allowed;  // the woken task's affinity: it can run only there
     std::vector<BlameLedger> cpus;
   };
-  // Who made a call; the lock and the disk request only when it stalled.
-  BlameCaller caller(int cpu, CpuClass c, bool stalled);
+  // A ledger is open on `cpu` at `end_ps`: the traced section's, or a window's.
+  bool wants(int cpu, uint64_t end_ps) const;
+  void charge(int cpu, CpuClass c, const BlameCall& call);  // a call that stalled
+  // The code running on a CPU, as what the kernel knows of it: the class of the call
+  // (its context), the function, the interrupt being handled, the task.
+  struct Code {
+    CpuClass c = CpuClass::Idle;
+    const char* fn = nullptr;
+    int intr = -1;
+    const Task* task = nullptr;
+    int pid = -1;
+    bool operator==(const Code& o) const {
+      return c == o.c && fn == o.fn && intr == o.intr && task == o.task && pid == o.pid;
+    }
+  };
+  Code code_now(int cpu, CpuClass c) const;
+  static BlameKey code_key(const Code& code);
+  // Who made a stalled call: the code, the lock spun on, the disk request in flight.
+  BlameCaller caller(int cpu, CpuClass c);
   static constexpr size_t kRequestsKept = 256;  // more than a ledger spans
   Kernel& k_;
+  // A CPU's calls since the last flush: back to back, unstalled, made by the same code
+  // (the same Code). Charged as one, when something changes.
+  struct Run {
+    bool open = false;
+    Code code;
+    uint64_t start_ps = 0, end_ps = 0;
+  };
+  std::vector<Run> runs_;
   std::vector<Window> open_;
+  std::vector<std::vector<BlameLedger>> spare_;  // closed windows' ledgers, to reuse
   int next_id_ = 0;
   std::vector<WakeupBlame> worst_;
-  std::deque<BlameRequest> requests_;  // the IDE requests charged lately, by seq
+  std::deque<BlameRequest> requests_;
+  StallTotals stalls_;  // the last stalled call's: filled by CpuOps::take_call_stalls  // the IDE
+                        // requests charged lately, by seq
 };
 
 }  // namespace latsim::kernel

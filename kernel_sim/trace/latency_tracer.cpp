@@ -30,6 +30,11 @@ params::Table<LatencyTracerParams> tracer_keys() {
                                       "task) or start (the task that opened it)"),
                                "VP latency tracer: check_critical_timing -> update_max_tr"),
                    &P::task_at_end, "end"),
+      bind<P>(of_type(ValueType::Bool, "blame",
+                      "record the blame ledger of every kept trace and timer wake-up "
+                      "(traces/blame.json, metrics blame.*, latsim explain); false: a faster "
+                      "run without them"),
+              &P::blame),
       bind_unsigned<P>(integer("max_traces", 1, 10000, "", "traces/ keeps the largest N"),
                        &P::max_traces),
       bind<P>(of_type(ValueType::String, "spans",

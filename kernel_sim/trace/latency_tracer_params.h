@@ -18,6 +18,8 @@ struct LatencyTracerParams {
   // The VP tracer's update_max_tr copies `current` (comm, pid, nice...) when the section
   // ends, in check_critical_timing: a section that spans a switch names the next task.
   bool task_at_end = true;
+  // The blame ledger (blame.h) of every kept trace and timer wake-up, for latsim explain.
+  bool blame = true;
 };
 
 // tracing.*, paths under "tracing." (latency_tracer.cpp).

@@ -51,7 +51,7 @@ struct StallCauses {
   sc_time smm;         // System Management Mode: the BIOS's SMI handler
 };
 
-// The stalls since the caller's begin_call(): one of its calls' alone.
+// The stalls since the caller last took them: one of its calls' alone.
 struct CallStalls {
   StallCauses stall;
   // stall.memory by the PCI master whose traffic held the CPU off (last: not named).
@@ -147,12 +147,14 @@ class Pentium3 : public sc_core::sc_module {
   CpuStats& stats() { return stats_; }
   const CpuStats& stats() const { return stats_; }
   const CpuParams& params() const { return p_; }
-  // The stalls since begin_call(): one kernel-visible call's, for the blame ledger.
-  void begin_call() {
-    if (call_dirty_) call_ = {}, call_dirty_ = false;  // most calls stall on nothing
+  // Hands over the stalls since the last take, into `out` unless null, and starts afresh:
+  // one kernel-visible call's, for the blame ledger. False: none.
+  bool take_call(CallStalls* out) {
+    if (!call_dirty_) return false;  // most calls stall on nothing
+    if (out) *out = call_;
+    call_ = {}, call_dirty_ = false;
+    return true;
   }
-  const CallStalls& last_call() const { return call_; }
-  bool last_call_stalled() const { return call_dirty_; }
 
  private:
   CpuParams p_;
@@ -177,7 +179,7 @@ class Pentium3 : public sc_core::sc_module {
   void add_holdoff(sc_time t, int master);  // a memory stall behind `master`'s traffic
   void stop_early(Work& w, uint64_t seg, sc_time unit, uint64_t k, sc_time elapsed);
   CpuStats stats_;
-  CallStalls call_;          // since begin_call()
+  CallStalls call_;          // since the last take_call()
   bool call_dirty_ = false;  // call_ holds a stall
 };
 

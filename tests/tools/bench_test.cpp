@@ -135,6 +135,24 @@ TEST_F(Bench, OneScenarioGivesOneRowAndTheRingLineMatchingTheJson) {
   EXPECT_EQ(ring[5], row[6]);  // the ring's rate is the scenario's raw rate
 }
 
+// --set reaches every run (here: its duration); --repeat runs each scenario again and
+// still reports one row.
+TEST_F(Bench, SetReachesEveryRunAndRepeatKeepsOneRowPerScenario) {
+  const fs::path json_path = dir_ / "bench.json";
+  const Result r = bench({"--repeat", "2", "--hops", "1000", "--json", json_path.string(), "--set",
+                          "duration=0.03s", kScenario});
+  ASSERT_EQ(r.code, 0) << r;
+  size_t runs = 0;
+  for (const auto& l : split(r.err, '\n')) runs += contains(l, "bench: running " + kScenario);
+  EXPECT_EQ(runs, 2u) << r;
+  const json j = json::parse(slurp(json_path));
+  ASSERT_EQ(j["scenarios"].size(), 1u) << j.dump(2);
+  EXPECT_DOUBLE_EQ(j["scenarios"][0]["simulated_seconds"].get<double>(), 0.03);
+  const Result bad = bench({"--set", "tracing.no_such_key=1", "--hops", "1000", kScenario});
+  EXPECT_EQ(bad.code, 1) << bad;
+  EXPECT_TRUE(contains(bad.err, "no_such_key")) << bad;
+}
+
 TEST_F(Bench, QuietMarkdownTablePrintsNothingOnStderr) {
   const Result r = bench({"-q", "--markdown", "--duration", "0.05s", "--hops", "1000", kScenario});
   ASSERT_EQ(r.code, 0) << r;

@@ -67,6 +67,20 @@ TEST_F(Explain, LedgerAndJsonAreByteIdenticalAcrossReruns) {
   EXPECT_EQ(json::parse(ja.out)["trace"]["file"], json::parse(jb.out)["trace"]["file"]);
 }
 
+// tracing.blame=false: no ledger is recorded, and nothing else the run says changes.
+TEST_F(Explain, TheLedgerSwitchedOffChangesNothingButTheLedger) {
+  const fs::path on = run("on", {"--duration", "2s"});
+  const fs::path off = run("off", {"--duration", "2s", "--set", "tracing.blame=false"});
+  EXPECT_FALSE(fs::exists(off / "traces" / "blame.json"));
+  EXPECT_EQ(slurp(on / "traces" / "max.txt"), slurp(off / "traces" / "max.txt"));
+  json a = read_json(on / "metrics.json"), b = read_json(off / "metrics.json");
+  ASSERT_TRUE(a.contains("blame"));
+  EXPECT_FALSE(b.contains("blame"));
+  a.erase("blame");
+  a["latency_tracer"].erase("blame");
+  EXPECT_EQ(a, b);
+}
+
 TEST_F(Explain, BadInputGetsAOneLineErrorAndExitOne) {
   auto fails = [&](const std::vector<std::string>& args, const std::string& says) {
     const Result r = latsim(args);
@@ -78,6 +92,8 @@ TEST_F(Explain, BadInputGetsAOneLineErrorAndExitOne) {
   const fs::path untraced =
       run("untraced", {"--duration", "0.2s", "--set", "tracing.enabled=false"});
   fails({"explain", untraced.string()}, "no blame ledger");
+  const fs::path unblamed = run("unblamed", {"--duration", "0.2s", "--set", "tracing.blame=false"});
+  fails({"explain", unblamed.string()}, "tracing.blame=false");
   const fs::path small = run("small", {"--duration", "2s"});
   const size_t kept = read_json(small / "traces" / "blame.json")["traces"].size();
   fails({"explain", small.string(), "--trace", std::to_string(kept + 1)},

@@ -186,6 +186,7 @@ ScenarioRow bench_scenario(const BenchOptions& o, const std::string& file, size_
   progress(o, file);
   std::vector<std::string> args{"run", file, "--out", (dir / tag).string(), "-q"};
   if (!o.duration.empty()) args.insert(args.end(), {"--duration", o.duration});
+  for (const auto& s : o.sets) args.insert(args.end(), {"--set", s});
   const Child c = run_child(args, dir, tag);
   check_ok(c, file);
   const auto ri = read_json_file((dir / tag / "run-info.json").string());
@@ -222,8 +223,16 @@ Report measure(const BenchOptions& o, const std::vector<std::string>& files) {
   const TempDir dir;
   const SignalForwarding forwarding;
   Report r;
-  for (size_t i = 0; i < files.size(); ++i)
-    r.scenarios.push_back(bench_scenario(o, files[i], i, dir.path()));
+  for (size_t i = 0; i < files.size(); ++i) {
+    // A shared machine's noise only ever slows a run: the fastest of the repeats is the
+    // closest to the simulator's own speed.
+    ScenarioRow best = bench_scenario(o, files[i], i, dir.path());
+    for (int k = 1; k < o.repeat; ++k) {
+      ScenarioRow again = bench_scenario(o, files[i], i, dir.path());
+      if (again.wall_s < best.wall_s) best = again;
+    }
+    r.scenarios.push_back(best);
+  }
   std::set<int> threads;
   for (const auto& s : r.scenarios) threads.insert(s.threads);
   for (int n : threads) r.pingpong.push_back(bench_pingpong(o, n, dir.path()));
@@ -277,6 +286,13 @@ Command::Command(CLI::App& app) {
   cmd_->add_option("scenarios", o_.scenarios, "Scenario YAML files");
   cmd_->add_option("--duration", o_.duration,
                    "Simulated time of every run, e.g. 5s (default: each scenario's own)");
+  cmd_->add_option("--set", o_.sets,
+                   "Pass --set KEY=VALUE to every run (repeatable), e.g. tracing.blame=false "
+                   "to measure what the blame ledger costs")
+      ->allow_extra_args(false);  // one KEY=VALUE per --set: the scenarios may follow
+  cmd_->add_option("--repeat", o_.repeat,
+                   "Run each scenario N times and report the fastest (default 1)")
+      ->check(cli::in_range(1, 100));
   cmd_->add_option("--json", o_.json, "Also write the results as JSON to FILE");
   cmd_->add_flag("--markdown", o_.markdown, "Print the table as a Markdown table");
   cmd_->add_flag("-q,--quiet", o_.quiet, "No progress lines on stderr");

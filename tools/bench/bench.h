@@ -16,6 +16,8 @@ namespace latsim::bench {
 struct BenchOptions {
   std::vector<std::string> scenarios;  // empty: scenarios/*.yaml in the working directory
   std::string duration;                // every run's --duration; empty: the scenario's own
+  std::vector<std::string> sets;       // every run's --set KEY=VALUE
+  int repeat = 1;                      // runs of each scenario; the fastest is reported
   std::string json;                    // also write the results here
   bool quiet = false, markdown = false;
   int pingpong = 0;  // > 0: only run the ring of this many threads here (the child's side)

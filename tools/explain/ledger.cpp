@@ -95,8 +95,8 @@ json load_ledgers(const fs::path& run_dir) {
   const fs::path ledgers = run_dir / "traces" / "blame.json";
   if (!fs::exists(ledgers, ec))
     throw std::runtime_error(fmt::format(
-        "{}: no blame ledger (traces/blame.json): the run was made without tracing; rerun it "
-        "with --set tracing.enabled=true",
+        "{}: no blame ledger (traces/blame.json): the run was made without tracing or with "
+        "tracing.blame=false; rerun it with --set tracing.enabled=true --set tracing.blame=true",
         run_dir.string()));
   return read_json(ledgers);
 }
