@@ -320,11 +320,12 @@ class Kernel {
   const KernelBlame* blame() const { return blame_.get(); }
   // The live task with `pid` (nullptr: none, or it has exited).
   const Task* task_by_pid(int pid) const;
-  // A wake-up's blame window from `due` (trace/kernel_blame.h): -1 when not tracing or
-  // when `due` has passed (its start could no longer be itemized).
-  int open_blame_window(sc_time due);
-  // Close it as the current task sees the time: `label`'s longest is kept.
-  void close_blame_window(int id, const std::string& label);
+  // A blame window from `start`, a measured interval's (trace/kernel_blame.h): -1 when not
+  // tracing or when `start` has passed (its start could no longer be itemized).
+  int open_blame_window(sc_time start);
+  // Close it as the current task sees the time: `label`'s longest is kept, as a `measure`
+  // ("wake-up", "cpu loop", "write"); an empty label drops it.
+  void close_blame_window(int id, const std::string& label, const char* measure);
   // The 2001 preempt-stats table (kernel.flavour 2.4.10-preempt only; else null).
   const PreemptStats* preempt_stats() const { return pstats_.get(); }
   std::vector<std::string>& dmesg() { return dmesg_; }

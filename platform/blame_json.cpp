@@ -147,10 +147,11 @@ nlohmann::json blame_summary(const RunView& v) {
     const auto& t = tr.max_trace();
     j["max"] = by_kind(v, t.blame, (t.t_end - t.t_start).value());
   }
-  const kernel::WakeupBlame* worst = nullptr;
+  const kernel::WindowBlame* worst = nullptr;  // the longest cyclictest wake-up
   if (const kernel::KernelBlame* b = v.k.blame())
-    for (const auto& w : b->wakeups())
-      if (!worst || w.end - w.start > worst->end - worst->start) worst = &w;
+    for (const auto& w : b->windows())
+      if (w.measure == "wake-up" && (!worst || w.end - w.start > worst->end - worst->start))
+        worst = &w;
   if (worst) j["cyclictest"] = by_kind(v, worst->items, (worst->end - worst->start).value());
   return j;
 }
@@ -168,16 +169,18 @@ nlohmann::json blame_ledgers(const RunView& v) {
     j["max"] = trace_blame(v, tr.max_trace());
     j["max"]["file"] = "max.txt";
   }
-  // Each cyclictest thread's longest wake-up, on the CPU the thread ran on.
-  j["wakeups"] = nlohmann::json::array();
+  // Each measured interval's longest (a cyclictest thread's wake-up, a latencytest phase's
+  // CPU loop or write), on the CPU where it ended.
+  j["windows"] = nlohmann::json::array();
   if (const kernel::KernelBlame* b = v.k.blame())
-    for (const auto& w : b->wakeups()) {
+    for (const auto& w : b->windows()) {
       nlohmann::json e = interval_blame(v, w.items, w.start, w.end);
       e["label"] = w.label;
+      e["measure"] = w.measure;
       e["pid"] = w.pid;
       e["cpu"] = w.cpu;
       e["latency_us"] = (w.end - w.start).value() / 1000000;
-      j["wakeups"].push_back(std::move(e));
+      j["windows"].push_back(std::move(e));
     }
   return j;
 }

@@ -199,7 +199,7 @@ void Cyclictest::record(Kernel& k, int thread, int cpu, sc_core::sc_time next,
                         sc_core::sc_time entry, int window) {
   CyclicStats& s = st_[size_t(thread)];
   // Its blame window: the thread's longest wake-up is kept (traces/blame.json).
-  if (window >= 0) k.close_blame_window(window, fmt::format("{} T{}", name(), thread));
+  if (window >= 0) k.close_blame_window(window, fmt::format("{} T{}", name(), thread), "wake-up");
   const int64_t diff = int64_t(std::floor((k.now().to_seconds() - next.to_seconds()) * 1e6));  // µs
   s.act = diff;
   if (s.cycles == 0 || diff < s.min) s.min = diff;

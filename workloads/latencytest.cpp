@@ -104,18 +104,24 @@ void Latencytest::audio(Kernel& k) {
   snd.playback_open(p_.rate_hz, uint32_t(p_.fragment_bytes), uint32_t(p_.fragments));
   sc_time prev_write;
   uint64_t n = 0;
+  int write_window = -1;  // the blame window from the last write's return
   for (;;) {
     k.user_exec(2000, 4);  // fill the fragment
     snd.write(uint32_t(p_.fragment_bytes));
     const sc_time t_write = k.now();
+    // Once the buffer has filled, every write waits for a period: measure those.
+    const bool measured = n > uint64_t(p_.fragments);
+    k.close_blame_window(write_window, blame_label(t_write, measured, "write"), "write");
+    write_window = k.open_blame_window(t_write);
+    const int loop_window = k.open_blame_window(t_write);
     const sc_time t0 = k.now();
     const int cpu0 = k.smp_processor_id();
     const Counters before = loop_probe_ ? loop_probe_(cpu0) : Counters{};
     // The CPU loop: calibrated work, no system calls (the loop stays in L1: no misses).
     k.user_exec(cpu_cycles_, 0);
     const double cpu = (k.now() - t0).to_seconds() * 1000.0;
-    // Once the buffer has filled, every write waits for a period: measure those.
-    if (n > uint64_t(p_.fragments))
+    k.close_blame_window(loop_window, blame_label(t_write, measured, "loop"), "cpu loop");
+    if (measured)
       record((t_write - prev_write).to_seconds() * 1000.0, cpu, t_write, t0, cpu0, before);
     prev_write = t_write;
     ++n;
@@ -150,6 +156,14 @@ void Latencytest::record(double write_ms, double cpu, sc_time at, sc_time loop_s
     ph.cpu_within1 += dc < 1.0;
     ph.cpu_within2 += dc < 2.0;
   }
+}
+
+std::string Latencytest::blame_label(sc_time at, bool measured, const char* what) const {
+  if (measured)
+    for (const auto& ph : phases_)
+      if (at >= ph.window.start && at < ph.window.stop)
+        return fmt::format("{} {} {}", name_, phase_label(ph.name), what);
+  return "";  // a sample record() does not count: its ledger is not kept
 }
 
 std::string Latencytest::phase_label(const std::string& phase) {

@@ -118,12 +118,13 @@ const Task* Kernel::task_by_pid(int pid) const {
   return nullptr;
 }
 
-int Kernel::open_blame_window(sc_time due) {
-  return blame_ && due >= now() ? blame_->open_window(due, current().cpus_allowed) : -1;
+int Kernel::open_blame_window(sc_time start) {
+  return blame_ && start >= now() ? blame_->open_window(start, current().cpus_allowed) : -1;
 }
 
-void Kernel::close_blame_window(int id, const std::string& label) {
-  if (blame_ && id >= 0) blame_->close_window(id, smp_processor_id(), label, current().pid);
+void Kernel::close_blame_window(int id, const std::string& label, const char* measure) {
+  if (blame_ && id >= 0)
+    blame_->close_window(id, smp_processor_id(), label, measure, current().pid);
 }
 
 int KernelBlame::open_window(const sc_core::sc_time& start, uint32_t cpus_allowed) {
@@ -137,21 +138,29 @@ int KernelBlame::open_window(const sc_core::sc_time& start, uint32_t cpus_allowe
   return next_id_++;
 }
 
-void KernelBlame::close_window(int id, int cpu, const std::string& label, int pid) {
+void KernelBlame::close_window(int id, int cpu, const std::string& label, const char* measure,
+                               int pid) {
   const auto it =
       std::find_if(open_.begin(), open_.end(), [id](const Window& w) { return w.id == id; });
   if (it == open_.end()) return;
   flush(cpu);
   const sc_core::sc_time start = sc_core::sc_time::from_value(it->start_ps), end = k_.now();
-  auto worst = std::find_if(worst_.begin(), worst_.end(),
-                            [&](const WakeupBlame& b) { return b.label == label; });
-  if (worst == worst_.end()) worst = worst_.insert(worst_.end(), WakeupBlame{label});
-  // Longest first; a tie keeps the earlier one.
-  if (end > start && (worst->items.empty() || end - start > worst->end - worst->start))
-    *worst = {label, pid, cpu, start, end, it->cpus[size_t(cpu)].items(this)};
+  if (!label.empty())
+    keep_if_longest({label, measure, pid, cpu, start, end, {}}, it->cpus[size_t(cpu)]);
   for (BlameLedger& l : it->cpus) l.clear();
   spare_.push_back(std::move(it->cpus));
   open_.erase(it);
+}
+
+void KernelBlame::keep_if_longest(WindowBlame w, const BlameLedger& ledger) {
+  auto worst = std::find_if(worst_.begin(), worst_.end(),
+                            [&](const WindowBlame& b) { return b.label == w.label; });
+  if (worst == worst_.end()) worst = worst_.insert(worst_.end(), WindowBlame{w.label, w.measure});
+  // Longest first; a tie keeps the earlier one.
+  if (w.end > w.start && (worst->items.empty() || w.end - w.start > worst->end - worst->start)) {
+    w.items = ledger.items(this);
+    *worst = std::move(w);
+  }
 }
 
 }  // namespace latsim::kernel

@@ -2,8 +2,9 @@
 // The kernel's side of the blame ledger (blame.h). A CPU's calls are charged, with what
 // the kernel knows of the caller (the function, the context, the task, the lock being
 // spun on, the disk request in flight), to the ledgers open on that CPU: the traced
-// section, and blame windows: a timer's wake-up latency, from the time it was due until
-// the woken thread looks at the clock, on every CPU (the thread may run on any).
+// section, and blame windows: an interval a benchmark measures, on every CPU the task may
+// run on (a timer's wake-up, from the time it was due until the woken thread looks at the
+// clock; latencytest's CPU loop, and the time from one audio write's return to the next).
 #include <deque>
 #include <string>
 #include <vector>
@@ -14,11 +15,12 @@ namespace latsim::kernel {
 class Kernel;
 struct Task;
 
-// The ledger of one wake-up: `label`'s worst, on the CPU where the thread ran.
-struct WakeupBlame {
-  std::string label;  // the program and thread: "cyclictest T0"
+// The ledger of one measured interval, `label`'s longest, on the CPU where it ended.
+struct WindowBlame {
+  std::string label;    // the program and what: "cyclictest T0", "latencytest dsk wrt loop"
+  std::string measure;  // "wake-up" (due .. seen), "cpu loop", "write" (return .. return)
   int pid = -1, cpu = 0;
-  sc_core::sc_time start, end;  // due, and seen by the thread
+  sc_core::sc_time start, end;
   std::vector<BlameItem> items;
 };
 
@@ -31,12 +33,13 @@ class KernelBlame : public CallBlame, public BlameNames {
   // closes on it.
   void flush(int cpu);
 
-  // A window from `start` (now or later) on the CPUs the woken task may run on; its id.
+  // A window from `start` (now or later) on the CPUs the task may run on; its id.
   int open_window(const sc_core::sc_time& start, uint32_t cpus_allowed);
-  // Close it now: the ledger of `cpu` becomes `label`'s wake-up if it is its longest.
-  void close_window(int id, int cpu, const std::string& label, int pid);
-  // Each label's longest wake-up, in the order the labels first closed a window.
-  const std::vector<WakeupBlame>& wakeups() const { return worst_; }
+  // Close it now: the ledger of `cpu` becomes `label`'s if it is its longest (an empty
+  // label: an interval not measured, dropped).
+  void close_window(int id, int cpu, const std::string& label, const char* measure, int pid);
+  // Each label's longest interval, in the order the labels first closed a window.
+  const std::vector<WindowBlame>& windows() const { return worst_; }
 
   std::string comm(int pid) const override;  // "" once the task has exited
   BlameRequest request(uint64_t seq) const override;
@@ -48,6 +51,7 @@ class KernelBlame : public CallBlame, public BlameNames {
     uint32_t cpus_allowed;  // the woken task's affinity: it can run only there
     std::vector<BlameLedger> cpus;
   };
+  void keep_if_longest(WindowBlame w, const BlameLedger& ledger);
   // A ledger is open on `cpu` at `end_ps`: the traced section's, or a window's.
   bool wants(int cpu, uint64_t end_ps) const;
   void charge(int cpu, CpuClass c, const BlameCall& call);  // a call that stalled
@@ -80,7 +84,7 @@ class KernelBlame : public CallBlame, public BlameNames {
   std::vector<Window> open_;
   std::vector<std::vector<BlameLedger>> spare_;  // closed windows' ledgers, to reuse
   int next_id_ = 0;
-  std::vector<WakeupBlame> worst_;
+  std::vector<WindowBlame> worst_;
   std::deque<BlameRequest> requests_;
   StallTotals stalls_;  // the last stalled call's: filled by CpuOps::take_call_stalls  // the IDE
                         // requests charged lately, by seq

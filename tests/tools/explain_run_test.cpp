@@ -2,6 +2,7 @@
 // scenario sums to the trace exactly, the explanation names the mechanism the seed argued
 // about, the output is deterministic, and bad input gets a one-line error.
 #include <gtest/gtest.h>
+#include <map>
 #include "tests/tools/sweep_test_support.h"
 
 namespace {
@@ -39,6 +40,13 @@ TEST_F(Explain, EveryKeptTraceOfTheReferenceRunSumsToItsLatencyExactly) {
         contains(text, " latency: " + std::to_string(t["latency_us"].get<uint64_t>()) + " us,"))
         << file;
   }
+  // And its cyclictest thread's longest wake-up.
+  ASSERT_EQ(ledgers["windows"].size(), 1u);
+  const json& wake = ledgers["windows"][0];
+  EXPECT_EQ(wake["measure"], "wake-up");
+  uint64_t woke = 0;
+  for (const json& c : wake["causes"]) woke += c["ps"].get<uint64_t>();
+  EXPECT_EQ(woke, wake["t_end_ps"].get<uint64_t>() - wake["t_start_ps"].get<uint64_t>());
   // blame-traces.svg: a bar per trace of the ten longest, in parts by cause.
   const std::string svg = slurp(out / "blame-traces.svg");
   const json& first = ledgers["traces"][0];
@@ -65,6 +73,51 @@ TEST_F(Explain, LedgerAndJsonAreByteIdenticalAcrossReruns) {
   ASSERT_EQ(ja.code, 0) << ja;
   EXPECT_EQ(ja.out, jb.out);
   EXPECT_EQ(json::parse(ja.out)["trace"]["file"], json::parse(jb.out)["trace"]["file"]);
+}
+
+// latencytest: each phase's longest CPU loop and write-to-write interval get a window whose
+// causes sum to it, the same interval the workload itself reports as the phase's worst.
+TEST_F(Explain, LatencytestPhasesWorstLoopAndWriteAreExplained) {
+  const fs::path out = dir_ / "lt";
+  const Result r = latsim({"run", kSource + "/scenarios/latencytest-stress.yaml", "-q", "--out",
+                           out.string(), "--duration", "2.6s", "--set", "workload.0.phase_s=0.3"});
+  ASSERT_EQ(r.code, 0) << r;
+  const json ledgers = read_json(out / "traces" / "blame.json");
+  const json phases = read_json(out / "metrics.json")["workloads"]["latencytest"]["phases"];
+  ASSERT_EQ(ledgers["windows"].size(), 2 * phases.size());
+  const std::map<std::string, std::string> label{
+      {"x11", "X11"},          {"proc", "/proc"},         {"net_out", "net out"},
+      {"net_in", "net in"},    {"disk_write", "dsk wrt"}, {"disk_copy", "dsk copy"},
+      {"disk_read", "disk rd"}};
+  auto window = [&](const std::string& l) {
+    for (const json& w : ledgers["windows"])
+      if (w["label"] == l) return w;
+    ADD_FAILURE() << "no window " << l;
+    return json::object();
+  };
+  for (const auto& [name, ph] : phases.items()) {
+    const json loop = window("latencytest " + label.at(name) + " loop");
+    const json write = window("latencytest " + label.at(name) + " write");
+    for (const json* w : {&loop, &write}) {
+      uint64_t sum = 0;
+      for (const json& c : (*w)["causes"]) sum += c["ps"].get<uint64_t>();
+      EXPECT_EQ(sum, (*w)["t_end_ps"].get<uint64_t>() - (*w)["t_start_ps"].get<uint64_t>())
+          << (*w)["label"];
+    }
+    EXPECT_EQ(loop["measure"], "cpu loop");
+    EXPECT_NEAR(loop["t_start_ps"].get<double>() / 1e12,
+                ph["max_cpu_loop"]["start_s"].get<double>(), 1e-6)
+        << name;
+    EXPECT_EQ(write["measure"], "write");
+    EXPECT_NEAR(write["t_end_ps"].get<double>() / 1e12, ph["max_write_at_s"].get<double>(), 1e-6)
+        << name;
+  }
+  const Result e = latsim({"explain", out.string(), "--window", "latencytest disk rd loop"});
+  ASSERT_EQ(e.code, 0) << e;
+  EXPECT_TRUE(contains(e.out, "latencytest disk rd loop (pid ")) << e;
+  const Result bad = latsim({"explain", out.string(), "--window", "latencytest nowhere"});
+  EXPECT_EQ(bad.code, 1) << bad;
+  EXPECT_TRUE(contains(bad.err, "no such window; the run has \"latencytest X11 write\"")) << bad;
 }
 
 // tracing.blame=false: no ledger is recorded, and nothing else the run says changes.

@@ -94,8 +94,9 @@ json to_json(const Explained& e, const std::vector<WhatIf>& w, bool whatif) {
 
 int run_explain(const ExplainOptions& o) {
   const json ledgers = load_ledgers(o.run_dir);
-  const Explained e =
-      explain_trace(o.cyclictest ? pick_wakeup(ledgers) : pick_trace(ledgers, o.trace));
+  const Explained e = explain_trace(!o.window.empty() ? pick_window(ledgers, o.window)
+                                    : o.cyclictest    ? pick_wakeup(ledgers)
+                                                      : pick_trace(ledgers, o.trace));
   std::vector<WhatIf> w;
   if (o.whatif) {
     w = plan_whatifs(e, o.top);
@@ -122,7 +123,9 @@ Command::Command(CLI::App& app) {
       "  latsim explain out/disk-dma-kernel-build             the longest section (max.txt)\n"
       "  latsim explain out/disk-dma-kernel-build --trace 3   traces/trace-003-*.txt\n"
       "  latsim explain out/disk-dma-kernel-build --whatif    and rerun without each top cause\n"
-      "  latsim explain out/video-fifo-stall --cyclictest     the longest cyclictest wake-up");
+      "  latsim explain out/video-fifo-stall --cyclictest     the longest cyclictest wake-up\n"
+      "  latsim explain out/latencytest-stress --window 'latencytest dsk wrt loop'\n"
+      "                                          the disk-write phase's longest CPU loop");
   cmd_->add_option("run_dir", o_.run_dir, "A run's output directory")->required();
   cmd_->add_option("--trace", o_.trace, "Explain traces/trace-NNN (1 = the longest kept)")
       ->check(cli::in_range(1, 100000));
@@ -132,6 +135,12 @@ Command::Command(CLI::App& app) {
   cmd_->add_flag("--cyclictest", o_.cyclictest,
                  "Explain the longest cyclictest wake-up instead: from the time the timer was\n"
                  "due until the thread read the clock, on the CPU it ran on");
+  cmd_->add_option("--window", o_.window,
+                   "Explain a measured interval by its label instead: a cyclictest thread's\n"
+                   "longest wake-up ('cyclictest T0'), a latencytest phase's longest CPU loop or\n"
+                   "write-to-write interval ('latencytest dsk wrt loop', '... write'); a wrong\n"
+                   "label lists the run's")
+      ->excludes("--cyclictest");
   cmd_->add_flag("--json", o_.json, "Print the ledger, the rows and the reruns as JSON");
   cmd_->add_flag("--whatif", o_.whatif,
                  "Rerun the scenario and seed with each top cause's mechanism switched off\n"

@@ -12,6 +12,7 @@ struct ExplainOptions {
   std::string run_dir;
   int trace = 0;  // traces/trace-NNN (1 = the longest kept); 0: the longest section (max.txt)
   bool cyclictest = false;  // the longest cyclictest wake-up instead of a trace
+  std::string window;       // a measured window by its label, instead of a trace
   bool json = false;
   bool whatif = false;
   size_t jobs = 0;  // reruns at a time; 0: one per CPU

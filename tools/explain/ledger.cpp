@@ -103,14 +103,30 @@ json load_ledgers(const fs::path& run_dir) {
 
 const json& pick_wakeup(const json& ledgers) {
   const json* worst = nullptr;
-  if (ledgers.contains("wakeups"))
-    for (const auto& w : ledgers["wakeups"])
-      if (!worst || w["length_ps"].get<uint64_t>() > (*worst)["length_ps"].get<uint64_t>())
+  if (ledgers.contains("windows"))
+    for (const auto& w : ledgers["windows"])
+      if (w.value("measure", "") == "wake-up" &&
+          (!worst || w["length_ps"].get<uint64_t>() > (*worst)["length_ps"].get<uint64_t>()))
         worst = &w;
   if (!worst)
     throw std::runtime_error(
         "the run has no cyclictest wake-up ledger (no cyclictest workload, or none woke late)");
   return *worst;
+}
+
+const json& pick_window(const json& ledgers, const std::string& label) {
+  std::vector<std::string> labels;
+  if (ledgers.contains("windows"))
+    for (const auto& w : ledgers["windows"]) {
+      if (w.value("label", "") == label) return w;
+      labels.push_back(fmt::format("\"{}\"", w.value("label", "")));
+    }
+  throw std::runtime_error(
+      labels.empty() ? fmt::format("--window \"{}\": the run measured no window (no cyclictest or "
+                                   "latencytest workload)",
+                                   label)
+                     : fmt::format("--window \"{}\": no such window; the run has {}", label,
+                                   fmt::join(labels, ", ")));
 }
 
 const json& pick_trace(const json& ledgers, int n) {
@@ -174,12 +190,17 @@ Explained explain_trace(const json& trace) {
   return e;
 }
 
-bool is_wakeup(const json& t) { return t.contains("label"); }
+bool is_window(const json& t) { return t.contains("label"); }
 
 std::string title(const json& t) {
-  if (is_wakeup(t))
+  if (is_window(t) && t.value("measure", "") == "wake-up")
     return fmt::format("{} (pid {}) woke {} us late on CPU{}", t.value("label", ""),
                        t.value("pid", -1), us(t.value("length_ps", 0ull)), t.value("cpu", 0));
+  if (is_window(t))  // latencytest: "the CPU loop" or "write to write" took
+    return fmt::format(
+        "{} (pid {}): {} us on CPU{}{}", t.value("label", ""), t.value("pid", -1),
+        us(t.value("length_ps", 0ull)), t.value("cpu", 0),
+        t.value("measure", "") == "write" ? ", from one write's return to the next's" : "");
   std::string s =
       fmt::format("traces/{}: {} us on CPU{}, task {}, {} .. {}", t.value("file", ""),
                   us(t.value("length_ps", 0ull)), t.value("cpu", 0), t.value("task", ""),
@@ -192,14 +213,14 @@ std::string title(const json& t) {
 
 std::string summary_sentence(const Explained& e) {
   const json& t = e.trace;
-  std::string s = is_wakeup(t)
+  std::string s = is_window(t)
                       ? title(t)
                       : fmt::format("{} us on CPU{} ({}, {} .. {}", us(t.value("length_ps", 0ull)),
                                     t.value("cpu", 0), t.value("task", ""),
                                     t.value("started_at", ""), t.value("ended_at", ""));
-  if (!is_wakeup(t) && !t.value("lock", "").empty())
+  if (!is_window(t) && !t.value("lock", "").empty())
     s += fmt::format("; opened as {} took {}", t.value("opened_by", ""), t.value("lock", ""));
-  s += is_wakeup(t) ? ":" : "):";
+  s += is_window(t) ? ":" : "):";
   for (size_t i = 0; i < e.rows.size() && i < 3; ++i)
     s += fmt::format("{} {} us ({:.0f} %) {}", i ? ";" : "", us(e.rows[i].ps),
                      100 * e.rows[i].share, e.rows[i].sentence);

@@ -34,10 +34,12 @@ nlohmann::json load_ledgers(const std::filesystem::path& run_dir);
 // The kept trace `n` (1 = the longest), or the longest section when n == 0.
 const nlohmann::json& pick_trace(const nlohmann::json& ledgers, int n);
 Explained explain_trace(const nlohmann::json& trace);
-// The longest cyclictest wake-up of any thread (blame.json "wakeups").
+// The longest cyclictest wake-up of any thread (blame.json "windows", measure "wake-up").
 const nlohmann::json& pick_wakeup(const nlohmann::json& ledgers);
-// A trace's ledger, or a wake-up's (it has a "label").
-bool is_wakeup(const nlohmann::json& t);
+// The window named `label` ("latencytest dsk wrt loop"); the error lists the labels.
+const nlohmann::json& pick_window(const nlohmann::json& ledgers, const std::string& label);
+// A trace's ledger, or a measured window's (it has a "label").
+bool is_window(const nlohmann::json& t);
 // "traces/max.txt: 2302.3 us on CPU1, task cc1/318, kmap_atomic+0x23/0xe0 .. ..."
 std::string title(const nlohmann::json& t);
 // The title, then the three largest causes as clauses.

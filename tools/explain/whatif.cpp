@@ -42,11 +42,13 @@ void read_rerun(const fs::path& dir, const json& explained, WhatIf& w) {
   }
   const json j = json::parse(in);
   auto us = [](const json& t) { return double(t.value("length_ps", uint64_t(0))) / 1e6; };
-  // A wake-up is compared with the rerun's wake-ups, the same thread's as "same"; a trace
-  // with the rerun's sections, those with its start and end sites as "same".
-  const bool wake = is_wakeup(explained);
+  // A window is compared with the rerun's windows of its measure (wake-ups, CPU loops,
+  // writes), the same label's as "same"; a trace with the rerun's sections, those with its
+  // start and end sites as "same".
+  const bool wake = is_window(explained);
   std::vector<const json*> all;
-  for (const auto& t : j[wake ? "wakeups" : "traces"]) all.push_back(&t);
+  for (const auto& t : j[wake ? "windows" : "traces"])
+    if (!wake || t.value("measure", "") == explained.value("measure", "")) all.push_back(&t);
   if (!wake && j.contains("max")) all.push_back(&j["max"]);
   for (const json* t : all) {
     w.max_us = std::max(w.max_us, us(*t));
