@@ -93,18 +93,19 @@ RunResult run_scenario(const Scenario& s, const RunOptions& o) {
     }
   }
   if (shown) std::fprintf(stderr, "\r%*s\r", 70, "");
-  if (timeline) timeline->finish(sc_core::sc_time_stamp());
+  RunResult r;
+  const RunView view{m, k, programs, sc_core::sc_time_stamp().to_seconds()};
+  if (k.blame()) r.blame = blame_ledgers(view);
+  // The timeline draws the ledgers under their intervals.
+  if (timeline) timeline->finish(sc_core::sc_time_stamp(), k.blame() ? &r.blame : nullptr);
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
 
-  RunResult r;
   r.out_dir = o.out_dir;
   for (const auto* p : programs) p->collect(r.plots);
   r.max_section_start = k.tracer().max_trace().t_start;
   r.max_section_end = k.tracer().max_trace().t_end;
-  const RunView view{m, k, programs, sc_core::sc_time_stamp().to_seconds()};
   r.metrics = collect_metrics(s, view);
-  if (k.blame()) r.blame = blame_ledgers(view);
   r.run_info = collect_run_info(s, wall);
   if (tx) {
     write_outputs(s, k, programs, r, *tx);

@@ -22,8 +22,10 @@ bool Kernel::spin_until(SpinWait& w, const char* lock, int holder) {
                   holder};
   }
   ++w.spinners;
+  const sc_time from = now();
   const bool released = this_cpu().spin_until(w.released);
   --w.spinners;
+  if (obs_) obs_->lock_spin(smp_processor_id(), from, now(), lock, holder);
   return released;
 }
 

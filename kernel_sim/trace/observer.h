@@ -29,6 +29,9 @@ class KernelObserver {
   // Preemption/interrupts went off (critical = true) or both back on: the latency
   // tracer's section boundaries, at `site`.
   virtual void critical_edge(int cpu, sc_core::sc_time t, bool critical, const CodeSite& site) = 0;
+  // `cpu` spun on `lock` from `from` to `to` while CPU `holder` held it (-1: not known).
+  virtual void lock_spin(int /*cpu*/, sc_core::sc_time /*from*/, sc_core::sc_time /*to*/,
+                         const char* /*lock*/, int /*holder*/) {}
 };
 
 }  // namespace latsim::kernel

@@ -62,14 +62,18 @@ bool Session::failed() const {
   return (timeline_ && timeline_->failed()) || (vcd_ && vcd_->failed());
 }
 
-void Session::finish(sc_core::sc_time end) {
-  if (timeline_) timeline_->finish(end);
+void Session::finish(sc_core::sc_time end, const nlohmann::json* blame) {
+  if (timeline_) timeline_->finish(end, blame);
   if (vcd_) vcd_->finish(end);
 }
 
 void Session::sched_switch(int cpu, sc_core::sc_time t, const kernel::Task& prev,
                            const kernel::Task& next) {
   for (auto* o : kobs_) o->sched_switch(cpu, t, prev, next);
+}
+void Session::lock_spin(int cpu, sc_core::sc_time from, sc_core::sc_time to, const char* lock,
+                        int holder) {
+  for (auto* o : kobs_) o->lock_spin(cpu, from, to, lock, holder);
 }
 void Session::sched_wakeup(int cpu, sc_core::sc_time t, const kernel::Task& p, int target) {
   for (auto* o : kobs_) o->sched_wakeup(cpu, t, p, target);

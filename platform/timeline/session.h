@@ -4,6 +4,7 @@
 // including the trigger `max:SPAN` (the SPAN of simulated time around the
 // latency tracer's longest critical section).
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <vector>
 #include "kernel_sim/kernel.h"
 #include "models/common/probe.h"
@@ -26,7 +27,8 @@ class Session : public kernel::KernelObserver, public SignalProbe {
   ~Session() override;
   // Whether a write failed (disk full): the run may stop, finish() throws the error.
   bool failed() const;
-  void finish(sc_core::sc_time end);
+  // `blame`: the run's traces/blame.json (null: none), drawn under its intervals.
+  void finish(sc_core::sc_time end, const nlohmann::json* blame = nullptr);
 
   void sched_switch(int cpu, sc_core::sc_time t, const kernel::Task& prev,
                     const kernel::Task& next) override;
@@ -38,6 +40,8 @@ class Session : public kernel::KernelObserver, public SignalProbe {
   void softirq_exit(int cpu, sc_core::sc_time t) override;
   void critical_edge(int cpu, sc_core::sc_time t, bool critical,
                      const kernel::CodeSite& site) override;
+  void lock_spin(int cpu, sc_core::sc_time from, sc_core::sc_time to, const char* lock,
+                 int holder) override;
   void irq_line(const char* name, sc_core::sc_time t, bool level) override;
   void pci_train(int master, sc_core::sc_time start, sc_core::sc_time end, sc_core::sc_time period,
                  sc_core::sc_time tenure, uint64_t bytes) override;

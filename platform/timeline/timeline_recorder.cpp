@@ -47,9 +47,29 @@ TimelineRecorder::TimelineRecorder(kernel::Kernel& k, std::vector<std::string> p
     w_.thread_name(kFsbPid, c, fmt::format("CPU{} held off", c), c);
 }
 
-void TimelineRecorder::finish(sc_core::sc_time end) {
+void TimelineRecorder::finish(sc_core::sc_time end, const nlohmann::json* blame) {
   for (const auto& [master, t] : pending_train_) write_train(master, t);
   pending_train_.clear();
+  if (blame) {  // (the ledgers point into it: references, never value()'s copies)
+    static const nlohmann::json kNone = nlohmann::json::array();
+    auto list = [&](const char* key) -> const nlohmann::json& {
+      return blame->contains(key) ? blame->at(key) : kNone;
+    };
+    for (const auto& t : list("traces"))
+      add_ledger(kBlameTid, "blame of traced sections", t,
+                 "ledger of traces/" + t.value("file", std::string()));
+    if (blame->contains("max"))  // unless a kept trace drew it already
+      add_ledger(kBlameTid, "blame of traced sections", blame->at("max"),
+                 "ledger of traces/max.txt");
+    const std::vector<std::string> measures{"wake-up", "cpu loop", "write"};
+    for (const auto& w : list("windows")) {
+      const std::string m = w.value("measure", std::string());
+      const auto i = std::find(measures.begin(), measures.end(), m) - measures.begin();
+      add_ledger(kBlameTid + 1 + int(i), "blame of each " + m, w,
+                 "ledger of " + w.value("label", std::string()));
+    }
+    draw_ledgers();
+  }
   // An IF=0 span still open when the run stops (an interrupt taken in its last
   // microseconds) is cut at the end, as the trains are.
   for (size_t c = 0; c < cpus_.size(); ++c)
@@ -63,6 +83,67 @@ void TimelineRecorder::finish(sc_core::sc_time end) {
 // inside one), so zero-length ones can be left out: speedscope mis-nests a B/E pair
 // that shares its timestamp with other slices' starts. As B/E, not X: speedscope turns
 // X into B/E with ts + dur in floating point, which can land after the next start.
+namespace {
+
+// "bus_master: ide in kmap_atomic": the cause's kind, name and, for a stall, where.
+// Whole nanoseconds, the file's resolution: causes then abut and nest exactly.
+uint64_t whole_ns(uint64_t ps) { return ps / 1000 * 1000; }
+
+std::string cause_label(const nlohmann::json& c) {
+  std::string s = c.value("kind", std::string()) + ": " + c.value("name", std::string());
+  const std::string fn = c.value("fn", std::string());
+  return fn.empty() ? s : s + " in " + fn;
+}
+
+}  // namespace
+
+void TimelineRecorder::add_ledger(int tid, const std::string& track, const nlohmann::json& interval,
+                                  std::string name) {
+  const int cpu = interval.value("cpu", 0);
+  tid += 10 * cpu;
+  const uint64_t from =
+      std::max(whole_ns(interval.value("t_start_ps", uint64_t(0))), window_.from_ps);
+  const uint64_t to = std::min(whole_ns(interval.value("t_end_ps", uint64_t(0))), window_.to_ps);
+  if (to <= from) return;
+  auto& on_track = ledgers_[tid];
+  for (const Ledger& l : on_track)
+    if (from < l.to && l.from < to) return;
+  if (on_track.empty())
+    w_.thread_name(kCpuPid, tid, fmt::format("CPU{} {}", cpu, track), 2 * cpu + 1);
+  on_track.push_back({from, to, &interval, std::move(name)});
+}
+
+void TimelineRecorder::draw_ledgers() {
+  for (auto& [tid, ledgers] : ledgers_) {
+    std::sort(ledgers.begin(), ledgers.end(),
+              [](const Ledger& a, const Ledger& b) { return a.from < b.from; });
+    for (const Ledger& l : ledgers) {
+      // B and E as they are: X's ts + dur, summed in floating point by a viewer, would
+      // make abutting causes overlap.
+      w_.edge('B', kCpuPid, tid, l.from, l.name, "blame",
+              fmt::format("{{\"length_us\":{:.3f}}}", double(l.to - l.from) / 1e6));
+      uint64_t at = l.interval->value("t_start_ps", uint64_t(0));
+      for (const auto& c : l.interval->value("causes", nlohmann::json::array())) {
+        const uint64_t next = at + c.value("ps", uint64_t(0));
+        const uint64_t a = std::max(whole_ns(at), l.from), b = std::min(whole_ns(next), l.to);
+        at = next;
+        if (b <= a) continue;
+        const std::string name = cause_label(c);
+        w_.edge('B', kCpuPid, tid, a, name, "blame", c.dump());
+        w_.edge('E', kCpuPid, tid, b, name, {}, {});  // a viewer matches E to B by name
+      }
+      w_.edge('E', kCpuPid, tid, l.to, l.name, {}, {});
+    }
+  }
+}
+
+void TimelineRecorder::lock_spin(int cpu, sc_core::sc_time from, sc_core::sc_time to,
+                                 const char* lock, int holder) {
+  if (holder < 0 || holder == cpu) return;
+  const uint64_t mid = (to_ps(from) + to_ps(to)) / 2;  // inside both CPUs' slices
+  w_.flow({kCpuPid, holder}, mid, {kCpuPid, cpu}, mid, fmt::format("{} held", lock), "blame");
+}
+
 void TimelineRecorder::close_fn(int cpu, uint64_t ps) {
   auto& c = cpus_[size_t(cpu)];
   if (c.fn_label < 0) return;
@@ -266,6 +347,16 @@ void TimelineRecorder::fsb_holdoff(int cpu, sc_core::sc_time from, sc_core::sc_t
                                                                          : std::string("DMA");
   w_.complete(kFsbPid, cpu, a, b, "held off by " + by, "fsb",
               fmt::format("{{\"wait_ns\":{}}}", (b - a) / 1000));
+  // An arrow from the master's transfer to the CPU it held off inside a critical section
+  // (what a latency trace shows): one per train and CPU.
+  if (!cpus_[size_t(cpu)].in_section) return;
+  const auto train = pending_train_.find(master);
+  if (train == pending_train_.end() || a < train->second.start || a >= train->second.end) return;
+  uint64_t& last = flowed_[{cpu, master}];
+  if (last == train->second.start + 1) return;
+  last = train->second.start + 1;  // + 1: 0 is "none yet"
+  w_.flow({kPciPid, master}, (a + std::min(b, train->second.end)) / 2, {kFsbPid, cpu}, (a + b) / 2,
+          "holds the CPU off", "blame");
 }
 
 }  // namespace latsim::platform::timeline

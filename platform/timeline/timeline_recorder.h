@@ -7,6 +7,7 @@
 // spans, and process/thread names; plus the sched_switch/sched_wakeup ftrace text.
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -22,6 +23,7 @@ namespace latsim::platform::timeline {
 constexpr int kCpuPid = 1, kPciPid = 2, kIrqPid = 3, kFsbPid = 4;
 constexpr int kSectionTid = 100;  // + cpu: critical sections of that CPU
 constexpr int kIfTid = 200;       // + cpu: that CPU's interrupt flag clear (EFLAGS.IF = 0)
+constexpr int kBlameTid = 300;    // + 10 * cpu + measure: blame ledgers (0: traced sections)
 // The PCI utilisation counter averages bus ownership over this much simulated time.
 constexpr uint64_t kPciUtilisationIntervalPs = 100'000'000;  // 100 µs
 
@@ -30,7 +32,9 @@ class TimelineRecorder : public kernel::KernelObserver, public SignalProbe {
   // `ftrace_path` empty: no ftrace text. `functions`: slices from the mcount points.
   TimelineRecorder(kernel::Kernel& k, std::vector<std::string> pci_masters, const std::string& path,
                    const std::string& ftrace_path, TimeWindow w, bool functions = true);
-  void finish(sc_core::sc_time end);
+  // `blame` (traces/blame.json; null: none): each traced section's and measured interval's
+  // causes as slices under it, largest first, laid end to end (they sum to it).
+  void finish(sc_core::sc_time end, const nlohmann::json* blame = nullptr);
   bool failed() const { return w_.failed() || (ftrace_ && ftrace_->failed()); }
 
   // KernelObserver
@@ -44,6 +48,9 @@ class TimelineRecorder : public kernel::KernelObserver, public SignalProbe {
   void softirq_exit(int cpu, sc_core::sc_time t) override;
   void critical_edge(int cpu, sc_core::sc_time t, bool critical,
                      const kernel::CodeSite& site) override;
+  // A flow arrow from the lock holder's CPU to the spinning one.
+  void lock_spin(int cpu, sc_core::sc_time from, sc_core::sc_time to, const char* lock,
+                 int holder) override;
   // SignalProbe
   void irq_line(const char* name, sc_core::sc_time t, bool level) override;
   void counter(const char* name, sc_core::sc_time t, uint64_t value) override;
@@ -75,6 +82,18 @@ class TimelineRecorder : public kernel::KernelObserver, public SignalProbe {
     uint64_t start, end, period, tenure, bytes;
   };
   void write_train(int master, const Train& t);
+  // An interval's ledger to draw (an entry of blame.json), on a CPUs track.
+  struct Ledger {
+    uint64_t from, to;  // whole ns, clipped to the window
+    const nlohmann::json* interval;
+    std::string name;
+  };
+  // Adds it to track `tid` + 10 * its CPU (named "CPU<n> `track`") unless it overlaps one
+  // there already or lies outside the window.
+  void add_ledger(int tid, const std::string& track, const nlohmann::json& interval,
+                  std::string name);
+  // Each track's ledgers in time order: the interval, and its causes end to end inside.
+  void draw_ledgers();
 
   kernel::Kernel& k_;
   std::vector<std::string> masters_;
@@ -89,6 +108,8 @@ class TimelineRecorder : public kernel::KernelObserver, public SignalProbe {
   std::map<int, Train> pending_train_;      // master -> its last announced train
   BusUtilisation pci_use_{kPciUtilisationIntervalPs};
   std::vector<uint64_t> fsb_busy_until_;            // per CPU: end of its last holdoff slice
+  std::map<std::pair<int, int>, uint64_t> flowed_;  // (CPU, master) -> the train last arrowed
+  std::map<int, std::vector<Ledger>> ledgers_;      // tid -> the ledgers to draw there
   std::unordered_map<const char*, int> fn_labels_;  // function name literal -> interned label
 };
 

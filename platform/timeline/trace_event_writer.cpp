@@ -193,6 +193,28 @@ void TraceEventWriter::instant(int pid, int tid, uint64_t ps, std::string_view n
   close_event({});
 }
 
+void TraceEventWriter::edge(char ph, int pid, int tid, uint64_t ps, std::string_view name,
+                            std::string_view cat, std::string_view args_json) {
+  event(ph, pid, tid, ps, name, cat, args_json);
+}
+
+void TraceEventWriter::flow(std::pair<int, int> from, uint64_t from_ps, std::pair<int, int> to,
+                            uint64_t to_ps, std::string_view name, std::string_view cat) {
+  if (!w_.contains(from_ps) || !w_.contains(to_ps)) return;
+  const uint64_t id = ++flows_;
+  open_event('s', from.first, from.second, from_ps);
+  put_name(name, cat);
+  out_.put(",\"id\":");
+  out_.put_uint(id);
+  close_event({});
+  open_event('f', to.first, to.second, to_ps);
+  put_name(name, cat);
+  out_.put(",\"id\":");
+  out_.put_uint(id);
+  out_.put(",\"bp\":\"e\"");  // binds to the enclosing slice, not the next one
+  close_event({});
+}
+
 void TraceEventWriter::counter(int pid, uint64_t ps, std::string_view name, std::string_view series,
                                double v) {
   if (!w_.contains(ps)) return;

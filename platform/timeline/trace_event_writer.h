@@ -44,6 +44,15 @@ class TraceEventWriter {
   int label(std::string_view name, std::string_view cat);
   void begin(int pid, int tid, uint64_t ps, int label);
   void instant(int pid, int tid, uint64_t ps, std::string_view name, std::string_view cat);
+  // A B or E written as it is, outside the open-slice stacks and the window: for a track
+  // drawn whole at the end, whose caller keeps it in time order, nested and in the window.
+  void edge(char ph, int pid, int tid, uint64_t ps, std::string_view name, std::string_view cat,
+            std::string_view args_json);
+  // A flow arrow (ph s, then f): from the slice enclosing `from_ps` on track `from` to the
+  // one enclosing `to_ps` on `to` (Perfetto draws it between them). Dropped unless both
+  // ends lie in the window; each call gets the next id.
+  void flow(std::pair<int, int> from, uint64_t from_ps, std::pair<int, int> to, uint64_t to_ps,
+            std::string_view name, std::string_view cat);
   void counter(int pid, uint64_t ps, std::string_view name, std::string_view series, double v);
 
   // Close what is open at `end_ps` (or the window's end), write the closing
@@ -76,6 +85,7 @@ class TraceEventWriter {
   std::vector<std::pair<std::string, std::string>> labels_;
   bool first_ = true, started_ = false, ended_ = false;
   uint64_t events_ = 0;
+  uint64_t flows_ = 0;
   std::map<std::pair<int, int>, std::vector<Open>> open_;
 };
 

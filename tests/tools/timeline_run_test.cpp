@@ -134,6 +134,65 @@ TEST(Timeline, MaxTriggerCentresTheWindowOnTheLongestSection) {
   fs::remove_all(d);
 }
 
+// The blame ledger of the longest section lies under it, its causes end to end and summing
+// to it; arrows lead from the IDE master's transfers to the CPUs they held off.
+TEST(Timeline, TheLedgerLiesUnderTheLongestSectionAndArrowsLeadToTheStalledCpus) {
+  const fs::path d = work_dir("ledger");
+  ASSERT_EQ(latsim("--duration 300ms --out " + (d / "run").string() + " --timeline " +
+                   (d / "max.json").string() + " --timeline-window max:20ms"),
+            0);
+  const auto j = nlohmann::json::parse(slurp(d / "max.json"));
+  auto ns = [](const nlohmann::json& e) { return std::llround(e["ts"].get<double>() * 1000); };
+  // The ledger track: the first trace's ledger and, nested in it, its causes.
+  long long from = -1, to = -1, sum = 0, cause_from = -1, largest = 0;
+  std::string largest_name;
+  std::map<uint64_t, std::pair<nlohmann::json, nlohmann::json>> flows;  // id -> (s, f)
+  std::vector<std::pair<long long, long long>> holdoffs;
+  for (const auto& e : j["traceEvents"]) {
+    const std::string name = e.value("name", "");
+    if (e["ph"] == "s") flows[e["id"].get<uint64_t>()].first = e;
+    if (e["ph"] == "f") flows[e["id"].get<uint64_t>()].second = e;
+    if (e["ph"] == "X" && e["pid"] == 4)
+      holdoffs.emplace_back(ns(e), ns(e) + std::llround(e["dur"].get<double>() * 1000));
+    if (e.value("cat", "") != "blame" && !(e["ph"] == "E" && from >= 0 && to < 0)) continue;
+    if (e["ph"] == "B" && name.rfind("ledger of traces/trace-001-", 0) == 0)
+      from = ns(e);
+    else if (from >= 0 && to < 0 && e["ph"] == "B")
+      cause_from = ns(e);
+    else if (from >= 0 && to < 0 && e["ph"] == "E" && cause_from >= 0) {
+      sum += ns(e) - cause_from;
+      if (ns(e) - cause_from > largest) largest = ns(e) - cause_from, largest_name = name;
+      cause_from = -1;
+    } else if (from >= 0 && to < 0 && e["ph"] == "E")
+      to = ns(e);
+  }
+  ASSERT_GE(from, 0);
+  ASSERT_GT(to, from);
+  EXPECT_EQ(sum, to - from);
+  EXPECT_EQ(largest_name.rfind("bus_master: ide in ", 0), 0u) << largest_name;
+  bool under = false;  // the ledger spans the longest section (X: ts + dur, each in whole ns)
+  for (const auto& s : sections(j))
+    under |=
+        std::llround(s.first * 1000) == from && std::llabs(std::llround(s.second * 1000) - to) <= 1;
+  EXPECT_TRUE(under);
+  ASSERT_FALSE(flows.empty());
+  for (const auto& [id, f] : flows) {
+    ASSERT_FALSE(f.first.is_null()) << id;
+    ASSERT_FALSE(f.second.is_null()) << id;
+    if (f.first["pid"] == 1) {  // a lock holder's CPU to the spinning one
+      EXPECT_EQ(f.second["pid"], 1);
+      EXPECT_NE(f.first["tid"], f.second["tid"]);
+      continue;
+    }
+    EXPECT_EQ(f.first["pid"], 2);   // from the PCI bus's master track...
+    EXPECT_EQ(f.second["pid"], 4);  // ...to a CPU's held-off track, inside a holdoff
+    bool inside = false;
+    for (const auto& [a, b] : holdoffs) inside |= ns(f.second) >= a && ns(f.second) <= b;
+    EXPECT_TRUE(inside) << f.second.dump();
+  }
+  fs::remove_all(d);
+}
+
 // The timeline's tracks beyond tasks and interrupts, checked against each other:
 // every FSB holdoff overlaps a train of the master that caused it, every interrupt
 // is taken while its CPU's IF=0 span is open (the interrupt gate clears IF), and the

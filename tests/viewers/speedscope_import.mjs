@@ -1,7 +1,7 @@
 // Imports a trace-event JSON file with speedscope's own import code (the npm
 // package's release bundle, run under Node.js) and checks what it made of it.
 //
-//   node speedscope_import.mjs FILE [--profiles N] [--min-frames N] [--frame NAME]...
+//   node speedscope_import.mjs FILE [--profiles N] [--min-frames N] [--frame NAME|PREFIX*]...
 //
 // The bundle is the browser app; its trace-event importer is not exported, so
 // this loads the bundle in a VM context with a minimal window/document, stops it
@@ -88,6 +88,9 @@ if (misnested.length)
 if (wantProfiles !== null && profiles.length !== wantProfiles)
   fail(`expected ${wantProfiles} profiles (tracks), speedscope made ${profiles.length}`)
 if (frames.size < minFrames) fail(`expected at least ${minFrames} frames, got ${frames.size}`)
-// speedscope names a frame "NAME {ARGS}" when its events carry args.
-const hasFrame = f => frames.has(f) || [...frames].some(n => n.startsWith(f + ' {'))
+// speedscope names a frame "NAME {ARGS}" when its events carry args; "PREFIX*" matches
+// any name that starts with PREFIX.
+const hasFrame = f => f.endsWith('*')
+  ? [...frames].some(n => n.startsWith(f.slice(0, -1)))
+  : frames.has(f) || [...frames].some(n => n.startsWith(f + ' {'))
 for (const f of wantFrames) if (!hasFrame(f)) fail(`frame "${f}" is missing`)

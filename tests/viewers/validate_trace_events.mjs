@@ -6,7 +6,9 @@
 //     C has numeric args; M process_name/thread_name have args.name;
 //   - per track (pid, tid): B/E timestamps never go back, every E closes an open
 //     B (with the same name when it carries one), nothing is left open;
-//   - per track: X events nest (a slice lies inside the enclosing one or after it).
+//   - per track: X events nest (a slice lies inside the enclosing one or after it);
+//   - flows: every s has an id and a cat, and one f with the same ones, not before it;
+//     each end lies inside a slice (X, or B..E) of its track, which it binds to.
 // Exits 0 when valid; prints every violation (event index and reason) and exits 1.
 //
 //   node validate_trace_events.mjs FILE
@@ -41,6 +43,10 @@ const known = new Set(['B', 'E', 'X', 'i', 'I', 'C', 'M', 's', 't', 'f', 'b', 'e
 const stacks = new Map()   // track -> open B names
 const lastBE = new Map()   // track -> last B/E ts
 const slices = new Map()   // track -> X [start, end, index]
+const spans = new Map()    // track -> B..E [start, end]
+const openAt = new Map()   // track -> start times of the open B events
+const flows = new Map()    // cat/id -> {s: [ts, track, index], f: [...]}
+const ends = []            // [track, ns, index] of every flow end
 
 events.forEach((e, i) => {
   if (typeof e !== 'object' || e === null) return err(i, 'not an object')
@@ -72,9 +78,12 @@ events.forEach((e, i) => {
       lastBE.set(track, t)
       if (!stacks.has(track)) stacks.set(track, [])
       const st = stacks.get(track)
-      if (e.ph === 'B') st.push(e.name)
+      if (!openAt.has(track)) openAt.set(track, [])
+      if (e.ph === 'B') st.push(e.name), openAt.get(track).push(t)
       else if (st.length === 0) err(i, `E on track ${track} with no open B`)
       else {
+        if (!spans.has(track)) spans.set(track, [])
+        spans.get(track).push([openAt.get(track).pop(), t])
         const open = st.pop()
         if (typeof e.name === 'string' && e.name !== open)
           err(i, `E "${e.name}" on track ${track} closes B "${open}"`)
@@ -86,6 +95,17 @@ events.forEach((e, i) => {
           Object.keys(e.args).length === 0)
         err(i, 'C: args must hold numeric series')
       break
+    case 's':
+    case 'f': {
+      if (e.id === undefined || typeof e.cat !== 'string') return err(i, `${e.ph}: missing id or cat`)
+      const key = `${e.cat}/${e.id}`
+      if (!flows.has(key)) flows.set(key, {})
+      const f = flows.get(key)
+      if (f[e.ph]) return err(i, `${e.ph}: a second one for flow ${key}`)
+      f[e.ph] = [ns(e.ts), i]
+      ends.push([track, ns(e.ts), i])
+      break
+    }
     case 'i':
     case 'I':
       if (e.s !== undefined && !['g', 'p', 't'].includes(e.s)) err(i, `instant: bad scope "${e.s}"`)
@@ -102,6 +122,27 @@ for (const [track, xs] of slices) {
     if (open.length && e > open.at(-1)[1])
       err(i, `X on track ${track} overlaps event ${open.at(-1)[2]} without nesting`)
     open.push([s, e, i])
+  }
+}
+for (const [key, f] of flows) {
+  if (!f.s || !f.f) errors.push(`flow ${key}: ${f.s ? 'no f' : 'no s'}`)
+  else if (f.f[0] < f.s[0]) err(f.f[1], `flow ${key} ends before it starts`)
+}
+// Each flow end inside a slice of its track: sweep the slices' edges and the ends in time.
+const byTrack = new Map()
+for (const [track, t, i] of ends) {
+  if (!byTrack.has(track)) byTrack.set(track, [])
+  byTrack.get(track).push([t, 1, i])  // 1: after the starts at t, before the ends at t
+}
+for (const [track, points] of byTrack) {
+  for (const [s, e] of [...(slices.get(track) || []), ...(spans.get(track) || [])])
+    points.push([s, 0, -1], [e, 2, -1])
+  points.sort((a, b) => a[0] - b[0] || a[1] - b[1])
+  let depth = 0
+  for (const [, kind, i] of points) {
+    if (kind === 0) depth++
+    else if (kind === 2) depth--
+    else if (depth === 0) err(i, `flow end on track ${track} lies in no slice`)
   }
 }
 if (errors.length) {
