@@ -41,9 +41,12 @@ void KernelBlame::flush(int cpu) {
   run.open = false;
   const BlameKey code = code_key(run.code);
   if (k_.tracer().blaming(cpu)) k_.tracer().ledger(cpu).charge(code, run.end_ps - run.start_ps);
-  for (Window& w : open_)  // a window that began inside the run gets the part after
-    if ((w.cpus_allowed >> cpu & 1) && w.start_ps < run.end_ps)
-      w.cpus[size_t(cpu)].charge(code, run.end_ps - std::max(w.start_ps, run.start_ps));
+  const std::vector<BlameLedger>* last = nullptr;
+  for (Window& w : open_) {  // a window that began inside the run gets the part after
+    if (!(w.cpus_allowed >> cpu & 1) || w.start_ps >= run.end_ps || w.cpus.get() == last) continue;
+    last = w.cpus.get();
+    (*w.cpus)[size_t(cpu)].charge(code, run.end_ps - std::max(w.start_ps, run.start_ps));
+  }
 }
 
 bool KernelBlame::wants(int cpu, uint64_t end_ps) const {
@@ -103,12 +106,15 @@ BlameCaller KernelBlame::caller(int cpu, CpuClass c) {
 void KernelBlame::charge(int cpu, CpuClass c, const BlameCall& call) {
   const BlameCaller who = caller(cpu, c);
   if (k_.tracer().blaming(cpu)) charge_call(k_.tracer().ledger(cpu), call, who);
+  const std::vector<BlameLedger>* last = nullptr;
   for (Window& w : open_) {
-    if (!(w.cpus_allowed >> cpu & 1)) continue;
+    if (!(w.cpus_allowed >> cpu & 1) || w.cpus.get() == last) continue;
+    last = w.cpus.get();
+    BlameLedger& l = (*w.cpus)[size_t(cpu)];
     if (w.start_ps <= call.start_ps)
-      charge_call(w.cpus[size_t(cpu)], call, who);
+      charge_call(l, call, who);
     else if (w.start_ps < call.start_ps + call.ps)  // the window began inside this call
-      charge_call(w.cpus[size_t(cpu)], call.tail(w.start_ps), who);
+      charge_call(l, call.tail(w.start_ps), who);
   }
 }
 
@@ -129,10 +135,15 @@ void Kernel::close_blame_window(int id, const std::string& label, const char* me
 
 int KernelBlame::open_window(const sc_core::sc_time& start, uint32_t cpus_allowed) {
   for (int cpu = 0; cpu < k_.ncpus(); ++cpu) flush(cpu);  // runs so far are not the window's
-  std::vector<BlameLedger> ledgers(size_t(k_.ncpus()));
-  if (!spare_.empty()) {  // a closed window's, cleared: its memory is already there
+  std::shared_ptr<std::vector<BlameLedger>> ledgers;
+  if (!open_.empty() && open_.back().start_ps == start.value() &&
+      open_.back().cpus_allowed == cpus_allowed) {
+    ledgers = open_.back().cpus;  // nothing charged to it yet: its start has not passed
+  } else if (!spare_.empty()) {   // a closed window's, cleared: its memory is already there
     ledgers = std::move(spare_.back());
     spare_.pop_back();
+  } else {
+    ledgers = std::make_shared<std::vector<BlameLedger>>(size_t(k_.ncpus()));
   }
   open_.push_back({next_id_, start.value(), cpus_allowed, std::move(ledgers)});
   return next_id_++;
@@ -146,9 +157,11 @@ void KernelBlame::close_window(int id, int cpu, const std::string& label, const 
   flush(cpu);
   const sc_core::sc_time start = sc_core::sc_time::from_value(it->start_ps), end = k_.now();
   if (!label.empty())
-    keep_if_longest({label, measure, pid, cpu, start, end, {}}, it->cpus[size_t(cpu)]);
-  for (BlameLedger& l : it->cpus) l.clear();
-  spare_.push_back(std::move(it->cpus));
+    keep_if_longest({label, measure, pid, cpu, start, end, {}}, (*it->cpus)[size_t(cpu)]);
+  if (it->cpus.use_count() == 1) {  // no other window shares it
+    for (BlameLedger& l : *it->cpus) l.clear();
+    spare_.push_back(std::move(it->cpus));
+  }
   open_.erase(it);
 }
 

@@ -6,6 +6,7 @@
 // run on (a timer's wake-up, from the time it was due until the woken thread looks at the
 // clock; latencytest's CPU loop, and the time from one audio write's return to the next).
 #include <deque>
+#include <memory>
 #include <string>
 #include <vector>
 #include "kernel_sim/sched/cputime.h"
@@ -49,7 +50,9 @@ class KernelBlame : public CallBlame, public BlameNames {
     int id;
     uint64_t start_ps;
     uint32_t cpus_allowed;  // the woken task's affinity: it can run only there
-    std::vector<BlameLedger> cpus;
+    // Per CPU; shared by windows that open with the same start on the same CPUs (latencytest's
+    // loop and write): their charges are the same until one closes.
+    std::shared_ptr<std::vector<BlameLedger>> cpus;
   };
   void keep_if_longest(WindowBlame w, const BlameLedger& ledger);
   // A ledger is open on `cpu` at `end_ps`: the traced section's, or a window's.
@@ -82,7 +85,7 @@ class KernelBlame : public CallBlame, public BlameNames {
   };
   std::vector<Run> runs_;
   std::vector<Window> open_;
-  std::vector<std::vector<BlameLedger>> spare_;  // closed windows' ledgers, to reuse
+  std::vector<std::shared_ptr<std::vector<BlameLedger>>> spare_;  // closed windows', to reuse
   int next_id_ = 0;
   std::vector<WindowBlame> worst_;
   std::deque<BlameRequest> requests_;
