@@ -78,9 +78,14 @@ class BlameLedger {
     merged_.clear();
   }
   void charge(const BlameKey& key, uint64_t ps) {
-    if (ps == 0) return;
-    raw_.push_back({key, ps});
+    if (ps != 0) append(ps) = key;
+  }
+  // A charge of `ps` (> 0) whose key the caller fills in place, before the next append.
+  BlameKey& append(uint64_t ps) {
     if (raw_.size() >= kCompactAt) compact();  // a long interval: memory stays bounded
+    Charge& c = raw_.emplace_back();           // in place: no key built on the stack and copied
+    c.ps = ps;
+    return c.key;
   }
   std::vector<BlameItem> items(const BlameNames* names) const;
   uint64_t total_ps() const;
@@ -88,7 +93,7 @@ class BlameLedger {
  private:
   struct Charge {
     BlameKey key;
-    uint64_t ps;
+    uint64_t ps = 0;
   };
   static std::vector<Charge> merge(const std::vector<Charge>& a, const std::vector<Charge>& b);
   void compact();

@@ -16,16 +16,29 @@ void KernelBlame::call_end(CpuOps& hw, int cpu, CpuClass c, uint64_t start_ps, u
     return;
   }
   if (!hw.take_call_stalls(&stalls_)) {  // all of it the code's
-    const Code code = code_now(cpu, c);
-    if (run.open && run.code == code) {
+    const PerCpu& pc = k_.per_cpu(cpu);
+    const Task* t = k_.cpu_rq(cpu).curr;
+    const int pid = t ? t->pid : -1;
+    Code& rc = run.code;  // compared and set field by field: a Code built aside and copied
+                          // whole stalls store forwarding
+    if (run.open && rc.c == c && rc.fn == pc.last_fn && rc.intr == pc.intr_now && rc.task == t &&
+        rc.pid == pid) {
       run.end_ps = end_ps;  // calls are back to back: time passes only inside them
       return;
     }
     if (run.open) flush(cpu);
-    run = {true, code, start_ps, end_ps};
+    run.open = true;
+    rc.c = c, rc.fn = pc.last_fn, rc.intr = pc.intr_now, rc.task = t, rc.pid = pid;
+    run.start_ps = start_ps, run.end_ps = end_ps;
     return;
   }
   if (run.open) flush(cpu);
+  charge_stalled(cpu, c, start_ps, end_ps, port);
+}
+
+// Rare (a call a bus master, a port cycle, a spin or hlt stalled): out of call_end's way.
+void KernelBlame::charge_stalled(int cpu, CpuClass c, uint64_t start_ps, uint64_t end_ps,
+                                 int64_t port) {
   BlameCall call;
   call.stalled = true;
   call.stalls = stalls_;
@@ -39,13 +52,23 @@ void KernelBlame::flush(int cpu) {
   Run& run = runs_[size_t(cpu)];
   if (!run.open) return;
   run.open = false;
-  const BlameKey code = code_key(run.code);
-  if (k_.tracer().blaming(cpu)) k_.tracer().ledger(cpu).charge(code, run.end_ps - run.start_ps);
+  // The key is built in the first ledger's slot and copied from there: built on the stack
+  // with narrow stores and copied wide, it stalls store forwarding.
+  const BlameKey* code = nullptr;
+  auto charge = [&](BlameLedger& l, uint64_t ps) {
+    if (ps == 0) return;
+    BlameKey& k = l.append(ps);
+    if (code)
+      k = *code;
+    else
+      code_key(run.code, k), code = &k;
+  };
+  if (k_.tracer().blaming(cpu)) charge(k_.tracer().ledger(cpu), run.end_ps - run.start_ps);
   const std::vector<BlameLedger>* last = nullptr;
   for (Window& w : open_) {  // a window that began inside the run gets the part after
     if (!(w.cpus_allowed >> cpu & 1) || w.start_ps >= run.end_ps || w.cpus.get() == last) continue;
     last = w.cpus.get();
-    (*w.cpus)[size_t(cpu)].charge(code, run.end_ps - std::max(w.start_ps, run.start_ps));
+    charge((*w.cpus)[size_t(cpu)], run.end_ps - std::max(w.start_ps, run.start_ps));
   }
 }
 
@@ -62,8 +85,8 @@ KernelBlame::Code KernelBlame::code_now(int cpu, CpuClass c) const {
   return {c, pc.last_fn, pc.intr_now, t, t ? t->pid : -1};
 }
 
-BlameKey KernelBlame::code_key(const Code& now) {
-  BlameKey code;
+void KernelBlame::code_key(const Code& now, BlameKey& code) {
+  code = BlameKey{};
   switch (now.c) {
     case CpuClass::User:
       code.context = BlameContext::User;
@@ -85,12 +108,11 @@ BlameKey KernelBlame::code_key(const Code& now) {
   // User code is the task's own: no kernel function is running.
   code.fn = now.c == CpuClass::User ? "" : now.fn;
   code.pid = now.pid;
-  return code;
 }
 
 BlameCaller KernelBlame::caller(int cpu, CpuClass c) {
   BlameCaller who;
-  who.code = code_key(code_now(cpu, c));
+  code_key(code_now(cpu, c), who.code);
   who.spin = k_.per_cpu(cpu).spin_on;
   if (const BlameRequest* r = k_.block().active_request()) {
     who.disk = r->seq;

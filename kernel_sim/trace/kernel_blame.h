@@ -57,6 +57,8 @@ class KernelBlame : public CallBlame, public BlameNames {
   void keep_if_longest(WindowBlame w, const BlameLedger& ledger);
   // A ledger is open on `cpu` at `end_ps`: the traced section's, or a window's.
   bool wants(int cpu, uint64_t end_ps) const;
+  [[gnu::noinline]] void charge_stalled(int cpu, CpuClass c, uint64_t start_ps, uint64_t end_ps,
+                                        int64_t port);
   void charge(int cpu, CpuClass c, const BlameCall& call);  // a call that stalled
   // The code running on a CPU, as what the kernel knows of it: the class of the call
   // (its context), the function, the interrupt being handled, the task.
@@ -66,12 +68,9 @@ class KernelBlame : public CallBlame, public BlameNames {
     int intr = -1;
     const Task* task = nullptr;
     int pid = -1;
-    bool operator==(const Code& o) const {
-      return c == o.c && fn == o.fn && intr == o.intr && task == o.task && pid == o.pid;
-    }
   };
   Code code_now(int cpu, CpuClass c) const;
-  static BlameKey code_key(const Code& code);
+  static void code_key(const Code& code, BlameKey& key);
   // Who made a stalled call: the code, the lock spun on, the disk request in flight.
   BlameCaller caller(int cpu, CpuClass c);
   static constexpr size_t kRequestsKept = 256;  // more than a ledger spans
