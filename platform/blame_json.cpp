@@ -60,6 +60,7 @@ nlohmann::json cause_json(const RunView& v, const BlameItem& i, uint64_t total_p
                       {"us", double(i.ps / 1000) / 1000.0},
                       {"share", total_ps ? double(i.ps) / double(total_ps) : 0.0}};
   c["context"] = kernel::blame_context_name(k.context);
+  c["critical"] = k.critical;  // preemption or interrupts off: nothing could preempt it
   if (k.irq >= 0) c["interrupt"] = intr_name(v, k.irq);
   if (k.kind == BlameKind::Spin) {
     c["holder"] = task_name(i);

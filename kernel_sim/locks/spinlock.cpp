@@ -15,6 +15,7 @@ bool Kernel::spin_until(SpinWait& w, const char* lock, int holder) {
     const Task* h = holder >= 0 ? rq_[size_t(holder)].curr : nullptr;
     pc.spin_on = {BlameKind::Spin,
                   BlameContext::Kernel,
+                  true,  // spin_lock spins with preemption off
                   h ? pcpu_[size_t(holder)].last_fn : "",
                   lock,
                   -1,

@@ -9,8 +9,8 @@ namespace {
 struct KeyHash {
   size_t operator()(const BlameKey& k) const {
     return absl::Hash<
-        std::tuple<int, int, int, int, int64_t, uint64_t, const void*, const void*>>()(
-        {int(k.kind), int(k.context), k.irq, k.pid, k.id, k.request, k.fn, k.lock});
+        std::tuple<int, int, bool, int, int, int64_t, uint64_t, const void*, const void*>>()(
+        {int(k.kind), int(k.context), k.critical, k.irq, k.pid, k.id, k.request, k.fn, k.lock});
   }
 };
 

@@ -39,6 +39,9 @@ struct BlameRequest {
 struct BlameKey {
   BlameKind kind = BlameKind::Code;
   BlameContext context = BlameContext::Kernel;
+  // Preemption or interrupts were off on the CPU (a critical section was open): nothing
+  // could preempt the code, whatever woke meanwhile.
+  bool critical = false;
   const char* fn = "";    // the kernel function running (the caller, for a stall)
   const char* lock = "";  // Spin: the lock's name
   int irq = -1;           // Irq/Nmi context: the outermost interrupt's source (intr_source)
@@ -48,8 +51,8 @@ struct BlameKey {
   // Names are the kernel's string literals, compared by address (a function named by two
   // literals gets two items; explain and metrics blame.* group them by name).
   bool operator==(const BlameKey& o) const {
-    return kind == o.kind && context == o.context && irq == o.irq && pid == o.pid && id == o.id &&
-           request == o.request && fn == o.fn && lock == o.lock;
+    return kind == o.kind && context == o.context && critical == o.critical && irq == o.irq &&
+           pid == o.pid && id == o.id && request == o.request && fn == o.fn && lock == o.lock;
   }
 };
 

@@ -29,6 +29,7 @@ void KernelBlame::call_end(CpuOps& hw, int cpu, CpuClass c, uint64_t start_ps, u
     if (run.open) flush(cpu);
     run.open = true;
     rc.c = c, rc.fn = pc.last_fn, rc.intr = pc.intr_now, rc.task = t, rc.pid = pid;
+    rc.critical = k_.tracer().blaming(cpu);  // a section's edges flush: constant in a run
     run.start_ps = start_ps, run.end_ps = end_ps;
     return;
   }
@@ -82,7 +83,7 @@ bool KernelBlame::wants(int cpu, uint64_t end_ps) const {
 KernelBlame::Code KernelBlame::code_now(int cpu, CpuClass c) const {
   const PerCpu& pc = k_.per_cpu(cpu);
   const Task* t = k_.cpu_rq(cpu).curr;
-  return {c, pc.last_fn, pc.intr_now, t, t ? t->pid : -1};
+  return {c, pc.last_fn, pc.intr_now, t, t ? t->pid : -1, k_.tracer().blaming(cpu)};
 }
 
 void KernelBlame::code_key(const Code& now, BlameKey& code) {
@@ -108,6 +109,7 @@ void KernelBlame::code_key(const Code& now, BlameKey& code) {
   // User code is the task's own: no kernel function is running.
   code.fn = now.c == CpuClass::User ? "" : now.fn;
   code.pid = now.pid;
+  code.critical = now.critical;
 }
 
 BlameCaller KernelBlame::caller(int cpu, CpuClass c) {

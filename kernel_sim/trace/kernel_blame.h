@@ -68,6 +68,7 @@ class KernelBlame : public CallBlame, public BlameNames {
     int intr = -1;
     const Task* task = nullptr;
     int pid = -1;
+    bool critical = false;  // a critical section open on the CPU
   };
   Code code_now(int cpu, CpuClass c) const;
   static void code_key(const Code& code, BlameKey& key);

@@ -47,6 +47,11 @@ TEST_F(Explain, EveryKeptTraceOfTheReferenceRunSumsToItsLatencyExactly) {
   uint64_t woke = 0;
   for (const json& c : wake["causes"]) woke += c["ps"].get<uint64_t>();
   EXPECT_EQ(woke, wake["t_end_ps"].get<uint64_t>() - wake["t_start_ps"].get<uint64_t>());
+  // Which task ran instead of the woken one, and whether anything could have preempted it.
+  const Result w = latsim({"explain", out.string(), "--cyclictest"});
+  ASSERT_EQ(w.code, 0) << w;
+  EXPECT_TRUE(contains(w.out, "; other tasks ran ")) << w;
+  EXPECT_TRUE(contains(w.out, " with preemption or interrupts off.")) << w;
   // blame-traces.svg: a bar per trace of the ten longest, in parts by cause.
   const std::string svg = slurp(out / "blame-traces.svg");
   const json& first = ledgers["traces"][0];

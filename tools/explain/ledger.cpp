@@ -211,6 +211,37 @@ std::string title(const json& t) {
   return s;
 }
 
+// For a window: the time other tasks ran on its CPU, and how much of the window had
+// preemption or interrupts off (a critical section, which nothing could preempt).
+std::string window_clause(const json& t) {
+  const std::string self = fmt::format("/{}", t.value("pid", -1));
+  uint64_t others = 0, off = 0;
+  std::map<std::string, uint64_t> who;
+  for (const auto& c : t["causes"]) {
+    const uint64_t ps = c.value("ps", uint64_t(0));
+    if (c.value("critical", false)) off += ps;
+    const std::string task = c.value("task", "");
+    if (task.empty() || (task.size() >= self.size() &&
+                         task.compare(task.size() - self.size(), self.size(), self) == 0))
+      continue;
+    others += ps;
+    who[task] += ps;
+  }
+  const double length = double(t.value("length_ps", uint64_t(1)));
+  std::vector<std::pair<uint64_t, std::string>> ranked;
+  for (const auto& [task, ps] : who) ranked.emplace_back(ps, task);
+  std::sort(ranked.rbegin(), ranked.rend());
+  std::string s;
+  if (others) {
+    s += fmt::format("; other tasks ran {} us ({:.0f} %): ", us(others),
+                     100 * double(others) / length);
+    for (size_t i = 0; i < ranked.size() && i < 3; ++i)
+      s += fmt::format("{}{} {} us", i ? ", " : "", ranked[i].second, us(ranked[i].first));
+  }
+  return s + fmt::format("; {} us ({:.0f} %) with preemption or interrupts off", us(off),
+                         100 * double(off) / length);
+}
+
 std::string summary_sentence(const Explained& e) {
   const json& t = e.trace;
   std::string s = is_window(t)
@@ -225,6 +256,7 @@ std::string summary_sentence(const Explained& e) {
     s += fmt::format("{} {} us ({:.0f} %) {}", i ? ";" : "", us(e.rows[i].ps),
                      100 * e.rows[i].share, e.rows[i].sentence);
   if (e.rows.size() > 3) s += fmt::format("; {} smaller causes", e.rows.size() - 3);
+  if (is_window(t)) s += window_clause(t);
   return s + ".";
 }
 

@@ -18,7 +18,7 @@ BlameCaller caller() {
   BlameCaller who;
   who.code.fn = "__copy_to_user_ll";
   who.code.pid = 318;
-  who.spin = {BlameKind::Spin, BlameContext::Kernel, "schedule", "runqueue_lock", -1, 7, 1};
+  who.spin = {BlameKind::Spin, BlameContext::Kernel, true, "schedule", "runqueue_lock", -1, 7, 1};
   who.disk = 12;
   return who;
 }
@@ -60,11 +60,15 @@ TEST(BlameLedger, MergesRepeatedCausesInOrderOfFirstCharge) {
   irq.context = BlameContext::Irq;
   l.charge(irq, 1);
   l.charge(k, 7);
+  BlameKey off = k;  // the same code with preemption off: another cause
+  off.critical = true;
+  l.charge(off, 2);
   const auto items = l.items(nullptr);
-  ASSERT_EQ(items.size(), 2u);
+  ASSERT_EQ(items.size(), 3u);
   EXPECT_EQ(items[0].ps, 12u);
   EXPECT_EQ(items[1].key.context, BlameContext::Irq);
-  EXPECT_EQ(l.total_ps(), 13u);
+  EXPECT_TRUE(items[2].key.critical);
+  EXPECT_EQ(l.total_ps(), 15u);
 }
 
 TEST(BlameLedger, ALongIntervalIsCompactedWithoutLosingTime) {
