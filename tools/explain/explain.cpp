@@ -114,10 +114,11 @@ int run_explain(const ExplainOptions& o) {
 Command::Command(CLI::App& app) {
   cmd_ = app.add_subcommand(
       "explain",
-      "Say why a latency happened: where every picosecond of a traced section went (bus-master\n"
-      "DMA holding the CPU off, port cycles, a lock spun on, interrupts, the code itself), from\n"
-      "the blame ledger the run recorded (traces/blame.json, written whenever tracing is on).\n"
-      "The causes sum to the section exactly. Exit status: 0, 1 when it cannot explain.");
+      "Say why a latency happened: where every picosecond of a traced section, a wake-up or a\n"
+      "latencytest loop or write went (bus-master DMA holding the CPU off, port cycles, a lock\n"
+      "spun on, interrupts, the code itself, other tasks), from the blame ledger the run\n"
+      "recorded (traces/blame.json: tracing on, tracing.blame not false).\n"
+      "The causes sum to the interval exactly. Exit status: 0, 1 when it cannot explain.");
   cmd_->footer(
       "Examples:\n"
       "  latsim explain out/disk-dma-kernel-build             the longest section (max.txt)\n"
