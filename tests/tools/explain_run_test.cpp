@@ -120,6 +120,11 @@ TEST_F(Explain, LatencytestPhasesWorstLoopAndWriteAreExplained) {
   const Result e = latsim({"explain", out.string(), "--window", "latencytest disk rd loop"});
   ASSERT_EQ(e.code, 0) << e;
   EXPECT_TRUE(contains(e.out, "latencytest disk rd loop (pid ")) << e;
+  // --whatif reruns it, comparing the reruns' windows of the same measure and label.
+  const Result w = latsim({"explain", out.string(), "--window", "latencytest disk rd loop",
+                           "--whatif", "--top", "2", "-j", "2", "-q"});
+  ASSERT_EQ(w.code, 0) << w;
+  EXPECT_TRUE(contains(w.out, "same us: the one with the same label")) << w;
   const Result bad = latsim({"explain", out.string(), "--window", "latencytest nowhere"});
   EXPECT_EQ(bad.code, 1) << bad;
   EXPECT_TRUE(contains(bad.err, "no such window; the run has \"latencytest X11 write\"")) << bad;

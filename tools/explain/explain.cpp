@@ -47,7 +47,7 @@ void print_table(const Explained& e) {
   std::cout << summary_sentence(e) << "\n";
 }
 
-void print_whatifs(const std::vector<WhatIf>& w) {
+void print_whatifs(const std::vector<WhatIf>& w, bool window) {
   std::cout << fmt::format("\n  {:<30} {:<40} {:>10} {:>9} {:>9}\n", "what if", "--set",
                            "blamed us", "max us", "same us");
   for (const WhatIf& x : w) {
@@ -62,8 +62,10 @@ void print_whatifs(const std::vector<WhatIf>& w) {
                              : x.disagrees    ? "  blame and rerun differ by more than 25 %"
                                               : "");
   }
-  std::cout << "\n  same us: the rerun's longest section with the same start and end sites "
-               "(-: not seen).\n";
+  std::cout << (window ? "\n  max us: the rerun's longest interval of the same measure; same us: "
+                         "the one with the same label (-: not seen).\n"
+                       : "\n  same us: the rerun's longest section with the same start and end "
+                         "sites (-: not seen).\n");
 }
 
 json to_json(const Explained& e, const std::vector<WhatIf>& w, bool whatif) {
@@ -107,7 +109,7 @@ int run_explain(const ExplainOptions& o) {
     return 0;
   }
   print_table(e);
-  if (o.whatif) print_whatifs(w);
+  if (o.whatif) print_whatifs(w, is_window(e.trace));
   return 0;
 }
 
