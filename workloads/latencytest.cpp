@@ -111,7 +111,7 @@ void Latencytest::audio(Kernel& k) {
     const sc_time t_write = k.now();
     // Once the buffer has filled, every write waits for a period: measure those.
     const bool measured = n > uint64_t(p_.fragments);
-    k.close_blame_window(write_window, blame_label(t_write, measured, "write"), "write");
+    close_window(k, write_window, t_write, measured, "write", "write");
     write_window = k.open_blame_window(t_write);
     const int loop_window = k.open_blame_window(t_write);
     const sc_time t0 = k.now();
@@ -120,7 +120,7 @@ void Latencytest::audio(Kernel& k) {
     // The CPU loop: calibrated work, no system calls (the loop stays in L1: no misses).
     k.user_exec(cpu_cycles_, 0);
     const double cpu = (k.now() - t0).to_seconds() * 1000.0;
-    k.close_blame_window(loop_window, blame_label(t_write, measured, "loop"), "cpu loop");
+    close_window(k, loop_window, t_write, measured, "loop", "cpu loop");
     if (measured)
       record((t_write - prev_write).to_seconds() * 1000.0, cpu, t_write, t0, cpu0, before);
     prev_write = t_write;
@@ -158,12 +158,15 @@ void Latencytest::record(double write_ms, double cpu, sc_time at, sc_time loop_s
   }
 }
 
-std::string Latencytest::blame_label(sc_time at, bool measured, const char* what) const {
+void Latencytest::close_window(Kernel& k, int id, sc_time at, bool measured, const char* what,
+                               const char* measure) const {
+  if (id < 0) return;  // no ledger (tracing off): no label to make
+  std::string label;   // empty for a sample record() does not count: its ledger is dropped
   if (measured)
     for (const auto& ph : phases_)
       if (at >= ph.window.start && at < ph.window.stop)
-        return fmt::format("{} {} {}", name_, phase_label(ph.name), what);
-  return "";  // a sample record() does not count: its ledger is not kept
+        label = fmt::format("{} {} {}", name_, phase_label(ph.name), what);
+  k.close_blame_window(id, label, measure);
 }
 
 std::string Latencytest::phase_label(const std::string& phase) {

@@ -84,9 +84,10 @@ class Latencytest : public Program {
   void audio(Kernel& k);
   void record(double write_ms, double cpu_ms, sc_time at, sc_time loop_start, int cpu,
               const Counters& before);
-  // The blame window's label of a sample taken at `at` ("latencytest dsk wrt loop"); ""
-  // for one that no phase counts.
-  std::string blame_label(sc_time at, bool measured, const char* what) const;
+  // Closes blame window `id` (a `measure`) of the sample taken at `at`, labelled
+  // "latencytest dsk wrt <what>"; dropped when no phase counts the sample.
+  void close_window(Kernel& k, int id, sc_time at, bool measured, const char* what,
+                    const char* measure) const;
   std::string name_;
   LatencytestParams p_;
   std::vector<LatencytestPhase> phases_;

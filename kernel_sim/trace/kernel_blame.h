@@ -57,8 +57,7 @@ class KernelBlame : public CallBlame, public BlameNames {
   void keep_if_longest(WindowBlame w, const BlameLedger& ledger);
   // A ledger is open on `cpu` at `end_ps`: the traced section's, or a window's.
   bool wants(int cpu, uint64_t end_ps) const;
-  [[gnu::noinline]] void charge_stalled(int cpu, CpuClass c, uint64_t start_ps, uint64_t end_ps,
-                                        int64_t port);
+  void charge_stalled(int cpu, CpuClass c, uint64_t start_ps, uint64_t end_ps, int64_t port);
   void charge(int cpu, CpuClass c, const BlameCall& call);  // a call that stalled
   // The code running on a CPU, as what the kernel knows of it: the class of the call
   // (its context), the function, the interrupt being handled, the task.
