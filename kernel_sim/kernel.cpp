@@ -50,9 +50,9 @@ Kernel::Kernel(const KernelParams& p, std::vector<CpuOps*> cpus)
     cpus_[i] = acct_.back().get();
   }
   if (p_.trace.enabled && p_.trace.blame) {
-    blame_ = std::make_unique<KernelBlame>(*this);
-    for (auto& a : acct_) a->set_blame(blame_.get());
-    tracer_.set_blame_names(blame_.get());
+    blame_ = std::make_unique<KernelBlame>(*this, p_.trace.blame_journal);
+    for (size_t i = 0; i < acct_.size(); ++i) acct_[i]->set_journal(&blame_->journal(int(i)));
+    tracer_.set_blame(blame_.get());
   }
   block_ = std::make_unique<BlockLayer>(*this);
   if (flavour_.preempt_times)

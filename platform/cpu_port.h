@@ -55,6 +55,7 @@ class CpuPort : public kernel::CpuOps {
   }
   void send_ipi(int cpu, unsigned vector) override;
   bool take_call_stalls(kernel::StallTotals* out) override;
+  const bool* call_stalled_flag() const override { return cpu_.call_stalled_flag(); }
 
  private:
   uint32_t access(uint64_t addr, uint32_t v, unsigned len, bool write);

@@ -93,6 +93,9 @@ class CpuOps {
   // call), into `out` unless null, and starts afresh; false: none. A CPU model without
   // stalls has none: all is execution.
   virtual bool take_call_stalls(StallTotals* /*out*/) { return false; }
+  // Where the model keeps "a stall since the last take" (read on every call's end while the
+  // ledger is on, without a call); null: ask take_call_stalls every time.
+  virtual const bool* call_stalled_flag() const { return nullptr; }
 };
 
 }  // namespace latsim::kernel

@@ -8,6 +8,7 @@
 #include <type_traits>
 #include "common/local_time.h"
 #include "kernel_sim/arch/cpu_ops.h"
+#include "kernel_sim/sched/task.h"
 #include "kernel_sim/trace/blame.h"
 
 namespace latsim::kernel {
@@ -28,15 +29,92 @@ struct IrqsOffStats {
   const char* max_started_in = "";  // kernel function that cleared IF for the longest
 };
 
-// Who takes a call's time apart for the blame ledger (the kernel, while a traced section
-// or a blame window is open on the CPU at the call's end): told of every call's end, it
-// takes the call's stalls from `hw` (or drops them) and charges its class, start, length
-// and port.
-class CallBlame {
+// The blame ledger's record of one CPU's calls (kernel_blame.h keeps each ledger as a mark
+// in it and adds the ledger up when it is read). Every call's end comes here while the
+// ledger is on, so the common case is inline: no ledger open, or an unstalled call by the
+// same code as the last one, which only moves that entry's end.
+class CallJournal {
  public:
-  virtual ~CallBlame() = default;
-  virtual void call_end(CpuOps& hw, int cpu, CpuClass c, uint64_t start_ps, uint64_t end_ps,
-                        int64_t port) = 0;
+  // One call, or back-to-back calls by the same code, that did not stall; or one that did.
+  struct Entry {
+    uint64_t start_ps, end_ps;
+    const char* fn;   // the kernel function running
+    int32_t pid;      // the task's
+    int32_t stalled;  // a stalled call: its index in `stalled` (else -1)
+    int16_t intr;     // the interrupt being handled
+    CpuClass c;       // the call's class: its context
+    bool critical;    // a critical section open
+  };
+  struct Stalled {
+    BlameCall call;
+    BlameCaller who;
+  };
+  // Where the kernel keeps what names the code running on the CPU (its per-CPU data).
+  struct Code {
+    const char* const* fn;
+    const int* intr;
+    Task* const* curr;
+  };
+  // The journal's owner: records who made a stalled call, and folds a full journal.
+  class Owner {
+   public:
+    virtual ~Owner() = default;
+    virtual void stalled_call(int cpu, CpuClass c, uint64_t start_ps, uint64_t end_ps,
+                              int64_t port) = 0;
+    virtual void fold(int cpu) = 0;
+  };
+  static constexpr uint64_t kUnarmed = ~uint64_t(0);
+  // `fold_at` entries, then the open ledgers add up what they have.
+  CallJournal(int cpu, Code code, Owner& owner, size_t fold_at)
+      : fold_at(fold_at), cpu_(cpu), code_(code), owner_(&owner) {}
+
+  void call_end(CpuOps& hw, CpuClass c, uint64_t start_ps, uint64_t end_ps, int64_t port) {
+    if (end_ps <= armed_from) {
+      if (*stalled_flag_) hw.take_call_stalls(nullptr);  // no ledger is open: nobody reads it
+      return;
+    }
+    if (*stalled_flag_ && hw.take_call_stalls(&stalls))
+      return owner_->stalled_call(cpu_, c, start_ps, end_ps, port);
+    const char* fn = *code_.fn;
+    const int intr = *code_.intr;
+    const Task* t = *code_.curr;
+    const int pid = t ? t->pid : -1;
+    if (joinable) {  // calls are back to back: time passes only inside them
+      Entry& e = entries.back();
+      if (e.c == c && e.fn == fn && e.intr == intr && e.pid == pid) {
+        e.end_ps = end_ps;
+        return;
+      }
+    }
+    if (entries.size() >= fold_at) owner_->fold(cpu_);
+    Entry& e = entries.emplace_back();  // filled in place: an Entry built aside with narrow
+                                        // stores and copied wide stalls store forwarding
+    e.start_ps = start_ps, e.end_ps = end_ps, e.fn = fn, e.pid = pid, e.stalled = -1;
+    e.intr = int16_t(intr), e.c = c, e.critical = critical;
+    joinable = true;
+  }
+  // The hardware's stall flag, read on every call instead of asking it.
+  void watch(const CpuOps& hw) {
+    const bool* f = hw.call_stalled_flag();
+    stalled_flag_ = f ? f : &kAsk;
+  }
+
+  const size_t fold_at;
+  std::vector<Entry> entries;
+  std::vector<Stalled> stalled;
+  StallTotals stalls;              // the last stalled call's
+  uint64_t armed_from = kUnarmed;  // calls ending after this are kept: the earliest ledger's start
+  bool joinable = false;           // the next call may extend the last entry
+  bool critical = false;           // a critical section is open: its ledger too
+  size_t section_mark = 0;         // the section's first entry
+  BlameLedger section_folded;      // the section's entries before the journal was last folded
+
+ private:
+  static constexpr bool kAsk = true;
+  int cpu_;
+  Code code_;
+  Owner* owner_;
+  const bool* stalled_flag_ = &kAsk;
 };
 
 // A CpuOps that forwards to the hardware's and charges the time each call took.
@@ -46,14 +124,16 @@ class AccountedCpu : public CpuOps {
   AccountedCpu(CpuOps& hw, std::function<CpuClass()> classify,
                std::function<const char*()> where = nullptr)
       : hw_(hw),
-        id_(hw.id()),
         classify_(std::move(classify)),
         where_(std::move(where)),
         if_on_(hw.irqs_enabled()) {}
   const CpuTimes& times() const { return t_; }
   CpuTimes& times() { return t_; }
   const IrqsOffStats& irqs_off() const { return off_; }
-  void set_blame(CallBlame* b) { blame_ = b; }
+  void set_journal(CallJournal* j) {
+    journal_ = j;
+    if (j) j->watch(hw_);
+  }
 
   int id() const override { return hw_.id(); }
   double mhz() const override { return hw_.mhz(); }
@@ -140,7 +220,7 @@ class AccountedCpu : public CpuOps {
     t_.by_class[int(c)] += t1 - t0;
     // Sections open and close between calls: a call is wholly inside one or outside; a
     // blame window (kernel_blame.h) may begin inside one.
-    if (blame_) blame_->call_end(hw_, id_, c, t0.value(), t1.value(), port);
+    if (journal_) journal_->call_end(hw_, c, t0.value(), t1.value(), port);
     return r;
   }
   // An edge of IF: a section opens at its clear and closes at its set.
@@ -160,8 +240,7 @@ class AccountedCpu : public CpuOps {
     if (d > off_.max) off_.max = d, off_.max_started_in = off_site_;
   }
   CpuOps& hw_;
-  int id_;  // hw_.id(), asked once
-  CallBlame* blame_ = nullptr;
+  CallJournal* journal_ = nullptr;  // the blame ledger's, while it is on
   std::function<CpuClass()> classify_;
   std::function<const char*()> where_;
   CpuTimes t_;

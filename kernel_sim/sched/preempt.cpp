@@ -13,7 +13,7 @@ bool Kernel::critical(int c) {
 
 void Kernel::critical_check(int c, bool was, const CodeSite& site) {
   const bool now_critical = critical(c);
-  if (blame_ && was != now_critical) blame_->flush(c);  // a section's ledger opens or closes
+  if (blame_ && was != now_critical) blame_->section_edge(c, now_critical);
   if (!was && now_critical) {
     const Task* t = rq_[size_t(c)].curr;
     const auto& pc = pcpu_[size_t(c)];

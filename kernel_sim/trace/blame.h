@@ -72,6 +72,14 @@ class BlameNames {
   virtual BlameRequest request(uint64_t seq) const = 0;
 };
 
+// Who keeps the ledger of each CPU's critical section: the tracer asks for it when it keeps
+// a section, as the section closes.
+class SectionBlame {
+ public:
+  virtual ~SectionBlame() = default;
+  virtual std::vector<BlameItem> section_items(int cpu) const = 0;
+};
+
 // One interval's ledger. Charging appends (most sections are short and never read);
 // reading merges by key, in order of first charge.
 class BlameLedger {

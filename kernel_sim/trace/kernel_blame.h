@@ -1,12 +1,14 @@
 #pragma once
-// The kernel's side of the blame ledger (blame.h). A CPU's calls are charged, with what
-// the kernel knows of the caller (the function, the context, the task, the lock being
-// spun on, the disk request in flight), to the ledgers open on that CPU: the traced
-// section, and blame windows: an interval a benchmark measures, on every CPU the task may
-// run on (a timer's wake-up, from the time it was due until the woken thread looks at the
-// clock; latencytest's CPU loop, and the time from one audio write's return to the next).
+// The kernel's side of the blame ledger (blame.h). While a ledger is open on a CPU, its
+// calls are written to the CPU's journal with what the kernel knows of the caller (the
+// function, the context, the task, the lock being spun on, the disk request in flight).
+// A ledger is a mark in that journal (CallJournal, cputime.h): the traced section's, and blame
+// windows': an interval a benchmark measures, on every CPU the task may run on (a timer's wake-up,
+// from the time it was due until the woken thread looks at the clock; latencytest's CPU
+// loop, and the time from one audio write's return to the next). A ledger is added up
+// only when it is read: for a section the tracer keeps, for a window that is its label's
+// longest.
 #include <deque>
-#include <memory>
 #include <string>
 #include <vector>
 #include "kernel_sim/sched/cputime.h"
@@ -25,14 +27,14 @@ struct WindowBlame {
   std::vector<BlameItem> items;
 };
 
-class KernelBlame : public CallBlame, public BlameNames {
+class KernelBlame : public CallJournal::Owner, public SectionBlame, public BlameNames {
  public:
-  explicit KernelBlame(Kernel& k);
-  void call_end(CpuOps& hw, int cpu, CpuClass c, uint64_t start_ps, uint64_t end_ps,
-                int64_t port) override;
-  // Charge `cpu`'s run of calls so far to the ledgers open now: before a ledger opens or
-  // closes on it.
-  void flush(int cpu);
+  // `journal_calls`: each CPU journal's size before a fold (tracing.blame_journal).
+  KernelBlame(Kernel& k, size_t journal_calls);
+  CallJournal& journal(int cpu) { return journals_[size_t(cpu)]; }
+  // A critical section opens or closes on `cpu` now: the traced section's ledger.
+  void section_edge(int cpu, bool open);
+  std::vector<BlameItem> section_items(int cpu) const override;
 
   // A window from `start` (now or later) on the CPUs the task may run on; its id.
   int open_window(const sc_core::sc_time& start, uint32_t cpus_allowed);
@@ -45,51 +47,38 @@ class KernelBlame : public CallBlame, public BlameNames {
   std::string comm(int pid) const override;  // "" once the task has exited
   BlameRequest request(uint64_t seq) const override;
 
+  void stalled_call(int cpu, CpuClass c, uint64_t start_ps, uint64_t end_ps, int64_t port) override;
+  void fold(int cpu) override;
+
  private:
+  using Entry = CallJournal::Entry;
   struct Window {
     int id;
     uint64_t start_ps;
-    uint32_t cpus_allowed;  // the woken task's affinity: it can run only there
-    // Per CPU; shared by windows that open with the same start on the same CPUs (latencytest's
-    // loop and write): their charges are the same until one closes.
-    std::shared_ptr<std::vector<BlameLedger>> cpus;
+    uint32_t cpus_allowed;            // the woken task's affinity: it can run only there
+    std::vector<size_t> mark;         // per CPU: the window's first entry in the journal
+    std::vector<BlameLedger> folded;  // per CPU: its entries before the journal was folded
   };
-  void keep_if_longest(WindowBlame w, const BlameLedger& ledger);
-  // A ledger is open on `cpu` at `end_ps`: the traced section's, or a window's.
-  bool wants(int cpu, uint64_t end_ps) const;
-  void charge_stalled(int cpu, CpuClass c, uint64_t start_ps, uint64_t end_ps, int64_t port);
-  void charge(int cpu, CpuClass c, const BlameCall& call);  // a call that stalled
-  // The code running on a CPU, as what the kernel knows of it: the class of the call
-  // (its context), the function, the interrupt being handled, the task.
-  struct Code {
-    CpuClass c = CpuClass::Idle;
-    const char* fn = nullptr;
-    int intr = -1;
-    const Task* task = nullptr;
-    int pid = -1;
-    bool critical = false;  // a critical section open on the CPU
-  };
-  Code code_now(int cpu, CpuClass c) const;
-  static void code_key(const Code& code, BlameKey& key);
+  static constexpr uint64_t kUnarmed = CallJournal::kUnarmed;
+  static constexpr size_t kRequestsKept = 256;  // more than a ledger spans
+
   // Who made a stalled call: the code, the lock spun on, the disk request in flight.
   BlameCaller caller(int cpu, CpuClass c);
-  static constexpr size_t kRequestsKept = 256;  // more than a ledger spans
+  static BlameKey code_key(CpuClass c, const char* fn, int intr, int pid, bool critical);
+  // Add `j`'s entries from `from` on into `l`, the part after `start_ps` of each.
+  static void replay(const CallJournal& j, size_t from, uint64_t start_ps, BlameLedger& l);
+  BlameLedger window_ledger(const Window& w, int cpu) const;
+  void arm(int cpu);  // after a ledger on `cpu` opened or closed
+  static bool covers(const Window& w, int cpu) { return w.cpus_allowed >> cpu & 1; }
+  void keep_if_longest(WindowBlame w, const Window& open);
+
   Kernel& k_;
-  // A CPU's calls since the last flush: back to back, unstalled, made by the same code
-  // (the same Code). Charged as one, when something changes.
-  struct Run {
-    bool open = false;
-    Code code;
-    uint64_t start_ps = 0, end_ps = 0;
-  };
-  std::vector<Run> runs_;
+  std::vector<CallJournal> journals_;  // per CPU
   std::vector<Window> open_;
-  std::vector<std::shared_ptr<std::vector<BlameLedger>>> spare_;  // closed windows', to reuse
+  std::vector<Window> spare_;  // closed windows, to reuse their memory
   int next_id_ = 0;
   std::vector<WindowBlame> worst_;
-  std::deque<BlameRequest> requests_;
-  StallTotals stalls_;  // the last stalled call's: filled by CpuOps::take_call_stalls  // the IDE
-                        // requests charged lately, by seq
+  std::deque<BlameRequest> requests_;  // the IDE requests charged lately, by seq
 };
 
 }  // namespace latsim::kernel

@@ -35,6 +35,10 @@ params::Table<LatencyTracerParams> tracer_keys() {
                       "(traces/blame.json, metrics blame.*, latsim explain); false: a faster "
                       "run without them"),
               &P::blame),
+      bind_unsigned<P>(integer("blame_journal", 4, 1 << 24, "calls",
+                               "calls each CPU's blame journal holds before the open ledgers "
+                               "add up what they have (memory; the ledgers do not change)"),
+                       &P::blame_journal),
       bind_unsigned<P>(integer("max_traces", 1, 10000, "", "traces/ keeps the largest N"),
                        &P::max_traces),
       bind<P>(of_type(ValueType::String, "spans",
@@ -57,7 +61,6 @@ void LatencyTracer::begin(int cpu, sc_time now, const CodeSite& site, const char
   c.opened_by = task;
   c.lock = lock;
   c.buf.clear();
-  c.ledger.clear();
   c.total = 0;
   mcount(cpu, now, pc, site.fn, parent);
 }
@@ -99,7 +102,7 @@ void LatencyTracer::end(int cpu, sc_time now, const CodeSite& site) {
     max_us_ = lat;
     max_trace_ = t;
     max_trace_.entries = c.buf;
-    max_trace_.blame = c.ledger.items(names_);
+    if (blame_) max_trace_.blame = blame_->section_items(cpu);
     if (lat > p_.threshold_us) {
       log_.push_back(fmt::format("({}/{}): new {} us maximum-latency critical section.",
                                  c.task.comm, c.task.pid, lat));
@@ -116,7 +119,7 @@ void LatencyTracer::end(int cpu, sc_time now, const CodeSite& site) {
     kept_.pop_back();
   }
   t.entries = c.buf;
-  t.blame = c.ledger.items(names_);
+  if (blame_) t.blame = blame_->section_items(cpu);
   kept_.push_back(std::move(t));
   std::push_heap(kept_.begin(), kept_.end(), shorter);
 }

@@ -73,11 +73,8 @@ class LatencyTracer {
   // "Jan  1 00:00:12 <host> kernel: (X/2382): new 329 us maximum-latency ...".
   std::string syslog(const std::string& host) const;
 
-  // The blame ledger of `cpu`'s open section (blame.h); charged only while one is open.
-  bool blaming(int cpu) const { return p_.enabled && cpus_[cpu].active; }
-  BlameLedger& ledger(int cpu) { return cpus_[cpu].ledger; }
-  // Who names the tasks and requests of a kept section's ledger when it ends.
-  void set_blame_names(const BlameNames* n) { names_ = n; }
+  // Who keeps each CPU's section ledger (blame.h), read for a section kept as it ends.
+  void set_blame(const SectionBlame* b) { blame_ = b; }
 
   std::string format(const LatencyTrace& t) const;
   const SpanProbe& spans() const { return spans_; }
@@ -91,7 +88,6 @@ class LatencyTracer {
     const char* lock = "";
     uint64_t total = 0;
     std::vector<TraceEntry> buf;
-    BlameLedger ledger;
   };
   LatencyTracerParams p_;
   std::vector<PerCpu> cpus_;
@@ -101,7 +97,7 @@ class LatencyTracer {
   std::vector<std::string> log_;
   std::vector<sc_time> log_t_;
   SpanProbe spans_;
-  const BlameNames* names_ = nullptr;
+  const SectionBlame* blame_ = nullptr;
 };
 
 }  // namespace latsim::kernel

@@ -149,6 +149,8 @@ class Pentium3 : public sc_core::sc_module {
   const CpuParams& params() const { return p_; }
   // Hands over the stalls since the last take, into `out` unless null, and starts afresh:
   // one kernel-visible call's, for the blame ledger. False: none.
+  bool call_stalled() const { return call_dirty_; }
+  const bool* call_stalled_flag() const { return &call_dirty_; }
   bool take_call(CallStalls* out) {
     if (!call_dirty_) return false;  // most calls stall on nothing
     if (out) *out = call_;

@@ -80,6 +80,24 @@ TEST_F(Explain, LedgerAndJsonAreByteIdenticalAcrossReruns) {
   EXPECT_EQ(json::parse(ja.out)["trace"]["file"], json::parse(jb.out)["trace"]["file"]);
 }
 
+// A journal folded every few calls (its ledgers added up early, as a long section or window
+// does) gives the same ledgers, for sections and for windows, as one that never fills.
+TEST_F(Explain, AFoldedJournalGivesTheSameLedgers) {
+  auto ledgers = [&](const std::string& name, const std::string& journal) {
+    const fs::path out = dir_ / name;
+    const Result r = latsim({"run", kSource + "/scenarios/latencytest-stress.yaml", "-q", "--out",
+                             out.string(), "--duration", "1.5s", "--set", "workload.0.phase_s=0.3",
+                             "--set", "kernel.tunables./proc/sys/kernel/preempt_max_latency=100",
+                             "--set", "tracing.blame_journal=" + journal});
+    EXPECT_EQ(r.code, 0) << r;
+    return read_json(out / "traces" / "blame.json");
+  };
+  const json folded = ledgers("folded", "4"), whole = ledgers("whole", "1000000");
+  EXPECT_FALSE(whole["traces"].empty());
+  EXPECT_FALSE(whole["windows"].empty());
+  EXPECT_EQ(folded, whole);
+}
+
 // latencytest: each phase's longest CPU loop and write-to-write interval get a window whose
 // causes sum to it, the same interval the workload itself reports as the phase's worst.
 TEST_F(Explain, LatencytestPhasesWorstLoopAndWriteAreExplained) {
