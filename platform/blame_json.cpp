@@ -69,6 +69,7 @@ nlohmann::json cause_json(const RunView& v, const BlameItem& i, uint64_t total_p
   } else {
     c["task"] = task_name(i);
     if (k.kind != BlameKind::Code) c["fn"] = k.fn;
+    if (k.prio >= 0) c["prio"] = k.prio;  // the kernel's: 0..99 real-time, 100..139 nice
   }
   if (k.request) {
     const auto& r = i.request;
@@ -179,6 +180,7 @@ nlohmann::json blame_ledgers(const RunView& v) {
       e["label"] = w.label;
       e["measure"] = w.measure;
       e["pid"] = w.pid;
+      e["prio"] = w.prio;
       e["cpu"] = w.cpu;
       e["latency_us"] = (w.end - w.start).value() / 1000000;
       j["windows"].push_back(std::move(e));

@@ -42,6 +42,7 @@ class CallJournal {
     int32_t pid;      // the task's
     int32_t stalled;  // a stalled call: its index in `stalled` (else -1)
     int16_t intr;     // the interrupt being handled
+    int16_t prio;     // the task's priority (a PI boost changes it mid-section)
     CpuClass c;       // the call's class: its context
     bool critical;    // a critical section open
   };
@@ -79,9 +80,10 @@ class CallJournal {
     const int intr = *code_.intr;
     const Task* t = *code_.curr;
     const int pid = t ? t->pid : -1;
+    const int prio = t ? t->prio : -1;
     if (joinable) {  // calls are back to back: time passes only inside them
       Entry& e = entries.back();
-      if (e.c == c && e.fn == fn && e.intr == intr && e.pid == pid) {
+      if (e.c == c && e.fn == fn && e.intr == intr && e.pid == pid && e.prio == prio) {
         e.end_ps = end_ps;
         return;
       }
@@ -90,7 +92,7 @@ class CallJournal {
     Entry& e = entries.emplace_back();  // filled in place: an Entry built aside with narrow
                                         // stores and copied wide stalls store forwarding
     e.start_ps = start_ps, e.end_ps = end_ps, e.fn = fn, e.pid = pid, e.stalled = -1;
-    e.intr = int16_t(intr), e.c = c, e.critical = critical;
+    e.intr = int16_t(intr), e.prio = int16_t(prio), e.c = c, e.critical = critical;
     joinable = true;
   }
   // The hardware's stall flag, read on every call instead of asking it.

@@ -46,13 +46,15 @@ struct BlameKey {
   const char* lock = "";  // Spin: the lock's name
   int irq = -1;           // Irq/Nmi context: the outermost interrupt's source (intr_source)
   int pid = -1;           // the task whose code ran (Spin: the lock holder's)
+  int prio = -1;          // Code: that task's priority then (Task::prio: 0..99 RT, 100..139)
   int64_t id = -1;        // BusMaster: PCI master; Pci/Isa/VideoFifo: port/address; Spin: CPU
   uint64_t request = 0;   // BusMaster: the IDE request in flight (BlameRequest::seq), 0: none
   // Names are the kernel's string literals, compared by address (a function named by two
   // literals gets two items; explain and metrics blame.* group them by name).
   bool operator==(const BlameKey& o) const {
     return kind == o.kind && context == o.context && critical == o.critical && irq == o.irq &&
-           pid == o.pid && id == o.id && request == o.request && fn == o.fn && lock == o.lock;
+           pid == o.pid && prio == o.prio && id == o.id && request == o.request && fn == o.fn &&
+           lock == o.lock;
   }
 };
 

@@ -28,7 +28,7 @@ void KernelBlame::stalled_call(int cpu, CpuClass c, uint64_t start_ps, uint64_t 
   s.who = caller(cpu, c);
   Entry& e = j.entries.emplace_back();
   e.start_ps = start_ps, e.end_ps = end_ps, e.fn = "", e.pid = -1;
-  e.stalled = int32_t(j.stalled.size() - 1), e.intr = -1, e.c = c, e.critical = false;
+  e.stalled = int32_t(j.stalled.size() - 1), e.intr = -1, e.prio = -1, e.c = c, e.critical = false;
   j.joinable = false;
 }
 
@@ -36,7 +36,8 @@ BlameCaller KernelBlame::caller(int cpu, CpuClass c) {
   BlameCaller who;
   const PerCpu& pc = k_.per_cpu(cpu);
   const Task* t = k_.cpu_rq(cpu).curr;
-  who.code = code_key(c, pc.last_fn, pc.intr_now, t ? t->pid : -1, journals_[size_t(cpu)].critical);
+  who.code = code_key(c, pc.last_fn, pc.intr_now, t ? t->pid : -1, t ? t->prio : -1,
+                      journals_[size_t(cpu)].critical);
   who.spin = pc.spin_on;
   if (const BlameRequest* r = k_.block().active_request()) {
     who.disk = r->seq;
@@ -49,7 +50,8 @@ BlameCaller KernelBlame::caller(int cpu, CpuClass c) {
   return who;
 }
 
-BlameKey KernelBlame::code_key(CpuClass c, const char* fn, int intr, int pid, bool critical) {
+BlameKey KernelBlame::code_key(CpuClass c, const char* fn, int intr, int pid, int prio,
+                               bool critical) {
   BlameKey code;
   switch (c) {
     case CpuClass::User:
@@ -72,6 +74,7 @@ BlameKey KernelBlame::code_key(CpuClass c, const char* fn, int intr, int pid, bo
   // User code is the task's own: no kernel function is running.
   code.fn = c == CpuClass::User ? "" : fn;
   code.pid = pid;
+  code.prio = prio;
   code.critical = critical;
   return code;
 }
@@ -84,7 +87,7 @@ void KernelBlame::replay(const CallJournal& j, size_t from, uint64_t start_ps, B
       const CallJournal::Stalled& s = j.stalled[size_t(e.stalled)];
       charge_call(l, s.call.start_ps < start_ps ? s.call.tail(start_ps) : s.call, s.who);
     } else {
-      l.charge(code_key(e.c, e.fn, e.intr, e.pid, e.critical),
+      l.charge(code_key(e.c, e.fn, e.intr, e.pid, e.prio, e.critical),
                e.end_ps - std::max(e.start_ps, start_ps));
     }
   }
@@ -143,8 +146,7 @@ int Kernel::open_blame_window(sc_time start) {
 }
 
 void Kernel::close_blame_window(int id, const std::string& label, const char* measure) {
-  if (blame_ && id >= 0)
-    blame_->close_window(id, smp_processor_id(), label, measure, current().pid);
+  if (blame_ && id >= 0) blame_->close_window(id, smp_processor_id(), label, measure, current());
 }
 
 int KernelBlame::open_window(const sc_core::sc_time& start, uint32_t cpus_allowed) {
@@ -177,12 +179,13 @@ BlameLedger KernelBlame::window_ledger(const Window& w, int cpu) const {
 }
 
 void KernelBlame::close_window(int id, int cpu, const std::string& label, const char* measure,
-                               int pid) {
+                               const Task& woken) {
   const auto it =
       std::find_if(open_.begin(), open_.end(), [id](const Window& w) { return w.id == id; });
   if (it == open_.end()) return;
   const sc_core::sc_time start = sc_core::sc_time::from_value(it->start_ps), end = k_.now();
-  if (!label.empty()) keep_if_longest({label, measure, pid, cpu, start, end, {}}, *it);
+  if (!label.empty())
+    keep_if_longest({label, measure, woken.pid, woken.prio, cpu, start, end, {}}, *it);
   const uint32_t cpus = it->cpus_allowed;
   spare_.push_back(std::move(*it));
   open_.erase(it);

@@ -22,7 +22,7 @@ struct Task;
 struct WindowBlame {
   std::string label;    // the program and what: "cyclictest T0", "latencytest dsk wrt loop"
   std::string measure;  // "wake-up" (due .. seen), "cpu loop", "write" (return .. return)
-  int pid = -1, cpu = 0;
+  int pid = -1, prio = -1, cpu = 0;  // the task's, as it closed the window
   sc_core::sc_time start, end;
   std::vector<BlameItem> items;
 };
@@ -40,7 +40,8 @@ class KernelBlame : public CallJournal::Owner, public SectionBlame, public Blame
   int open_window(const sc_core::sc_time& start, uint32_t cpus_allowed);
   // Close it now: the ledger of `cpu` becomes `label`'s if it is its longest (an empty
   // label: an interval not measured, dropped).
-  void close_window(int id, int cpu, const std::string& label, const char* measure, int pid);
+  void close_window(int id, int cpu, const std::string& label, const char* measure,
+                    const Task& woken);
   // Each label's longest interval, in the order the labels first closed a window.
   const std::vector<WindowBlame>& windows() const { return worst_; }
 
@@ -64,7 +65,7 @@ class KernelBlame : public CallJournal::Owner, public SectionBlame, public Blame
 
   // Who made a stalled call: the code, the lock spun on, the disk request in flight.
   BlameCaller caller(int cpu, CpuClass c);
-  static BlameKey code_key(CpuClass c, const char* fn, int intr, int pid, bool critical);
+  static BlameKey code_key(CpuClass c, const char* fn, int intr, int pid, int prio, bool critical);
   // Add `j`'s entries from `from` on into `l`, the part after `start_ps` of each.
   static void replay(const CallJournal& j, size_t from, uint64_t start_ps, BlameLedger& l);
   BlameLedger window_ledger(const Window& w, int cpu) const;

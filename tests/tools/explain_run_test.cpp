@@ -80,6 +80,35 @@ TEST_F(Explain, LedgerAndJsonAreByteIdenticalAcrossReruns) {
   EXPECT_EQ(json::parse(ja.out)["trace"]["file"], json::parse(jb.out)["trace"]["file"]);
 }
 
+// Four cyclictest threads on one CPU, priorities 80 down to 77 (--priospread): a lower thread's
+// worst wake-up waited behind the higher ones, which ran at a higher priority; the window says its
+// own priority, and the reasons add up to the time the others ran.
+TEST_F(Explain, AWakeUpSaysWhyTheTasksThatRanInsteadWereNotPreempted) {
+  const fs::path out = dir_ / "rt4";
+  const Result r =
+      latsim({"run", kSource + "/scenarios/rt-posix-timers.yaml", "-q", "--out", out.string(),
+              "--duration", "1s", "--set", "tracing.enabled=true", "--set", "workload.0.threads=4",
+              "--set", "workload.0.affinity=0", "--set", "workload.0.priospread=true"});
+  ASSERT_EQ(r.code, 0) << r;
+  const json ledgers = read_json(out / "traces" / "blame.json");
+  ASSERT_EQ(ledgers["windows"].size(), 4u);
+  json t3;
+  for (const json& w : ledgers["windows"])
+    if (w["label"] == "cyclictest T3") t3 = w;
+  ASSERT_TRUE(t3.is_object()) << ledgers["windows"];
+  EXPECT_EQ(t3["prio"], 99 - 77);  // the kernel's scale: MAX_RT_PRIO - 1 - rt_priority
+  uint64_t higher = 0;
+  for (const json& c : t3["causes"])
+    if (c.contains("prio") && c["prio"].get<int>() < t3["prio"].get<int>() && !c["critical"])
+      higher += c["ps"].get<uint64_t>();
+  EXPECT_GT(higher, 0u);
+  const Result e = latsim({"explain", out.string(), "--window", "cyclictest T3"});
+  ASSERT_EQ(e.code, 0) << e;
+  EXPECT_TRUE(contains(e.out, "cyclictest/300")) << e;
+  EXPECT_TRUE(contains(e.out, " at an equal or higher priority")) << e;
+  EXPECT_TRUE(contains(e.out, " not preemptible")) << e;
+}
+
 // A journal folded every few calls (its ledgers added up early, as a long section or window
 // does) gives the same ledgers, for sections and for windows, as one that never fills.
 TEST_F(Explain, AFoldedJournalGivesTheSameLedgers) {

@@ -211,21 +211,57 @@ std::string title(const json& t) {
   return s;
 }
 
-// For a window: the time other tasks ran on its CPU, and how much of the window had
-// preemption or interrupts off (a critical section, which nothing could preempt).
+// Why the time other tasks ran did not go to the woken one: the CPU halted until an
+// interrupt came (nothing had woken it yet); the others' code ran with preemption or
+// interrupts off; or at a priority at least the woken task's (the kernel's scale: lower is
+// higher); or below it with preemption on, while the reschedule the wake-up asked for was
+// on its way (need_resched to the switch).
+struct NotPreempted {
+  uint64_t halted = 0, off = 0, higher = 0, pending = 0;
+};
+
+std::string not_preempted_clause(const NotPreempted& n) {
+  std::vector<std::string> parts;
+  auto part = [&](uint64_t ps, const char* why) {
+    if (ps >= 100000) parts.push_back(fmt::format("{} us {}", us(ps), why));  // 0.1 us shown
+  };
+  part(n.halted, "halted until an interrupt");
+  part(n.off, "not preemptible");
+  part(n.higher, "at an equal or higher priority");
+  part(n.pending, "at a lower priority, the reschedule pending");
+  if (parts.empty()) return "";
+  std::string s = " (";
+  for (size_t i = 0; i < parts.size(); ++i) s += (i ? ", " : "") + parts[i];
+  return s + ")";
+}
+
+// For a window: the time other tasks ran on its CPU and why they were not preempted, and
+// how much of the window had preemption or interrupts off (a critical section, which
+// nothing could preempt).
 std::string window_clause(const json& t) {
   const std::string self = fmt::format("/{}", t.value("pid", -1));
+  const int prio = t.value("prio", -1);
   uint64_t others = 0, off = 0;
+  NotPreempted why;
   std::map<std::string, uint64_t> who;
   for (const auto& c : t["causes"]) {
     const uint64_t ps = c.value("ps", uint64_t(0));
-    if (c.value("critical", false)) off += ps;
+    const bool critical = c.value("critical", false);
+    if (critical) off += ps;
     const std::string task = c.value("task", "");
     if (task.empty() || (task.size() >= self.size() &&
                          task.compare(task.size() - self.size(), self.size(), self) == 0))
       continue;
     others += ps;
     who[task] += ps;
+    if (c.value("kind", "") == "halted")
+      why.halted += ps;
+    else if (critical)
+      why.off += ps;
+    else if (c.value("prio", prio) <= prio)
+      why.higher += ps;
+    else
+      why.pending += ps;
   }
   const double length = double(t.value("length_ps", uint64_t(1)));
   std::vector<std::pair<uint64_t, std::string>> ranked;
@@ -237,6 +273,7 @@ std::string window_clause(const json& t) {
                      100 * double(others) / length);
     for (size_t i = 0; i < ranked.size() && i < 3; ++i)
       s += fmt::format("{}{} {} us", i ? ", " : "", ranked[i].second, us(ranked[i].first));
+    if (t.value("measure", "") != "write") s += not_preempted_clause(why);  // it slept in write
   }
   return s + fmt::format("; {} us ({:.0f} %) with preemption or interrupts off", us(off),
                          100 * double(off) / length);
