@@ -214,8 +214,8 @@ std::string title(const json& t) {
 // Why the time other tasks ran did not go to the woken one: the CPU halted until an
 // interrupt came (nothing had woken it yet); the others' code ran with preemption or
 // interrupts off; or at a priority at least the woken task's (the kernel's scale: lower is
-// higher); or below it with preemption on, while the reschedule the wake-up asked for was
-// on its way (need_resched to the switch).
+// higher); or below it with preemption on, before the timer's interrupt or the reschedule
+// it asked for was taken (need_resched to the switch; a store the bus holds delays both).
 struct NotPreempted {
   uint64_t halted = 0, off = 0, higher = 0, pending = 0;
 };
@@ -228,7 +228,7 @@ std::string not_preempted_clause(const NotPreempted& n) {
   part(n.halted, "halted until an interrupt");
   part(n.off, "not preemptible");
   part(n.higher, "at an equal or higher priority");
-  part(n.pending, "at a lower priority, the reschedule pending");
+  part(n.pending, "at a lower priority, before the wake-up was acted on");
   if (parts.empty()) return "";
   std::string s = " (";
   for (size_t i = 0; i < parts.size(); ++i) s += (i ? ", " : "") + parts[i];
