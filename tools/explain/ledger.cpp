@@ -273,7 +273,8 @@ std::string window_clause(const json& t) {
                      100 * double(others) / length);
     for (size_t i = 0; i < ranked.size() && i < 3; ++i)
       s += fmt::format("{}{} {} us", i ? ", " : "", ranked[i].second, us(ranked[i].first));
-    if (t.value("measure", "") != "write") s += not_preempted_clause(why);  // it slept in write
+    // Not for a write (the thread slept in it), nor a ledger without priorities.
+    if (t.value("measure", "") != "write" && prio >= 0) s += not_preempted_clause(why);
   }
   return s + fmt::format("; {} us ({:.0f} %) with preemption or interrupts off", us(off),
                          100 * double(off) / length);
