@@ -4,13 +4,13 @@
 # Every scenarios/hypotheses/*.yaml is validated (check.validate.NAME: the file and each
 # case's scenario with its overrides load). It runs (check.NAME) once listed here: add a
 # file when the model reproduces it (scenarios/CALIBRATION.md), as NAME.yaml or
-# NAME.yaml@DURATION (a shorter simulated time that still holds the file's verdicts).
-# A file the model reproduces only in part runs with its known misses listed in
-# LATSIM_CHECK_KNOWN_MISSES_<NAME> (LINE:COLUMN of each expectation that fails, as check
-# prints them; scenarios/CALIBRATION.md says why each misses): its test passes while exactly
-# those rows fail, so a change that breaks a row that holds fails CI (check_known_misses.cmake).
+# NAME.yaml@DURATION (a shorter simulated time that still holds the file's verdicts). A row
+# the model misses carries `known_miss: "why"` in the file; check runs with --exact, so a
+# row that holds and starts to fail, and a known miss that starts to hold, both fail CI.
 # Unlisted files are registered disabled, so ctest shows them as "Not Run (Disabled)".
 list(APPEND LATSIM_CHECK_HYPOTHESES
+  disk-dma-kernel-build.yaml   # O1-O6, O9: 7 of 9 hold, 2 known misses (3 x 30 s runs)
+  latencytest-stress.yaml      # O11, O3/O4 at 32/32, O6, O8, O10: 20 of 32 hold, 12 known misses
   maxcpus1.yaml                # Ingo Molnar's maxcpus=1 question: 7 of 7 hold (10 s runs)
   nmi-watchdog.yaml            # O7: NMIs at HZ, do_nmi inside long traces (10 s runs)
   tracing-off.yaml             # Ingo Molnar.s tracing_enabled=0 question (3 seeds x 30 s)
@@ -19,19 +19,8 @@ list(APPEND LATSIM_CHECK_HYPOTHESES
   preempt-2.4-dbench.yaml      # O14: 2.4.10-preempt dbench 16 < 40 < 48, audio alone (4 x 20 s)
 )
 
-# O1-O6, O9: 7 of 9 hold (3 x 30 s runs); on seed 1 the longest trace is a kmap_atomic
-# section (a page copied or cleared, a tick inside), not the seed's schedule trace, so both
-# O1 trace shapes miss.
-set(LATSIM_CHECK_KNOWN_MISSES_disk-dma-kernel-build 35:9 37:9)
-# O11, O3/O4 at 32/32, O6, O8, O10: 20 of 32 hold (3 x 35.5 s runs); Q5's light phases
-# (CPU and write; net out's CPU holds) and disk copy's write (under its band: no underrun,
-# and none of the 0.65-1.05 ms write floor the light phases lack), the SRC's one ~0.55 ms
-# wait per prepare (O8, not modelled) and the 730 us rtl8139_poll sections (O10) miss.
-set(LATSIM_CHECK_KNOWN_MISSES_latencytest-stress
-    21:9 22:9 23:9 24:9 26:9 27:9 28:9 29:9 30:9 32:9 65:9 75:9)
-
 set(_check_out ${PROJECT_BINARY_DIR}/check)
-set(_run_check "$<TARGET_FILE:latsim>" check -j 2)
+set(_run_check "$<TARGET_FILE:latsim>" check -j 2 --exact)
 
 set(_check_listed "")
 set(_check_duration "")
@@ -56,18 +45,10 @@ foreach(_path IN LISTS _hypotheses)
   if(DEFINED _check_duration_${_file})
     list(APPEND _args --duration ${_check_duration_${_file}})
   endif()
-  if(DEFINED LATSIM_CHECK_KNOWN_MISSES_${_name})
-    string(REPLACE ";" "," _known "${LATSIM_CHECK_KNOWN_MISSES_${_name}}")
-    add_test(NAME check.${_name}
-             COMMAND ${CMAKE_COMMAND} -DLATSIM=$<TARGET_FILE:latsim> -DHYPOTHESIS=${_path}
-                     -DOUT=${_check_out}/${_name} -DKNOWN=${_known}
-                     -P ${CMAKE_CURRENT_SOURCE_DIR}/check_known_misses.cmake)
-  else()
-    add_test(NAME check.${_name} COMMAND ${_args})
-  endif()
+  add_test(NAME check.${_name} COMMAND ${_args})
   set_tests_properties(check.validate.${_name} check.${_name} PROPERTIES LABELS check)
   set_tests_properties(check.${_name} PROPERTIES PROCESSORS 2)
-  if(NOT _file IN_LIST _check_listed AND NOT DEFINED LATSIM_CHECK_KNOWN_MISSES_${_name})
+  if(NOT _file IN_LIST _check_listed)
     set_tests_properties(check.${_name} PROPERTIES DISABLED TRUE)
   endif()
 endforeach()

@@ -116,7 +116,7 @@ TEST(CheckHypothesis, ReportsEveryProblemWithItsPlace) {
   EXPECT_EQ(errors, (std::vector<std::string>{
                         "h.yaml:9:9: error: cases[0].expect[0].aprox: unknown key; did you mean "
                         "`approx`? (accepted: metric, min, max, approx, tolerance, trace, "
-                        "over_seeds)",
+                        "over_seeds, known_miss)",
                         "h.yaml:8:9: error: cases[0].expect[0]: needs `min`, `max`, or `approx` "
                         "with `tolerance`",
                         "h.yaml:11:17: error: cases[0].expect[1].approx: needs a `tolerance` "

@@ -10,6 +10,7 @@ namespace {
 const std::string kPass = kSource + "/tests/tools/data/check/self-test-pass.yaml";
 const std::string kFail = kSource + "/tests/tools/data/check/self-test-fail.yaml";
 const std::string kBad = kSource + "/tests/tools/data/check/bad-hypothesis.yaml";
+const std::string kKnown = kSource + "/tests/tools/data/check/self-test-known.yaml";
 
 using Check = Sweep;  // a per-test directory and the real binary
 
@@ -34,7 +35,8 @@ TEST_F(Check, SelfTestPassHolds) {
   }
   EXPECT_EQ(rows, 9u) << r.out;
   EXPECT_TRUE(contains(r.out, "PASS self-test-pass: ")) << r.out;
-  EXPECT_TRUE(contains(r.out, "check: 9 of 9 expectations hold, 0 fail, 0 could not be judged"))
+  EXPECT_TRUE(contains(
+      r.out, "check: 9 of 9 expectations hold, 0 known misses, 0 fail, 0 could not be judged"))
       << r.out;
 
   const fs::path o = dir_ / "o";
@@ -59,7 +61,7 @@ TEST_F(Check, SelfTestPassHolds) {
   const std::string xml = slurp(o / "junit.xml");
   EXPECT_TRUE(contains(xml,
                        "<testsuites name=\"latsim check\" tests=\"9\" failures=\"0\" "
-                       "errors=\"0\">"))
+                       "errors=\"0\" skipped=\"0\">"))
       << xml;
   EXPECT_EQ(shell("xmllint --noout o/junit.xml").code, 0);
 }
@@ -81,11 +83,40 @@ TEST_F(Check, SelfTestFailFailsRowByRow) {
   EXPECT_TRUE(contains(r.out, kFail + ":14:9: FAIL: self-test-fail/defaults: outside ≤ 100: "
                                       "seed 1: "))
       << r.out;
-  EXPECT_TRUE(contains(r.out, "check: 2 of 10 expectations hold, 7 fail, 1 could not be judged"))
+  EXPECT_TRUE(contains(
+      r.out, "check: 2 of 10 expectations hold, 0 known misses, 7 fail, 1 could not be judged"))
       << r.out;
   const std::string xml = slurp(dir_ / "o/junit.xml");
   EXPECT_TRUE(contains(xml, "tests=\"10\" failures=\"7\" errors=\"1\"")) << xml;
   EXPECT_EQ(shell("xmllint --noout o/junit.xml").code, 0);
+}
+
+// A row the file marks known_miss fails as KNOWN MISS and does not fail the check; one that
+// holds is reported for promotion; --strict fails on the first, --exact on the second.
+TEST_F(Check, KnownMissesAreReportedAndFailOnlyWhenAsked) {
+  const Result r = latsim({"check", kKnown, "-j", "2", "--out", "o", "--junit", "o/junit.xml"});
+  ASSERT_EQ(r.code, 0) << r;
+  const json v = read_json(dir_ / "o/self-test-known/verdicts.json");
+  EXPECT_EQ(v["verdict"], "PASS");
+  EXPECT_EQ(verdicts_of(v), (std::vector<std::string>{"KNOWN MISS", "PASS", "PASS"}));
+  EXPECT_EQ(v["rows"][0]["known_miss"], "over 1 ms: bus-master DMA holds the CPU");
+  EXPECT_EQ(v["rows"][1]["promote"], true);
+  EXPECT_FALSE(v["rows"][2].contains("promote"));
+  EXPECT_TRUE(contains(r.out, kKnown + ":13:9: KNOWN MISS: self-test-known/defaults: outside "
+                                       "≤ 100: seed 1: "))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "; known miss: over 1 ms: bus-master DMA holds the CPU")) << r.out;
+  EXPECT_TRUE(contains(r.out, kKnown + ":14:9: known miss now holds: self-test-known/defaults"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out,
+                       "check: 2 of 3 expectations hold (1 of them known misses that now "
+                       "hold), 1 known miss, 0 fail, 0 could not be judged"))
+      << r.out;
+  const std::string xml = slurp(dir_ / "o/junit.xml");
+  EXPECT_TRUE(contains(xml, "failures=\"0\" errors=\"0\" skipped=\"1\"")) << xml;
+  EXPECT_EQ(shell("xmllint --noout o/junit.xml").code, 0);
+  EXPECT_EQ(latsim({"check", kKnown, "-j", "2", "--out", "s", "--strict"}).code, 1);
+  EXPECT_EQ(latsim({"check", kKnown, "-j", "2", "--out", "e", "--exact"}).code, 1);
 }
 
 TEST_F(Check, VerdictsAreReproducible) {
@@ -163,7 +194,7 @@ TEST_F(Check, BadFileExits2AndRunsNothing) {
             (std::vector<std::string>{
                 kBad + ":9:41: error: cases[0].expect[0].aprox: unknown key; did you mean "
                        "`approx`? (accepted: metric, min, max, approx, tolerance, trace, "
-                       "over_seeds)",
+                       "over_seeds, known_miss)",
                 kBad + ":9:65: error: cases[0].expect[0].tolerance: a tolerance goes with "
                        "`approx`",
                 kBad + ":9:9: error: cases[0].expect[0]: needs `min`, `max`, or `approx` with "

@@ -217,11 +217,13 @@ int print_report(const CheckOptions& o, const std::vector<HypothesisResult>& res
                  size_t jobs, std::chrono::steady_clock::time_point t0, const fs::path& out) {
   std::vector<Row> all;
   for (const auto& res : results) all.insert(all.end(), res.rows.begin(), res.rows.end());
-  size_t pass = 0, fail = 0, error = 0;
+  size_t pass = 0, fail = 0, error = 0, known = 0, promoted = 0;
   for (const auto& r : all) {
     pass += r.verdict == Verdict::Pass;
     fail += r.verdict == Verdict::Fail;
     error += r.verdict == Verdict::Error;
+    known += r.verdict == Verdict::KnownMiss;
+    promoted += r.promoted();
   }
   if (!o.quiet) {
     std::cout << verdict_table(all) << "\n";
@@ -229,20 +231,27 @@ int print_report(const CheckOptions& o, const std::vector<HypothesisResult>& res
       std::cout << fmt::format("{} {}: {}\n", res.passed() ? "PASS" : "FAIL", res.hypothesis->name,
                                res.hypothesis->claim);
   }
-  if (fail + error) {
+  if (fail + error + known + promoted) {
     if (!o.quiet) std::cout << "\n";
     for (const auto& r : all)
       if (r.verdict != Verdict::Pass)
         std::cout << fmt::format("{}: {}: {}/{}: {}\n", r.location, verdict_text(r.verdict),
                                  r.hypothesis, r.case_name, r.detail);
+      else if (r.promoted())
+        std::cout << fmt::format(
+            "{}: known miss now holds: {}/{}: {} (expected {}); drop its known_miss\n", r.location,
+            r.hypothesis, r.case_name, r.measured, r.expected);
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::cout << fmt::format(
-      "\ncheck: {} of {} expectations hold, {} fail, {} could not be judged "
+      "\ncheck: {} of {} expectations hold{}, {} known miss{}, {} fail, {} could not be judged "
       "({} hypothes{}, {} runs, {:.1f} s wall, -j {}{}); outputs in {}/\n",
-      pass, all.size(), fail, error, results.size(), results.size() == 1 ? "is" : "es", runs, wall,
-      jobs, overrides_text(o.sets), out.string());
-  return fail + error ? kCheckFailed : 0;
+      pass, all.size(),
+      promoted ? fmt::format(" ({} of them known misses that now hold)", promoted) : "", known,
+      known == 1 ? "" : "es", fail, error, results.size(), results.size() == 1 ? "is" : "es", runs,
+      wall, jobs, overrides_text(o.sets), out.string());
+  const bool failed = fail + error || (o.strict && known) || (o.exact && promoted);
+  return failed ? kCheckFailed : 0;
 }
 
 }  // namespace

@@ -5,8 +5,8 @@
 //
 // Output directory (default out/check/): <hypothesis>/<case>/seed-<N>/ is each run's
 // `latsim run` output, <hypothesis>/verdicts.json the rows. Exit status: 0 when every
-// expectation holds, 1 when one fails or cannot be judged (a run failed, a metric is
-// missing), 2 on a bad hypothesis file or command line, 128+N when stopped by signal N.
+// expectation holds or is a known miss, 1 when one fails or cannot be judged (a run failed, a
+// metric is missing), 2 on a bad hypothesis file or command line, 128+N when stopped by signal N.
 #include <string>
 #include <vector>
 
@@ -27,6 +27,8 @@ struct CheckOptions {
   double case_timeout = 0;  // wall seconds a run may take, 0: no limit
   bool validate = false;    // load and check the files, run nothing
   bool quiet = false;       // no table, only failures and the summary line
+  bool strict = false;      // known misses fail the check
+  bool exact = false;       // a known miss that holds fails the check
 };
 
 int run_check(const CheckOptions& o);

@@ -61,10 +61,14 @@ trace, which prints the time since the previous entry, is recognised from its ti
     min_us: N, max_us: M          started at: F+0x.."), the longest lasts N..M us
 With several seeds, `over_seeds: each` judges every seed (a comparison pairs the i-th
 seeds), `median` judges the median (a trace signature: a majority of the seeds).
+Known misses: a row the model does not reproduce carries `known_miss: "why"` (the figure
+it gives and what it lacks). It fails as KNOWN MISS, listed with its reason, and does not
+fail the check (--strict: it does); a known miss that holds is reported so the file can
+drop its known_miss (--exact: that fails the check, as in CI).
 
 Outputs: DIR/<hypothesis>/<case>/seed-<N>/ (each run), DIR/<hypothesis>/verdicts.json.
-Exit status: 0 every expectation holds; 1 one fails or cannot be judged (a run failed, a
-metric is missing); 2 a bad hypothesis file (FILE:LINE:COLUMN: error: KEY: ...) or
+Exit status: 0 every expectation holds or is a known miss; 1 one fails or cannot be judged
+(a run failed, a metric is missing); 2 a bad hypothesis file (FILE:LINE:COLUMN: error: KEY: ...) or
 command line; 128+N stopped by signal N.
 )";
 }
@@ -74,7 +78,8 @@ Command::Command(CLI::App& app) {
       "check",
       "Run hypothesis files: every case of every hypothesis as its own `latsim run`\n"
       "process (-j at a time), then print a verdict table (hypothesis, case, metric,\n"
-      "expected, measured, verdict). Exit 0 only if every expectation holds.");
+      "expected, measured, verdict). Exit 0 only if every expectation holds or is a\n"
+      "known miss (known_miss in the file).");
   cmd_->add_option("hypotheses", o_.files, "Hypothesis YAML files (schema_version: 1)")->required();
   cmd_->add_option("-j,--jobs", o_.jobs, "Runs at a time (default: the CPUs available)")
       ->check(cli::in_range(1, cli::kMaxJobs));
@@ -98,6 +103,10 @@ Command::Command(CLI::App& app) {
   cmd_->add_flag("--validate", o_.validate,
                  "Check the files (and every case's scenario with its overrides), run nothing");
   cmd_->add_flag("-q,--quiet", o_.quiet, "No table: only failures and the summary line");
+  cmd_->add_flag("--strict", o_.strict, "Known misses fail the check too");
+  cmd_->add_flag("--exact", o_.exact,
+                 "A known miss that holds fails the check too: any change to the scoreboard\n"
+                 "fails (CI)");
   cmd_->footer(format_help());
 }
 

@@ -18,14 +18,18 @@ struct RunOutcome {
   std::string error;          // when not ok: "exit status 2: <its last stderr line>"
 };
 
-enum class Verdict { Pass, Fail, Error };
-const char* verdict_text(Verdict v);  // "PASS", "FAIL", "ERROR"
+// KnownMiss: a row that fails as its hypothesis file says it does (known_miss).
+enum class Verdict { Pass, Fail, Error, KnownMiss };
+const char* verdict_text(Verdict v);  // "PASS", "FAIL", "ERROR", "KNOWN MISS"
 
 struct Row {
   std::string hypothesis, case_name, metric, expected, measured;
   Verdict verdict = Verdict::Error;
-  std::string detail;    // why it failed or could not be judged ("" when it passed)
-  std::string location;  // FILE:LINE:COL of the expectation in the hypothesis file
+  std::string detail;      // why it failed or could not be judged ("" when it passed)
+  std::string location;    // FILE:LINE:COL of the expectation in the hypothesis file
+  std::string known_miss;  // the file's reason the model misses it ("": it should hold)
+  // A known miss that held: the file should drop its known_miss.
+  bool promoted() const { return !known_miss.empty() && verdict == Verdict::Pass; }
 };
 
 // `runs[i]` are the runs of h.cases[i], one per seed, in seed order.

@@ -40,15 +40,15 @@ const std::vector<std::string> kTopKeys{"schema_version", "claim",    "source",
                                         "over_seeds",     "cases",    "compare"};
 const std::vector<std::string> kCaseKeys{"name", "set", "expect"};
 const std::vector<std::string> kBoundKeys{"min", "max", "approx", "tolerance"};
-const std::vector<std::string> kExpectKeys{"metric",    "min",   "max",       "approx",
-                                           "tolerance", "trace", "over_seeds"};
+const std::vector<std::string> kExpectKeys{"metric",    "min",   "max",        "approx",
+                                           "tolerance", "trace", "over_seeds", "known_miss"};
 const std::vector<std::string> kTraceKeys{
     "longest_step_in", "min_step_us",       "consecutive_steps_over_us", "count_at_least",
     "steps_under_us",  "longest_trace_has", "longest_section_in",        "min_us",
     "max_us",          "in_traces_over_us"};
 const std::vector<std::string> kCompareKeys{
-    "metric", "metrics", "case", "ratio",  "greater",   "monotonic", "cases",
-    "strict", "min",     "max",  "approx", "tolerance", "over_seeds"};
+    "metric", "metrics", "case", "ratio",  "greater",   "monotonic",  "cases",
+    "strict", "min",     "max",  "approx", "tolerance", "over_seeds", "known_miss"};
 
 bool valid_case_name(const std::string& s) {
   if (s.empty() || !std::isalnum(static_cast<unsigned char>(s[0]))) return false;
@@ -429,6 +429,17 @@ class Reader {
     h_.cases.push_back(std::move(c));
   }
 
+  // known_miss: why the model misses this row (the figure it gives and the mechanism it
+  // lacks); "" when the row is expected to hold.
+  std::string known_miss(const YAML::Node& n, const std::string& path) {
+    const YAML::Node k = get(n, "known_miss");
+    if (!k.IsDefined()) return "";
+    const auto t = text(k, join(path, "known_miss"));
+    if (t && t->empty())
+      error(k, join(path, "known_miss"), "empty: say why the model misses this row");
+    return t ? *t : "";
+  }
+
   std::optional<Expectation> read_expect(const YAML::Node& n, const std::string& path) {
     if (!n.IsMap()) {
       error(n, path,
@@ -442,6 +453,7 @@ class Reader {
     e.location = at(n.Mark());
     if (const YAML::Node s = get(n, "over_seeds"); s.IsDefined())
       e.over_seeds = seed_mode(s, join(path, "over_seeds"));
+    e.known_miss = known_miss(n, path);
     const YAML::Node m = get(n, "metric"), tr = get(n, "trace");
     if (m.IsDefined() == tr.IsDefined()) {
       error(n, path, "give either `metric` (with min/max/approx) or `trace`");
@@ -566,6 +578,7 @@ class Reader {
       c.metric = *p;
     if (const YAML::Node s = get(n, "over_seeds"); s.IsDefined())
       c.over_seeds = seed_mode(s, join(path, "over_seeds"));
+    c.known_miss = known_miss(n, path);
     const YAML::Node ratio = get(n, "ratio"), greater = get(n, "greater");
     const YAML::Node mono = get(n, "monotonic");
     if (ratio.IsDefined() + greater.IsDefined() + mono.IsDefined() != 1) {

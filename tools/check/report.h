@@ -13,7 +13,7 @@ struct HypothesisResult {
   const Hypothesis* hypothesis = nullptr;
   std::vector<Row> rows;
   std::vector<std::string> overrides;  // check's --set, applied to every run
-  bool passed() const;
+  bool passed() const;                 // every row holds or is a known miss
 };
 
 // | hypothesis | case | metric | expected | measured | verdict |, one line per row.
