@@ -419,9 +419,15 @@ TEST(CheckJunit, EscapesWhatXmlCannotHoldAndParsesBack) {
   Row pass{"odd<&>", "a", "m.x", "≥ 1", "2", Verdict::Pass, "", "x:1:1"};
   Row fail{"odd<&>", "b", "m.y", "≤ 1", "2 & more", Verdict::Fail, "outside ≤ 1: <2>", "x:2:3"};
   Row err{"odd<&>", "c", "m.z", "≥ 0", "-", Verdict::Error, "seed 1 run failed: exit 2", "x:3:3"};
-  const std::string xml = junit_xml({HypothesisResult{&h, {pass, fail, err}, {}}});
-  EXPECT_NE(xml.find("<testsuites name=\"latsim check\" tests=\"3\" failures=\"1\" errors=\"1\">"),
+  Row known{"odd<&>", "d", "m.w", "≤ 1", "2", Verdict::KnownMiss, "outside", "x:4:3", "why <&>"};
+  const std::string xml = junit_xml({HypothesisResult{&h, {pass, fail, err, known}, {}}});
+  EXPECT_NE(xml.find("<testsuites name=\"latsim check\" tests=\"4\" failures=\"1\" errors=\"1\" "
+                     "skipped=\"1\">"),
             std::string::npos)
+      << xml;
+  EXPECT_NE(
+      xml.find("<skipped message=\"known miss: measured 2, expected ≤ 1: why &lt;&amp;&gt;\"/>"),
+      std::string::npos)
       << xml;
   EXPECT_EQ(xml.find('\x02'), std::string::npos);
   const fs::path file =
