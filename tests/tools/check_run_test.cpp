@@ -77,10 +77,10 @@ TEST_F(Check, SelfTestFailFailsRowByRow) {
   EXPECT_EQ(v["rows"][2]["detail"],
             "defaults (seed 1): latency_tracer has no key `no_such_metric` (has: "
             "blame, critical_sections, max_us, threshold_us, traces_over_threshold)");
-  EXPECT_EQ(v["rows"][1]["location"], kFail + ":14:9");
+  EXPECT_EQ(v["rows"][1]["location"], kFail + ":15:9");
   EXPECT_EQ(v["rows"][4]["measured"].get<std::string>().rfind("missing rtl8139_poll (", 0), 0u)
       << v["rows"][4];
-  EXPECT_TRUE(contains(r.out, kFail + ":14:9: FAIL: self-test-fail/defaults: outside ≤ 100: "
+  EXPECT_TRUE(contains(r.out, kFail + ":15:9: FAIL: self-test-fail/defaults: outside ≤ 100: "
                                       "seed 1: "))
       << r.out;
   EXPECT_TRUE(contains(
@@ -102,11 +102,11 @@ TEST_F(Check, KnownMissesAreReportedAndFailOnlyWhenAsked) {
   EXPECT_EQ(v["rows"][0]["known_miss"], "over 1 ms: bus-master DMA holds the CPU");
   EXPECT_EQ(v["rows"][1]["promote"], true);
   EXPECT_FALSE(v["rows"][2].contains("promote"));
-  EXPECT_TRUE(contains(r.out, kKnown + ":13:9: KNOWN MISS: self-test-known/defaults: outside "
+  EXPECT_TRUE(contains(r.out, kKnown + ":14:9: KNOWN MISS: self-test-known/defaults: outside "
                                        "≤ 100: seed 1: "))
       << r.out;
   EXPECT_TRUE(contains(r.out, "; known miss: over 1 ms: bus-master DMA holds the CPU")) << r.out;
-  EXPECT_TRUE(contains(r.out, kKnown + ":14:9: known miss now holds: self-test-known/defaults"))
+  EXPECT_TRUE(contains(r.out, kKnown + ":15:9: known miss now holds: self-test-known/defaults"))
       << r.out;
   EXPECT_TRUE(contains(r.out,
                        "check: 2 of 3 expectations hold (1 of them known misses that now "

@@ -16,8 +16,8 @@ Hypothesis file (YAML, schema_version: 1):
   source: seed 000, Mark H. Johnson, linux-kernel, 2004-09-03
   base: ../disk-dma-kernel-build.yaml   # scenario, relative to this file or a parent dir
   duration: 10s          # optional: every case's simulated time
-  seeds: 1               # optional: seeds per case (--seeds wins): the case's seed, +1, ...
-  over_seeds: each       # optional: each (every seed must hold) | median (the median must)
+  seeds: 5               # optional: seeds per case (--seeds wins): the case's seed, +1, ...
+  over_seeds: median     # optional: median (the median must hold) | each (every seed must)
   cases:                 # each case is one `latsim run` per seed
     - name: defaults
       expect:
@@ -59,8 +59,9 @@ trace, which prints the time since the previous entry, is recognised from its ti
   longest_trace_has: F | [F, G]   each function has an entry in the longest trace
   longest_section_in: F | [F, G]  of the traces whose section started or ended in F ("=>
     min_us: N, max_us: M          started at: F+0x.."), the longest lasts N..M us
-With several seeds, `over_seeds: each` judges every seed (a comparison pairs the i-th
-seeds), `median` judges the median (a trace signature: a majority of the seeds).
+Seeds: each case runs with 5 seeds by default and every row is judged on their median (a
+trace signature: on a majority of the seeds; a comparison: on the medians); `over_seeds:
+each` judges every seed (a comparison pairs the i-th seeds).
 Known misses: a row the model does not reproduce carries `known_miss: "why"` (the figure
 it gives and what it lacks). It fails as KNOWN MISS, listed with its reason, and does not
 fail the check (--strict: it does); a known miss that holds is reported so the file can
