@@ -120,8 +120,8 @@ void add_kernel_metrics(nlohmann::json& j, kernel::Kernel& k) {
 }
 
 // preempt-stats (2.4.10-preempt): the table's top entry, and the longest entry per
-// cause; `worst_is.<cause>` and `worst_in.<file>` are 1 for the top entry's cause
-// and for the files its start and end lie in.
+// cause; `worst.is.<cause>`, `worst.start_in.<file>` and `worst.end_in.<file>` are 1 for
+// the top entry's cause and the files its start and end lie in.
 void add_preempt_stats(nlohmann::json& j, kernel::Kernel& k) {
   const kernel::PreemptStats* ps = k.preempt_stats();
   if (!ps) return;
@@ -160,14 +160,20 @@ void add_preempt_stats(nlohmann::json& j, kernel::Kernel& k) {
       nlohmann::json is = {
           {"spin_lock", 0}, {"BKL", 0}, {"reacqBKL", 0}, {"irq", 0}, {"unknown", 0}};
       is[cause_of(e)] = 1;
-      nlohmann::json in = nlohmann::json::object();
-      for (const auto* f : {e.start.file, e.end.file}) {
-        std::string key = f ? f : "entry.S";
-        std::replace(key.begin(), key.end(), '.', '_');  // metric paths split at dots
-        in[key] = 1;
-      }
+      // 0 for each file the 2.4.10 source table knows, 1 for the one the site is in.
+      auto in = [](const char* f) {
+        auto key = [](std::string s) {
+          std::replace(s.begin(), s.end(), '.', '_');  // metric paths split at dots
+          return s;
+        };
+        nlohmann::json j = nlohmann::json::object();
+        for (const std::string& known : kernel::source_files()) j[key(known)] = 0;
+        j[key(f ? f : "entry.S")] = 1;
+        return j;
+      };
       worst["is"] = is;
-      worst["in"] = in;
+      worst["start_in"] = in(e.start.file);
+      worst["end_in"] = in(e.end.file);
     }
   }
   j["preempt_stats"] = {

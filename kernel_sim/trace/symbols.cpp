@@ -1,5 +1,6 @@
 #include "kernel_sim/trace/symbols.h"
 #include <fmt/format.h>
+#include <algorithm>
 #include <cstring>
 #include <string_view>
 #include <unordered_map>
@@ -163,6 +164,14 @@ SourceLine source_line(const CodeSite& s) {
   uint32_t h = 2166136261u;
   for (const char* c = s.fn; *c; ++c) h = (h ^ uint8_t(*c)) * 16777619u;
   return {s.fn, 0, 0xc0100000u + (h & 0xffff0u) + symbol_offset(s.fn, s.point)};
+}
+
+std::vector<std::string> source_files() {
+  std::vector<std::string> v;
+  for (const auto& [site, where] : source_table()) v.emplace_back(where.file);
+  std::sort(v.begin(), v.end());  // the map's order is not stable
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
 }
 
 }  // namespace latsim::kernel

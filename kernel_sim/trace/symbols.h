@@ -4,6 +4,7 @@
 // schedule+0x51/0x740" is stable from run to run (System.map + objdump style).
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace latsim::kernel {
 
@@ -32,5 +33,7 @@ struct SourceLine {
   uint32_t address = 0;
 };
 SourceLine source_line(const CodeSite& s);
+// The files the table places sites in, sorted ("buffer.c", "ide.c", ..., "timer.c").
+std::vector<std::string> source_files();
 
 }  // namespace latsim::kernel
