@@ -11,7 +11,7 @@ net::PacketSourceParams nic_rx_source(const Scenario& s) {
   p.seed = s.seed;
   for (const auto& w : s.workload) {
     const workloads::Kind* kind = workloads::find_kind(w.kind);
-    if (!kind || !kind->arrivals) continue;
+    if (!kind || !kind->arrivals || !w.enabled) continue;
     const auto a = kind->arrivals(w, s.duration_s);
     if (!a) continue;
     p.kind = net::ArrivalKind::Constant;

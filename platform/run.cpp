@@ -38,6 +38,7 @@ std::vector<workloads::Program*> add_workloads(const Scenario& s, kernel::Kernel
   board.video_mmio_base = kVideoControlBase;
   std::vector<workloads::Program*> programs;
   for (const auto& w : s.workload) {
+    if (!w.enabled) continue;
     auto p = workloads::find_kind(w.kind)->make(w, board);
     programs.push_back(p.get());
     k.add_workload(std::move(p));

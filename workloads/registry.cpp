@@ -14,6 +14,12 @@ std::vector<Kind>& table() {
 }  // namespace
 
 Registration::Registration(Kind k) {
+  // Every kind can be switched off, so a case can run a scenario without one of its loads.
+  k.keys.insert(k.keys.begin() + 1,
+                params::bind<Config>(params::of_type(params::ValueType::Bool, "enabled",
+                                                     "false: the item does not run (a case "
+                                                     "without this load)"),
+                                     &Config::enabled));
   auto& t = table();
   // Sorted by name, so the listing does not depend on link order.
   auto at = std::lower_bound(t.begin(), t.end(), k.name,
@@ -29,7 +35,7 @@ const Kind* find_kind(const std::string& name) {
   return nullptr;
 }
 
-Config make_config(const Kind& kind) { return Config{kind.name, kind.name, kind.defaults()}; }
+Config make_config(const Kind& kind) { return Config{kind.name, kind.name, true, kind.defaults()}; }
 
 params::Key<Config> name_key() {
   return params::bind<Config>(

@@ -19,6 +19,7 @@ namespace latsim::workloads {
 struct Config {
   std::string kind;
   std::string name;
+  bool enabled = true;  // false: the item is in the list but does not run
   std::any params;
   template <class P>
   const P& as() const {
@@ -55,7 +56,7 @@ struct RunEnd {
 
 struct Kind {
   std::string name, doc;
-  params::Table<Config> keys;  // bare parameter names; `name` first
+  params::Table<Config> keys;  // bare parameter names; `name` first, then `enabled`
   std::function<std::any()> defaults;
   std::function<std::unique_ptr<Program>(const Config&, const Board&)> make;
   // Optional hooks.

@@ -262,7 +262,7 @@ TEST(ScenarioSet, BadTunableAndWorkloadOverrides) {
             "(accepted: kernel_build, disk_read, cyclictest)");
   EXPECT_EQ(file_errors_of(kReference, {"workload.0.job=1"}),
             "--set workload.0.job=1: error: workload.0.job: unknown kernel_build parameter; did "
-            "you mean `jobs`? (accepted: name, jobs, source_files, c_kb, header_files, "
+            "you mean `jobs`? (accepted: name, enabled, jobs, source_files, c_kb, header_files, "
             "common_headers, headers_per_unit, header_kb, o_kb, parse_fraction, "
             "commit_interval_s, first_unit, l2_misses_per_ms, command)");
 }
@@ -434,7 +434,7 @@ TEST(ScenarioErrors, WorkloadMistakes) {
             "`kernel_build`? (accepted: audio_player, cpu_burner, cyclictest, dbench, disk_copy, "
             "disk_read, disk_write, kernel_build, latencytest, net_in, net_out, proc_read, x11)\n"
             "bad.yaml:6:29: error: workload.2.blok_kb: unknown disk_read parameter; did you mean "
-            "`block_kb`? (accepted: name, file_mb, block_kb)\n"
+            "`block_kb`? (accepted: name, enabled, file_mb, block_kb)\n"
             "bad.yaml:7:5: error: workload.3: expected a one-key map `KIND: {PARAMS}`, got "
             "`cyclictest` (accepted: audio_player, cpu_burner, cyclictest, dbench, disk_copy, "
             "disk_read, disk_write, kernel_build, latencytest, net_in, net_out, proc_read, x11)\n"

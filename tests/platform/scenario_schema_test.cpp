@@ -107,8 +107,10 @@ TEST(ScenarioEmit, WritesEveryKeyInCanonicalOrder) {
     ASSERT_NE(at, std::string::npos) << key.spec.path;
     last = at;
   }
-  EXPECT_NE(yaml.find("  - cyclictest:\n      name: \"cyclictest\"\n      priority: 80\n"),
-            std::string::npos)
+  EXPECT_NE(
+      yaml.find(
+          "  - cyclictest:\n      name: \"cyclictest\"\n      enabled: true\n      priority: 80\n"),
+      std::string::npos)
       << yaml;
   EXPECT_NE(yaml.find("    /sys/block/hda/queue/max_sectors_kb: 128\n"), std::string::npos);
   EXPECT_NE(yaml.find("    dma: on\n"), std::string::npos);
