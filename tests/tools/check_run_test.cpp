@@ -76,7 +76,8 @@ TEST_F(Check, SelfTestFailFailsRowByRow) {
                                                       "FAIL", "PASS", "FAIL", "FAIL", "FAIL"}));
   EXPECT_EQ(v["rows"][2]["detail"],
             "defaults (seed 1): latency_tracer has no key `no_such_metric` (has: "
-            "blame, critical_sections, max_us, threshold_us, traces_over_threshold)");
+            "blame, critical_sections, max_us, threshold_us, traces_over_threshold, "
+            "traces_per_min)");
   EXPECT_EQ(v["rows"][1]["location"], kFail + ":15:9");
   EXPECT_EQ(v["rows"][4]["measured"].get<std::string>().rfind("missing rtl8139_poll (", 0), 0u)
       << v["rows"][4];
