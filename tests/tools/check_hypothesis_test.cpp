@@ -99,6 +99,42 @@ TEST(CheckHypothesis, ReadsEveryKind) {
   EXPECT_FALSE(h.compare[2].strict);
 }
 
+// A row's kind: inferred from its shape unless it says; a bad kind names the accepted ones.
+TEST(CheckHypothesis, RowKindsAreInferredOrGiven) {
+  const Hypothesis h =
+      load(kHead +
+           "cases:\n"
+           "  - name: a\n"
+           "    expect:\n"
+           "      - {metric: latency_tracer.max_us, approx: 2305, tolerance: 35%}\n"
+           "      - {metric: latency_tracer.max_us, min: 500}\n"
+           "      - {metric: 'cpus[0].nmis', approx: 1000, tolerance: 1%, kind: "
+           "by_construction}\n"
+           "      - {metric: video.longest_bus_hold_us, min: 1, max: 2, kind: "
+           "seed_figure}\n"
+           "  - name: b\n"
+           "compare:\n"
+           "  - {metric: latency_tracer.max_us, greater: [a, b]}\n"
+           "  - {metric: latency_tracer.max_us, ratio: [a, b], min: 2}\n"
+           "  - {metric: latency_tracer.max_us, ratio: [a, b], approx: 3.73, "
+           "tolerance: 35%}\n");
+  const auto& e = h.cases[0].expect;
+  EXPECT_EQ(e[0].kind, RowKind::SeedFigure);
+  EXPECT_EQ(e[1].kind, RowKind::Bound);
+  EXPECT_EQ(e[2].kind, RowKind::Construction);
+  EXPECT_EQ(e[3].kind, RowKind::SeedFigure);
+  EXPECT_EQ(h.compare[0].kind, RowKind::Ordering);
+  EXPECT_EQ(h.compare[1].kind, RowKind::Bound);
+  EXPECT_EQ(h.compare[2].kind, RowKind::SeedFigure);
+  EXPECT_EQ(errors_of(kHead + "cases:\n"
+                              "  - name: a\n"
+                              "    expect:\n"
+                              "      - {metric: latency_tracer.max_us, min: 1, kind: figure}\n"),
+            std::vector<std::string>{
+                "h.yaml:8:55: error: cases[0].expect[0].kind: `figure` is not an accepted value "
+                "(accepted: seed_figure, ordering, bound, by_construction)"});
+}
+
 TEST(CheckHypothesis, ReportsEveryProblemWithItsPlace) {
   const auto errors = errors_of(kHead +
                                 "cases:\n"
@@ -116,7 +152,7 @@ TEST(CheckHypothesis, ReportsEveryProblemWithItsPlace) {
   EXPECT_EQ(errors, (std::vector<std::string>{
                         "h.yaml:9:9: error: cases[0].expect[0].aprox: unknown key; did you mean "
                         "`approx`? (accepted: metric, min, max, approx, tolerance, trace, "
-                        "over_seeds, known_miss)",
+                        "over_seeds, known_miss, kind)",
                         "h.yaml:8:9: error: cases[0].expect[0]: needs `min`, `max`, or `approx` "
                         "with `tolerance`",
                         "h.yaml:11:17: error: cases[0].expect[1].approx: needs a `tolerance` "

@@ -35,6 +35,7 @@ TEST_F(Check, SelfTestPassHolds) {
   }
   EXPECT_EQ(rows, 9u) << r.out;
   EXPECT_TRUE(contains(r.out, "PASS self-test-pass: ")) << r.out;
+  EXPECT_TRUE(contains(r.out, "check: 2 of 2 seed figures hold within their bands")) << r.out;
   EXPECT_TRUE(contains(
       r.out, "check: 9 of 9 expectations hold, 0 known misses, 0 fail, 0 could not be judged"))
       << r.out;
@@ -195,7 +196,7 @@ TEST_F(Check, BadFileExits2AndRunsNothing) {
             (std::vector<std::string>{
                 kBad + ":9:41: error: cases[0].expect[0].aprox: unknown key; did you mean "
                        "`approx`? (accepted: metric, min, max, approx, tolerance, trace, "
-                       "over_seeds, known_miss)",
+                       "over_seeds, known_miss, kind)",
                 kBad + ":9:65: error: cases[0].expect[0].tolerance: a tolerance goes with "
                        "`approx`",
                 kBad + ":9:9: error: cases[0].expect[0]: needs `min`, `max`, or `approx` with "

@@ -217,8 +217,10 @@ int print_report(const CheckOptions& o, const std::vector<HypothesisResult>& res
                  size_t jobs, std::chrono::steady_clock::time_point t0, const fs::path& out) {
   std::vector<Row> all;
   for (const auto& res : results) all.insert(all.end(), res.rows.begin(), res.rows.end());
-  size_t pass = 0, fail = 0, error = 0, known = 0, promoted = 0;
+  size_t pass = 0, fail = 0, error = 0, known = 0, promoted = 0, figures = 0, figures_hold = 0;
   for (const auto& r : all) {
+    figures += r.kind == RowKind::SeedFigure;
+    figures_hold += r.kind == RowKind::SeedFigure && r.verdict == Verdict::Pass;
     pass += r.verdict == Verdict::Pass;
     fail += r.verdict == Verdict::Fail;
     error += r.verdict == Verdict::Error;
@@ -250,6 +252,10 @@ int print_report(const CheckOptions& o, const std::vector<HypothesisResult>& res
       promoted ? fmt::format(" ({} of them known misses that now hold)", promoted) : "", known,
       known == 1 ? "" : "es", fail, error, results.size(), results.size() == 1 ? "is" : "es", runs,
       wall, jobs, overrides_text(o.sets), out.string());
+  // The scoreboard's headline: the seeds' own figures, apart from orderings and bounds.
+  if (figures)
+    std::cout << fmt::format("check: {} of {} seed figures hold within their bands\n", figures_hold,
+                             figures);
   const bool failed = fail + error || (o.strict && known) || (o.exact && promoted);
   return failed ? kCheckFailed : 0;
 }

@@ -62,6 +62,9 @@ trace, which prints the time since the previous entry, is recognised from its ti
 Seeds: each case runs with 5 seeds by default and every row is judged on their median (a
 trace signature: on a majority of the seeds; a comparison: on the medians); `over_seeds:
 each` judges every seed (a comparison pairs the i-th seeds).
+Row kinds: `kind: seed_figure|ordering|bound|by_construction` says what a row stands for
+(default: a band with `approx` is a seed figure, greater/monotonic an ordering, the rest a
+bound); the last line counts the seed figures that hold.
 Known misses: a row the model does not reproduce carries `known_miss: "why"` (the figure
 it gives and what it lacks). It fails as KNOWN MISS, listed with its reason, and does not
 fail the check (--strict: it does); a known miss that holds is reported so the file can

@@ -102,8 +102,8 @@ class Evaluator {
     std::vector<Row> out;
     for (size_t i = 0; i < h_.cases.size(); ++i)
       for (const auto& e : h_.cases[i].expect)
-        out.push_back(known(expectation(i, e), e.known_miss));
-    for (const auto& c : h_.compare) out.push_back(known(comparison(c), c.known_miss));
+        out.push_back(known(expectation(i, e), e.known_miss, e.kind));
+    for (const auto& c : h_.compare) out.push_back(known(comparison(c), c.known_miss, c.kind));
     return out;
   }
 
@@ -111,7 +111,8 @@ class Evaluator {
   SeedMode mode(const std::optional<SeedMode>& own) const { return own ? *own : h_.over_seeds; }
 
   // A failure the file expects is a known miss; a row that cannot be judged stays an error.
-  static Row known(Row r, const std::string& why) {
+  static Row known(Row r, const std::string& why, RowKind kind) {
+    r.kind = kind;
     r.known_miss = why;
     if (!why.empty() && r.verdict == Verdict::Fail) {
       r.verdict = Verdict::KnownMiss;

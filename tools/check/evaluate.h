@@ -28,6 +28,7 @@ struct Row {
   std::string detail;      // why it failed or could not be judged ("" when it passed)
   std::string location;    // FILE:LINE:COL of the expectation in the hypothesis file
   std::string known_miss;  // the file's reason the model misses it ("": it should hold)
+  RowKind kind = RowKind::Bound;
   // A known miss that held: the file should drop its known_miss.
   bool promoted() const { return !known_miss.empty() && verdict == Verdict::Pass; }
 };

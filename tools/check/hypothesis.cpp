@@ -40,15 +40,15 @@ const std::vector<std::string> kTopKeys{"schema_version", "claim",    "source",
                                         "over_seeds",     "cases",    "compare"};
 const std::vector<std::string> kCaseKeys{"name", "set", "expect"};
 const std::vector<std::string> kBoundKeys{"min", "max", "approx", "tolerance"};
-const std::vector<std::string> kExpectKeys{"metric",    "min",   "max",        "approx",
-                                           "tolerance", "trace", "over_seeds", "known_miss"};
+const std::vector<std::string> kExpectKeys{
+    "metric", "min", "max", "approx", "tolerance", "trace", "over_seeds", "known_miss", "kind"};
 const std::vector<std::string> kTraceKeys{
     "longest_step_in", "min_step_us",       "consecutive_steps_over_us", "count_at_least",
     "steps_under_us",  "longest_trace_has", "longest_section_in",        "min_us",
     "max_us",          "in_traces_over_us"};
 const std::vector<std::string> kCompareKeys{
-    "metric", "metrics", "case", "ratio",  "greater",   "monotonic",  "cases",
-    "strict", "min",     "max",  "approx", "tolerance", "over_seeds", "known_miss"};
+    "metric", "metrics", "case",   "ratio",     "greater",    "monotonic",  "cases", "strict",
+    "min",    "max",     "approx", "tolerance", "over_seeds", "known_miss", "kind"};
 
 bool valid_case_name(const std::string& s) {
   if (s.empty() || !std::isalnum(static_cast<unsigned char>(s[0]))) return false;
@@ -440,6 +440,22 @@ class Reader {
     return t ? *t : "";
   }
 
+  // kind: the row's place on the scoreboard; `inferred` when the row does not say.
+  RowKind row_kind(const YAML::Node& n, const std::string& path, RowKind inferred) {
+    const YAML::Node k = get(n, "kind");
+    if (!k.IsDefined()) return inferred;
+    const auto t = text(k, join(path, "kind"));
+    for (RowKind r :
+         {RowKind::SeedFigure, RowKind::Ordering, RowKind::Bound, RowKind::Construction})
+      if (t && *t == row_kind_text(r)) return r;
+    if (t)
+      error(k, join(path, "kind"),
+            fmt::format("`{}` is not an accepted value (accepted: seed_figure, ordering, bound, "
+                        "by_construction)",
+                        *t));
+    return inferred;
+  }
+
   std::optional<Expectation> read_expect(const YAML::Node& n, const std::string& path) {
     if (!n.IsMap()) {
       error(n, path,
@@ -455,6 +471,9 @@ class Reader {
       e.over_seeds = seed_mode(s, join(path, "over_seeds"));
     e.known_miss = known_miss(n, path);
     const YAML::Node m = get(n, "metric"), tr = get(n, "trace");
+    e.kind = row_kind(
+        n, path,
+        m.IsDefined() && get(n, "approx").IsDefined() ? RowKind::SeedFigure : RowKind::Bound);
     if (m.IsDefined() == tr.IsDefined()) {
       error(n, path, "give either `metric` (with min/max/approx) or `trace`");
       return std::nullopt;
@@ -579,6 +598,10 @@ class Reader {
     if (const YAML::Node s = get(n, "over_seeds"); s.IsDefined())
       c.over_seeds = seed_mode(s, join(path, "over_seeds"));
     c.known_miss = known_miss(n, path);
+    c.kind = row_kind(n, path,
+                      get(n, "approx").IsDefined()  ? RowKind::SeedFigure
+                      : get(n, "ratio").IsDefined() ? RowKind::Bound
+                                                    : RowKind::Ordering);
     const YAML::Node ratio = get(n, "ratio"), greater = get(n, "greater");
     const YAML::Node mono = get(n, "monotonic");
     if (ratio.IsDefined() + greater.IsDefined() + mono.IsDefined() != 1) {
@@ -812,6 +835,20 @@ Hypothesis load_hypothesis(const std::string& path, const std::vector<std::strin
     throw HypothesisError(e.diagnostics());
   }
   return load_hypothesis_text(text, path, fs::path(path).parent_path().string(), extra_sets);
+}
+
+const char* row_kind_text(RowKind k) {
+  switch (k) {
+    case RowKind::SeedFigure:
+      return "seed_figure";
+    case RowKind::Ordering:
+      return "ordering";
+    case RowKind::Bound:
+      return "bound";
+    case RowKind::Construction:
+      return "by_construction";
+  }
+  return "?";
 }
 
 }  // namespace latsim::check

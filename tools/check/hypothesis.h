@@ -37,6 +37,13 @@ namespace latsim::check {
 
 enum class SeedMode { Each, Median };
 
+// What a row stands for on the scoreboard: a band around a figure the seed gives, an
+// order between cases or phases, a threshold the seed implies, or a guard that holds
+// because the model is built so. Unless a row says (`kind:`), a band with `approx` is a
+// seed figure, a greater/monotonic comparison an ordering, anything else a bound.
+enum class RowKind { SeedFigure, Ordering, Bound, Construction };
+const char* row_kind_text(RowKind k);  // "seed_figure", "ordering", "bound", "by_construction"
+
 struct Expectation {
   std::string location;  // FILE:LINE:COL of the entry
   std::optional<MetricPath> metric;
@@ -44,6 +51,7 @@ struct Expectation {
   std::optional<TraceSignature> trace;  // or a trace signature
   std::optional<SeedMode> over_seeds;   // this entry's own, else the file's
   std::string known_miss;               // why the model misses it ("": it should hold)
+  RowKind kind = RowKind::Bound;
 };
 
 struct Case {
@@ -67,6 +75,7 @@ struct Comparison {
   bool strict = true;      // Monotonic
   std::optional<SeedMode> over_seeds;
   std::string known_miss;  // as Expectation's
+  RowKind kind = RowKind::Ordering;
 };
 
 struct Hypothesis {

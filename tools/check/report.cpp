@@ -157,7 +157,8 @@ nlohmann::json verdicts_json(const HypothesisResult& result) {
                     {"measured", r.measured},
                     {"verdict", verdict_text(r.verdict)},
                     {"detail", r.detail},
-                    {"location", r.location}});
+                    {"location", r.location},
+                    {"kind", row_kind_text(r.kind)}});
     if (!r.known_miss.empty()) rows.back()["known_miss"] = r.known_miss;
     if (r.promoted()) rows.back()["promote"] = true;  // a known miss that held
   }
