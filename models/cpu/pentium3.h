@@ -147,10 +147,11 @@ class Pentium3 : public sc_core::sc_module {
   CpuStats& stats() { return stats_; }
   const CpuStats& stats() const { return stats_; }
   const CpuParams& params() const { return p_; }
-  // Hands over the stalls since the last take, into `out` unless null, and starts afresh:
-  // one kernel-visible call's, for the blame ledger. False: none.
+  // A stall since the last take; its address, for a caller that reads it on every call.
   bool call_stalled() const { return call_dirty_; }
   const bool* call_stalled_flag() const { return &call_dirty_; }
+  // Hands over the stalls since the last take, into `out` unless null, and starts afresh:
+  // one kernel-visible call's, for the blame ledger. False: none.
   bool take_call(CallStalls* out) {
     if (!call_dirty_) return false;  // most calls stall on nothing
     if (out) *out = call_;
