@@ -5,6 +5,7 @@
 #include "kernel_sim/drivers/net/rtl8139.h"
 #include "kernel_sim/drivers/sound/es1371.h"
 #include "kernel_sim/drivers/usb/uhci_hcd.h"
+#include "kernel_sim/fs/ext3.h"
 #include "kernel_sim/fs/reiserfs.h"
 #include "kernel_sim/mm/slab.h"
 #include "kernel_sim/net/dev.h"
@@ -83,6 +84,11 @@ ReiserFs& Kernel::reiserfs() {
     fs_->mount();
   }
   return *fs_;
+}
+
+Ext3& Kernel::ext3() {
+  if (!ext3_) ext3_ = std::make_unique<Ext3>(*this);
+  return *ext3_;
 }
 
 Es1371Driver& Kernel::snd() {

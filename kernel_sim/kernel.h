@@ -38,6 +38,7 @@ class Rtl8139Driver;
 class Es1371Driver;
 class UhciHcd;
 class ReiserFs;
+class Ext3;
 
 // A load or measurement program (kernel build, cat, cyclictest).
 class Workload {
@@ -310,6 +311,10 @@ class Kernel {
   // kernel.rootfs names it, else by its first user.
   ReiserFs& reiserfs();
   const ReiserFs* reiserfs_if_mounted() const { return fs_.get(); }
+  // The ext3 file system (data=ordered) the kernel build's tree is on; its kjournald
+  // starts with its first user.
+  Ext3& ext3();
+  const Ext3* ext3_if_mounted() const { return ext3_.get(); }
   Rtl8139Driver* nic_if_up() { return nic_.get(); }
   Es1371Driver* snd_if_up() { return snd_.get(); }
   const std::vector<std::unique_ptr<UhciHcd>>& uhci() const { return uhci_; }
@@ -471,6 +476,7 @@ class Kernel {
   std::unique_ptr<Es1371Driver> snd_;
   std::vector<std::unique_ptr<UhciHcd>> uhci_;
   std::unique_ptr<ReiserFs> fs_;
+  std::unique_ptr<Ext3> ext3_;
   uint32_t io_apic_routed_ = (1u << 0) | (1u << 14);  // set up by setup_io_apic
   IrqDesc irq_desc_[NR_IRQS];
   std::function<void()> softirq_vec_[8];

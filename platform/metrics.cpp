@@ -6,6 +6,7 @@
 #include "kernel_sim/drivers/net/rtl8139.h"
 #include "kernel_sim/drivers/sound/es1371.h"
 #include "kernel_sim/drivers/usb/uhci_hcd.h"
+#include "kernel_sim/fs/ext3.h"
 #include "kernel_sim/fs/reiserfs.h"
 #include "kernel_sim/net/dev.h"
 #include "platform/blame_json.h"
@@ -214,6 +215,20 @@ void reiserfs_metrics(json& j, const RunView& v) {
                    {"unlinks", f.unlinks}};
 }
 
+// ext3.*: the journal's commits and what they logged (fs/ext3.h).
+void ext3_metrics(json& j, const RunView& v) {
+  const kernel::Ext3* fs = v.k.ext3_if_mounted();
+  if (!fs) return;
+  const auto& f = fs->stats();
+  j["ext3"] = {{"commits", f.commits},
+               {"metadata_blocks", f.metadata_blocks},
+               {"max_commit_blocks", f.max_commit_blocks},
+               {"log_blocks", f.log_blocks},
+               {"dirty_inodes", f.dirty_inodes},
+               {"creates", f.creates},
+               {"unlinks", f.unlinks}};
+}
+
 void time_metrics(json& j, const RunView& v) {
   j["ticks"] = {{"handled", v.k.time_stats().ticks},
                 {"lost", v.k.time_stats().lost_ticks},
@@ -374,6 +389,7 @@ constexpr Publisher kPublishers[] = {
     tracer_metrics,
     [](json& j, const RunView& v) { add_preempt_stats(j, v.k); },
     reiserfs_metrics,
+    ext3_metrics,
     time_metrics,
     disk_metrics,
     workload_metrics,

@@ -4,6 +4,7 @@
 // (kernel/fork.c, fs/exec.c, kernel/exit.c, mm/mmap.c's exit_mmap).
 #include <algorithm>
 #include <iterator>
+#include "kernel_sim/fs/ext3.h"
 #include "workloads/kernel_build.h"
 
 namespace latsim::workloads {
@@ -35,6 +36,8 @@ constexpr BuildProgram kAs{"as", 512, 3, 1.0};
 constexpr BuildProgram kFixdep{"fixdep", 80, 3, 0.5};
 constexpr BuildProgram kRm{"rm", 60, 3, 0.3};
 constexpr BuildProgram kMv{"mv", 60, 3, 0.3};
+constexpr BuildProgram kLd{"ld", 400, 3, 2.0};
+constexpr double kLdMsPerMb = 20;  // assumption: ld -r relocates and copies ~50 MB/s
 constexpr double kAsShare = 0.05;  // assumption: as assembles cc1's output in 5 % of its time
 static_assert(kShVmas[std::size(kShVmas) - 1].pte_page + 1 == int(kSh.pte_pages));
 }  // namespace
@@ -54,6 +57,40 @@ void KernelBuild::start_job(Kernel& k) {
       cc1(k, *job);
     done_++;
     running_--;
+    object_done(job->unit);
+  });
+}
+
+// The directory's last object is written: its built-in.o can be linked.
+void KernelBuild::object_done(uint64_t unit) {
+  const uint64_t dir = dir_of(unit);
+  const uint64_t first = std::max<uint64_t>(dir * kUnitsPerDir, uint64_t(p_.first_unit));
+  const uint64_t last = std::min<uint64_t>((dir + 1) * kUnitsPerDir, units_.size());
+  if (++dirs_[dir].done == last - first) links_due_.push_back(dir);
+}
+
+// scripts/Makefile.build's built-in.o rule: make vforks ld -r, which reads the directory's
+// objects (page-cache hits: just written) and writes their sections as one object
+// (assumption: the sum of their sizes; the parent directories' own links of these
+// built-in.o files are not modelled).
+void KernelBuild::start_link(Kernel& k) {
+  running_++;
+  const uint64_t dir = links_due_.front();
+  links_due_.pop_front();
+  spawn(k, nullptr, [this, &k, dir](Spinlock*) {
+    Spinlock& lock = exec(k, kLd, nullptr);
+    Dir& d = dirs_[dir];
+    uint64_t pages = 0;
+    for (const auto& [f, ino] : d.objects) {
+      bool touched = true;
+      read_file(k, f, ino, touched);
+      pages += k.block().file_pages(f);
+    }
+    user_ms(k, double(pages) * 4096 / 1e6 * kLdMsPerMb);
+    write_new_file(k, dir * kUnitsPerDir, new_ino(), pages);
+    s_.links++;
+    exit_group(k, kLd, lock);
+    running_--;
   });
 }
 
@@ -61,14 +98,16 @@ void KernelBuild::start_job(Kernel& k) {
 void KernelBuild::shell(Kernel& k, const std::shared_ptr<Job>& job, Spinlock& lock) {
   fork_and_wait(k, &lock, [this, &k, job](Spinlock* copy) { gcc(k, job, *copy); });
   fork_and_wait(k, &lock, [this, &k, job](Spinlock* copy) { fixdep(k, *job, *copy); });
-  fork_and_wait(k, &lock, [this, &k](Spinlock* copy) {
+  fork_and_wait(k, &lock, [this, &k, job](Spinlock* copy) {
     Spinlock& own = exec(k, kRm, copy);
     k.fn("sys_unlink", "syscall_call", 1500, 10);  // the .d
+    k.ext3().unlink(dir_of(job->unit), job->d_ino, "vfs_unlink");
     exit_group(k, kRm, own);
   });
-  fork_and_wait(k, &lock, [this, &k](Spinlock* copy) {
+  fork_and_wait(k, &lock, [this, &k, job](Spinlock* copy) {
     Spinlock& own = exec(k, kMv, copy);
     k.fn("sys_rename", "syscall_call", 2000, 12);  // .o.tmp -> .o.cmd
+    k.ext3().rename(dir_of(job->unit), "vfs_rename");
     exit_group(k, kMv, own);
   });
   exit_group(k, kSh, lock);
@@ -92,14 +131,14 @@ void KernelBuild::as(Kernel& k, Job& job) {
   Spinlock& lock = exec(k, kAs, nullptr);
   job.pipe.reader = &k.current();
   while (pipe_read(k, job.pipe)) user_ms(k, kAsmPageMs * kAsShare);
-  write_object(k, job.rng);
+  write_object(k, job);
   exit_group(k, kAs, lock);
 }
 
 // Without as (command: cc1): cc1 assembles its own output and writes the .o.
 void KernelBuild::finish_object(Kernel& k, Job& job, int cc1_ms) {
   user_ms(k, cc1_ms * kAsShare);
-  write_object(k, job.rng);
+  write_object(k, job);
 }
 
 // pipe_writev (fs/pipe.c): wait while the page is full, copy, wake the reader
@@ -133,13 +172,14 @@ bool KernelBuild::pipe_read(Kernel& k, Pipe& pipe) {
 }
 
 // scripts/basic/fixdep: maps every header the .d lists and greps it for CONFIG_ (a byte
-// at a time, so every line of it is read); they are page-cache hits by now. Its .cmd
-// output (a few KB to the .tmp) is not written here.
+// at a time, so every line of it is read); they are page-cache hits by now, and each
+// mmap updates the header's atime. Its output goes to the .o.tmp.
 void KernelBuild::fixdep(Kernel& k, Job& job, Spinlock& copy) {
   Spinlock& lock = exec(k, kFixdep, &copy);
   for (size_t h : job.includes) {
     k.fn("sys_open", "syscall_call", 300, 3);
     k.fn("do_mmap_pgoff", "sys_mmap2", 800, 6);
+    update_atime(k, header_ino(h));  // generic_file_mmap: file_accessed
     const uint64_t pages = k.block().file_pages(headers_[h]);
     for (uint64_t p = 0; p < pages; ++p) {
       k.fn("do_page_fault", "error_code", 300, 3);
@@ -148,6 +188,7 @@ void KernelBuild::fixdep(Kernel& k, Job& job, Spinlock& copy) {
     }
     k.fn("sys_munmap", "syscall_call", 600, 6);
   }
+  write_cmd_file(k, job);
   exit_group(k, kFixdep, lock);
 }
 

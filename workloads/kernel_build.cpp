@@ -3,6 +3,7 @@
 #include <cmath>
 #include <iterator>
 #include <memory>
+#include "kernel_sim/fs/ext3.h"
 #include "workloads/registry.h"
 
 namespace latsim::workloads {
@@ -66,6 +67,12 @@ params::Table<Config> kernel_build_keys() {
                          "address spaces torn down per object) or cc1 (make vforks cc1 alone, "
                          "which also writes the .o: one exit per object)"),
           &P::kbuild_command, {{true, "kbuild"}, {false, "cc1"}})),
+      param(params::bind_enum(
+          params::choice("mount", {"atime", "noatime"},
+                         "the tree's ext3 mount: atime (2004's default: each read(2) or mmap "
+                         "of a header or source dirties its inode, journalled at the next "
+                         "commit) or noatime (reads leave inodes clean; a counterfactual)"),
+          &P::atime, {{true, "atime"}, {false, "noatime"}})),
   };
 }
 
@@ -89,7 +96,7 @@ void KernelBuild::start(Kernel& k) {
   k.create_task(
       "make", [this, &k] { make(k); }, Policy::Normal, 0);
   k.block().start_pdflush();
-  k.block().start_kjournald(uint64_t(p_.commit_interval_s) * uint64_t(k.params().hz));
+  k.ext3().start_kjournald(uint64_t(p_.commit_interval_s) * uint64_t(k.params().hz));
 }
 
 // The tree as untarred in order: include/ first, then the .c files in the order make
@@ -111,6 +118,7 @@ void KernelBuild::layout_tree(Kernel& k) {
   }
   sources_.assign(units_.size(), 0);
   obj_lba_ = lba;
+  next_ino_ = unit_ino(units_.size());
   cache_read_headers(k);
   spawned_ = uint64_t(std::max(p_.first_unit, 0));
 }
@@ -161,7 +169,7 @@ std::vector<size_t> KernelBuild::includes_of(Rng& rng) const {
 
 void KernelBuild::make(Kernel& k) {
   for (;;) {
-    while (running_ < p_.jobs) start_job(k);
+    while (running_ < p_.jobs) links_due_.empty() ? start_job(k) : start_link(k);
     // wait4(): sleep until a child exits.
     k.set_current_state(TASK_INTERRUPTIBLE);
     if (running_ >= p_.jobs) k.schedule("sys_wait4");
@@ -172,7 +180,7 @@ void KernelBuild::make(Kernel& k) {
 
 // open(2) and one read(2) of the whole file (cpplib's read_file_guts reads st_size):
 // do_generic_mapping_read page by page, with the file's own read-ahead.
-void KernelBuild::read_file(Kernel& k, FileId f, bool& touched) {
+void KernelBuild::read_file(Kernel& k, FileId f, uint64_t ino, bool& touched) {
   k.fn("sys_open", "syscall_call", 300, 3);
   k.fn("link_path_walk", "open_namei", 600, 6);  // the dentries stay cached
   k.fn("sys_read", "syscall_call", 200, 2);
@@ -183,25 +191,65 @@ void KernelBuild::read_file(Kernel& k, FileId f, bool& touched) {
     s_.bytes_read += 4096;
     k.cond_resched("do_generic_mapping_read");
   }
+  update_atime(k, ino);
   s_.files_read++;
   if (!touched) s_.cold_files++, s_.cold_bytes += pages * 4096;
   touched = true;
 }
 
-// as writes the .o through stdio, a 4 KiB buffer (st_blksize) per write(2); ext3
-// allocates its blocks after the previous object's.
-void KernelBuild::write_object(Kernel& k, Rng& rng) {
-  const uint64_t pages = draw_pages(rng, p_.o_kb);
+// update_atime (fs/inode.c): the read's or mmap's file_accessed dirties the inode.
+void KernelBuild::update_atime(Kernel& k, uint64_t ino) {
+  if (p_.atime) k.ext3().dirty_inode(ino, "update_atime");
+}
+
+// A new file in the unit's directory (open O_CREAT: ext3_create), written through stdio,
+// a 4 KiB buffer (st_blksize) per write(2); ext3 allocates its blocks after the previous
+// new file's.
+FileId KernelBuild::write_new_file(Kernel& k, uint64_t unit, uint64_t ino, uint64_t pages) {
   k.fn("sys_open", "syscall_call", 300, 3);
-  k.fn("ext3_create", "vfs_create", 1500, 10);
+  k.ext3().create(dir_of(unit), ino, "vfs_create");
   const FileId f = k.block().create_file(pages, obj_lba_);
+  k.ext3().get_blocks(ino, obj_lba_, "ext3_prepare_write");
   obj_lba_ += pages * 8;
   for (uint64_t p = 0; p < pages; ++p) {
-    k.user_exec(4000, 8);  // as fills the stdio buffer
+    k.user_exec(4000, 8);  // the program fills the stdio buffer
     k.fn("sys_write", "syscall_call", 300, 2);
     k.block().write_page(f, p, "generic_file_write");
     s_.bytes_written += 4096;
   }
+  return f;
+}
+
+// as writes the .o.
+void KernelBuild::write_object(Kernel& k, Job& job) {
+  const uint64_t ino = new_ino();
+  const FileId f = write_new_file(k, job.unit, ino, draw_pages(job.rng, p_.o_kb));
+  dirs_[dir_of(job.unit)].objects.emplace_back(f, ino);
+}
+
+// gcc -Wp,-MD,.o.d: cc1 writes the dependency file, a line per header (assumption: ~32
+// bytes each). rm deletes it before kjournald's next commit in all but a few cases, which
+// truncates its dirty pages (journal_invalidatepage): its blocks are allocated and freed
+// in the transaction, its data never written (not modelled when a commit falls between).
+void KernelBuild::write_depfile(Kernel& k, Job& job) {
+  job.d_ino = new_ino();
+  k.fn("sys_open", "syscall_call", 300, 3);
+  k.ext3().create(dir_of(job.unit), job.d_ino, "vfs_create");
+  k.ext3().get_blocks(job.d_ino, obj_lba_, "ext3_prepare_write");
+  const uint64_t pages = (32 * job.includes.size() + 4095) / 4096;
+  for (uint64_t p = 0; p < pages; ++p) {
+    k.fn("sys_write", "syscall_call", 300, 2);
+    k.fn("__copy_from_user_ll", "generic_file_buffered_write", 1100, 4, 128);
+  }
+}
+
+// fixdep's output (the shell's > .o.tmp): the command line and a line per header the .d
+// lists (assumption: ~32 bytes each), later renamed to .o.cmd.
+void KernelBuild::write_cmd_file(Kernel& k, Job& job) {
+  const uint64_t bytes = 1024 + 32 * job.includes.size();
+  job.tmp_ino = new_ino();
+  write_new_file(k, job.unit, job.tmp_ino, (bytes + 4095) / 4096);
+  s_.cmd_files++;
 }
 
 // cc1 (-O2, its preprocessor built in): reads its .c file, then the headers as the
@@ -217,7 +265,7 @@ void KernelBuild::cc1(Kernel& k, Job& job) {
     if (!sources_[job.unit])
       sources_[job.unit] = k.block().create_file(units_[job.unit].pages, units_[job.unit].lba);
     bool touched = false;
-    read_file(k, sources_[job.unit], touched);
+    read_file(k, sources_[job.unit], unit_ino(job.unit), touched);
   }
   const int ms = int(job.rng.uniform(p_.compile_s_min, p_.compile_s_max) * 1000);
   const int parse_ms = std::max(1, int(ms * p_.parse_fraction));
@@ -238,11 +286,12 @@ void KernelBuild::cc1(Kernel& k, Job& job) {
            uint64_t(next) * uint64_t(parse_ms) <= uint64_t(i) * uint64_t(includes.size())) {
       const size_t h = includes[next++];
       bool touched = header_touched_[h];
-      read_file(k, headers_[h], touched);
+      read_file(k, headers_[h], header_ino(h), touched);
       header_touched_[h] = touched;
     }
     if (p_.kbuild_command && (i + 1) % kAsmPageMs == 0) pipe_write(k, job.pipe);  // to as
   }
+  if (p_.kbuild_command) write_depfile(k, job);
   if (!p_.kbuild_command) finish_object(k, job, ms);  // no as: cc1 writes the .o itself
   exit_group(k, prog, lock);
   // exit_files: the pipe's write end closes, and as reads EOF.
@@ -257,6 +306,8 @@ nlohmann::json KernelBuild::metrics(Kernel&, double) const {
           {"bytes_written", s_.bytes_written},
           {"files_read", s_.files_read},
           {"cold_files", s_.cold_files},
+          {"cmd_files", s_.cmd_files},
+          {"links", s_.links},
           {"processes",
            {{"forks", s_.forks}, {"vforks", s_.vforks}, {"execs", s_.execs}, {"exits", s_.exits}}}};
 }

@@ -5,6 +5,7 @@
 // in; as writes the .o. Every process execs and exits (kbuild_command.cpp).
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <unordered_map>
 #include "kernel_sim/block/block_layer.h"
@@ -35,6 +36,9 @@ struct KernelBuildParams {
   // make's command per object: kbuild's (sh -c: gcc -pipe -> cc1, as; fixdep; rm; mv), or
   // cc1 alone (vforked by make, writing the .o itself), a counterfactual.
   bool kbuild_command = true;
+  // The tree's ext3 mount: atime (2004's default: every read(2) or mmap of a header or
+  // source updates its inode, a journalled metadata block) or noatime, a counterfactual.
+  bool atime = true;
 };
 
 struct KernelBuildStats {
@@ -46,6 +50,8 @@ struct KernelBuildStats {
   uint64_t forks = 0, vforks = 0, execs = 0, exits = 0;  // the command's processes
   uint64_t pipe_pages = 0;                               // cc1's assembly, as read it
   uint64_t preload_draws = 0;  // headers looked at to fill the page cache before the run
+  uint64_t cmd_files = 0;      // .cmd files fixdep wrote
+  uint64_t links = 0;          // built-in.o files ld -r wrote
 };
 
 // A program of kbuild's command: what it maps (torn down at exit) and how long it runs in
@@ -72,6 +78,14 @@ class KernelBuild : public Program {
   struct Unit {
     uint64_t lba = 0, pages = 0;  // the .c file on disk
   };
+  // Inode numbers on the tree's ext3 (fs/ext3.h): untarred in order after the reserved
+  // ones, headers first, then sources; the build's new files after those. A unit's
+  // directory holds kUnitsPerDir sources (assumption) and their objects.
+  static constexpr uint64_t kFirstIno = 12, kUnitsPerDir = 20;
+  uint64_t header_ino(size_t h) const { return kFirstIno + h; }
+  uint64_t unit_ino(uint64_t u) const { return kFirstIno + headers_.size() + u; }
+  static uint64_t dir_of(uint64_t unit) { return unit / kUnitsPerDir; }
+  uint64_t new_ino() { return next_ino_++; }
   static constexpr int kAsmPageMs = 10;  // assumption: cc1 emits a page of assembly per 10 ms
   // gcc -pipe: cc1 writes its assembly into a pipe (one page, PIPE_SIZE in 2.6.9), as
   // reads it.
@@ -86,9 +100,12 @@ class KernelBuild : public Program {
     Rng rng;                       // its draws: #includes, cc1's time, the .o's size
     std::vector<size_t> includes;  // its #include closure (cc1 reads it, fixdep greps it)
     Pipe pipe;
+    uint64_t d_ino = 0, tmp_ino = 0;  // its .d (gcc -Wp,-MD) and .o.tmp (fixdep's output)
   };
   void make(Kernel& k);
   void start_job(Kernel& k);
+  void object_done(uint64_t unit);
+  void start_link(Kernel& k);  // ld -r of the first directory in links_due_
   void shell(Kernel& k, const std::shared_ptr<Job>& job, Spinlock& lock);
   void gcc(Kernel& k, const std::shared_ptr<Job>& job, Spinlock& copy);
   void cc1(Kernel& k, Job& job);
@@ -131,8 +148,14 @@ class KernelBuild : public Program {
   std::vector<size_t> includes_of(Rng& rng) const;
   void cache_read_headers(Kernel& k);      // first_unit: the earlier units' headers
   bool cache_header(Kernel& k, size_t h);  // false: cached already
-  void read_file(Kernel& k, FileId f, bool& touched);
-  void write_object(Kernel& k, Rng& rng);
+  void read_file(Kernel& k, FileId f, uint64_t ino, bool& touched);
+  void update_atime(Kernel& k, uint64_t ino);
+  // A new file of `pages` in the unit's directory, written page by page through stdio.
+  // Returns its file.
+  FileId write_new_file(Kernel& k, uint64_t unit, uint64_t ino, uint64_t pages);
+  void write_object(Kernel& k, Job& job);
+  void write_depfile(Kernel& k, Job& job);   // cc1's .d (gcc -Wp,-MD)
+  void write_cmd_file(Kernel& k, Job& job);  // fixdep's output, the shell's > .o.tmp
   std::string name_;
   KernelBuildParams p_;
   int running_ = 0;
@@ -153,6 +176,13 @@ class KernelBuild : public Program {
   std::vector<bool> header_touched_;  // opened by an earlier unit
   std::vector<FileId> sources_;       // opened .c files (0: not yet)
   uint64_t obj_lba_ = 0;              // where the next .o is allocated
+  uint64_t next_ino_ = 0;             // the next new inode
+  struct Dir {                        // a source directory's objects in this run
+    uint64_t done = 0;
+    std::vector<std::pair<FileId, uint64_t>> objects;  // file, inode
+  };
+  std::map<uint64_t, Dir> dirs_;
+  std::deque<uint64_t> links_due_;  // directories whose objects are all written
 };
 
 }  // namespace latsim::workloads

@@ -34,7 +34,6 @@ struct BlockStats {
   uint64_t max_dirty = 0;
   uint64_t read_requests = 0, pages_submitted = 0;  // READ requests; pages submitted for them
   uint64_t pages_from_disk = 0;                     // pages their completions brought in
-  uint64_t journal_commits = 0;                     // kjournald's data=ordered flushes
   // kernel.plugging timer: plugs, and which unplug ran the plugged queue
   uint64_t plugs = 0, unplugs_thresh = 0, unplugs_wait = 0, unplugs_timer = 0;
 };
@@ -82,14 +81,20 @@ class BlockLayer {
   void write_page(FileId f, uint64_t index, const char* parent);
   uint64_t nr_dirty() const { return nr_dirty_; }
   uint64_t nr_writeback() const { return nr_writeback_; }
-  // ll_rw_block(WRITE) of `npages` pages from `first_page` of the write file, then
-  // wait_on_buffer until each is written (a journal's log blocks).
-  void write_sync(uint64_t first_page, uint32_t npages, const char* parent);
+  // ll_rw_block(WRITE) of `npages` pages from `first_page` of a file (the write file by
+  // default), then wait_on_buffer until each is written (a journal's log blocks).
+  void write_sync(uint64_t first_page, uint32_t npages, const char* parent) {
+    write_sync(kWriteFile, first_page, npages, parent);
+  }
+  void write_sync(FileId f, uint64_t first_page, uint32_t npages, const char* parent);
   // pdflush, started by setup_write_file or by a workload that writes other files.
   void start_pdflush();
-  // ext3 data=ordered: kjournald commits every `interval_ticks` and first writes the
-  // data pages dirtied in the transaction (journal_submit_data_buffers) and waits.
-  void start_kjournald(uint64_t interval_ticks);
+  // ext3 data=ordered (fs/ext3.h): pages dirtied by write(2) join the running
+  // transaction, and each commit first writes them and waits
+  // (journal_submit_data_buffers, journal_wait_on_data).
+  void set_data_ordered() { data_ordered_ = true; }
+  bool transaction_has_data() const { return !transaction_.empty(); }
+  void journal_submit_data_buffers();
   const BlockStats& stats() const { return stats_; }
   const PageLru& lru() const { return lru_; }
   const Spinlock& ide_lock() const { return ide_lock_; }
@@ -122,7 +127,7 @@ class BlockLayer {
     uint64_t wb_next = 0;           // next page mpage_writepages looks at
     uint64_t ndirty = 0;            // its dirty pages
     bool on_dirty_list = false;     // on sb->s_dirty
-    bool in_transaction = false;    // has data pages in kjournald's running transaction
+    bool in_transaction = false;    // has data pages in the journal's running transaction
   };
   static uint64_t key(PageRef p) { return (uint64_t(p.file) << 40) | p.index; }
   static PageRef page_of(uint64_t key) { return {FileId(key >> 40), key & ((1ull << 40) - 1)}; }
@@ -178,7 +183,6 @@ class BlockLayer {
   void end_page_writeback(PageRef p);
   void blk_congestion_wait();
   void pdflush();
-  void kjournald(uint64_t interval_ticks);
 
   Kernel& k_;
   Rng rng_;
@@ -198,10 +202,10 @@ class BlockLayer {
   BlockStats stats_;
   // write side
   std::deque<FileId> dirty_files_;   // sb->s_dirty: files with dirty pages, first dirtied first
-  std::vector<FileId> transaction_;  // files dirtied since kjournald's last commit
+  std::vector<FileId> transaction_;  // files dirtied since the journal's last commit
   uint64_t nr_dirty_ = 0, nr_writeback_ = 0;
   Task* pdflush_ = nullptr;
-  Task* kjournald_ = nullptr;
+  bool data_ordered_ = false;  // an ext3 data=ordered journal commits the dirty pages
   bool pdflush_running_ = false;
   std::vector<Task*> congestion_waiters_;
   size_t nr_requests_ = 128;            // /sys/block/hda/queue/nr_requests (2.6.9 default)

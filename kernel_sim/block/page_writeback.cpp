@@ -1,7 +1,7 @@
 // mm/filemap.c generic_file_write and mm/page-writeback.c (2.6.9): write(2)
 // dirties page-cache pages; above dirty_background_ratio pdflush writes them back,
 // above dirty_ratio the writer itself writes and waits (balance_dirty_pages). With
-// kjournald (ext3 data=ordered) each commit first writes the transaction's data pages.
+// ext3 data=ordered, each journal commit first writes the transaction's data pages.
 #include <algorithm>
 #include "kernel_sim/block/block_layer.h"
 #include "kernel_sim/kernel.h"
@@ -62,7 +62,7 @@ void BlockLayer::write_page(FileId fid, uint64_t index, const char* parent) {
       f.on_dirty_list = true;
       dirty_files_.push_back(fid);
     }
-    if (kjournald_ && !f.in_transaction) {  // journal_dirty_data: the running transaction
+    if (data_ordered_ && !f.in_transaction) {  // journal_dirty_data: the running transaction
       f.in_transaction = true;
       transaction_.push_back(fid);
     }
@@ -186,8 +186,8 @@ void BlockLayer::make_write_request(FileId f, uint64_t first_page, uint32_t npag
   k_.spin_unlock_irq(ide_lock_, {"__make_request", "unlock"});
 }
 
-void BlockLayer::write_sync(uint64_t first_page, uint32_t npages, const char* parent) {
-  File& f = files_[kWriteFile];
+void BlockLayer::write_sync(FileId fid, uint64_t first_page, uint32_t npages, const char* parent) {
+  File& f = files_[fid];
   k_.fn("ll_rw_block", parent, 60, 1);
   for (uint64_t i = first_page; i < first_page + npages; ++i) {
     if (f.w[i] == WState::Dirty) nr_dirty_--, f.ndirty--;
@@ -200,7 +200,7 @@ void BlockLayer::write_sync(uint64_t first_page, uint32_t npages, const char* pa
   }
   for (uint32_t done = 0; done < npages;) {
     const uint32_t n = std::min<uint32_t>(npages - done, max_sectors_ / 8);
-    make_write_request(kWriteFile, first_page + done, n);
+    make_write_request(fid, first_page + done, n);
     done += n;
   }
   unplug_after_submit();
@@ -247,40 +247,26 @@ void BlockLayer::pdflush() {
   }
 }
 
-void BlockLayer::start_kjournald(uint64_t interval_ticks) {
-  if (!kjournald_ && interval_ticks)
-    kjournald_ = k_.create_task(
-        "kjournald", [this, interval_ticks] { kjournald(interval_ticks); }, Policy::Normal, 0);
-}
-
-// kjournald (fs/jbd/commit.c, data=ordered): every commit interval
-// journal_commit_transaction writes the data pages of the files dirtied in the
-// transaction (journal_submit_data_buffers) and waits for them before the commit
-// record. The journal's own metadata and commit blocks are not modelled.
-void BlockLayer::kjournald(uint64_t interval_ticks) {
-  const int cpu = k_.smp_processor_id();
-  for (uint64_t next = interval_ticks;; next += interval_ticks) {
-    k_.sleep_until_tick(cpu, next, "schedule_timeout");
-    if (transaction_.empty()) continue;
-    k_.fn("journal_commit_transaction", "kjournald", 400, 4);
-    const auto files = std::move(transaction_);
-    transaction_.clear();
-    for (FileId fid : files) {
-      File& f = files_[fid];
-      f.in_transaction = false;
-      k_.fn("journal_submit_data_buffers", "journal_commit_transaction", 100, 1);
-      if (f.ndirty) writeback_file(fid, f.ndirty, "journal_submit_data_buffers");
-      if (!f.ndirty) off_dirty_list(fid);
-    }
-    unplug_after_submit();
-    for (FileId fid : files)  // journal_wait_on_data: wait_on_buffer of each
-      for (uint64_t i = 0; i < files_[fid].w.size(); ++i)
-        while (files_[fid].w[i] == WState::Writeback) {
-          sync_page("sync_buffer", "__wait_on_buffer");
-          blk_congestion_wait();
-        }
-    stats_.journal_commits++;
+// ext3 data=ordered (fs/jbd/commit.c journal_submit_data_buffers, journal_wait_on_data):
+// the commit writes the data pages of the files dirtied in the transaction and waits for
+// them before the metadata goes to the log (fs/ext3.cpp).
+void BlockLayer::journal_submit_data_buffers() {
+  const auto files = std::move(transaction_);
+  transaction_.clear();
+  for (FileId fid : files) {
+    File& f = files_[fid];
+    f.in_transaction = false;
+    k_.fn("journal_submit_data_buffers", "journal_commit_transaction", 100, 1);
+    if (f.ndirty) writeback_file(fid, f.ndirty, "journal_submit_data_buffers");
+    if (!f.ndirty) off_dirty_list(fid);
   }
+  unplug_after_submit();
+  for (FileId fid : files)  // journal_wait_on_data: wait_on_buffer of each
+    for (uint64_t i = 0; i < files_[fid].w.size(); ++i)
+      while (files_[fid].w[i] == WState::Writeback) {
+        sync_page("sync_buffer", "__wait_on_buffer");
+        blk_congestion_wait();
+      }
 }
 
 }  // namespace latsim::kernel

@@ -264,7 +264,7 @@ TEST(ScenarioSet, BadTunableAndWorkloadOverrides) {
             "--set workload.0.job=1: error: workload.0.job: unknown kernel_build parameter; did "
             "you mean `jobs`? (accepted: name, enabled, jobs, source_files, c_kb, header_files, "
             "common_headers, headers_per_unit, header_kb, o_kb, parse_fraction, "
-            "commit_interval_s, first_unit, l2_misses_per_ms, command)");
+            "commit_interval_s, first_unit, l2_misses_per_ms, command, mount)");
 }
 
 TEST(ScenarioSet, MalformedOverrides) {

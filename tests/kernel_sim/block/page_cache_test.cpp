@@ -2,6 +2,7 @@
 // written and then read is read from the cache, on the fake drive (fake_disk.h); a page
 // cache too small for what was written keeps the dirty pages and frees clean ones.
 #include <gtest/gtest.h>
+#include "kernel_sim/fs/ext3.h"
 #include "tests/kernel_sim/block/fake_disk.h"
 
 namespace latsim::kernel {
@@ -71,7 +72,7 @@ TEST(PageCache, CleanWrittenPagesAreFreedOldestFirst) {
   m.boot([&](Kernel& k) {
     const FileId f = k.block().create_file(600, kLba);
     k.block().start_pdflush();
-    k.block().start_kjournald(50);
+    k.ext3().start_kjournald(50);
     k.create_task(
         "writer",
         [&k, &first_cached_after, f] {
