@@ -48,10 +48,12 @@ params::Table<Config> kernel_build_keys() {
                                 "share of a compile over which its #includes are read "
                                 "(assumption)"),
                          &P::parse_fraction)),
-      param(params::bind(integer("commit_interval_s", 0, 3600, "s",
-                                 "ext3 data=ordered: kjournald writes the dirty .o pages every N s "
-                                 "(JBD_DEFAULT_MAX_COMMIT_AGE 5); 0: no kjournald, only pdflush"),
-                         &P::commit_interval_s)),
+      param(params::bind(
+          integer("commit_interval_s", 0, 3600, "s",
+                  "ext3 data=ordered: kjournald commits every N s, the dirty data pages "
+                  "first, then the metadata into the log (JBD_DEFAULT_MAX_COMMIT_AGE "
+                  "5); 0: no kjournald, only pdflush"),
+          &P::commit_interval_s)),
       param(params::bind(integer("first_unit", 0, 100000, "",
                                  "the run starts this many files into the build, the headers they "
                                  "read already cached (0: a cold tree)"),
