@@ -35,6 +35,13 @@ void sync() {
   sc_core::wait(t);
 }
 
+void sync_and_wait(const sc_core::sc_time& d, const sc_core::sc_event_or_list& ev) {
+  horizon_delta_ = ~uint64_t(0);
+  const sc_core::sc_time t = detail::lead + d;
+  detail::lead = sc_core::SC_ZERO_TIME;
+  sc_core::wait(t, ev);
+}
+
 void enable(bool on) { enabled_ = on; }
 
 void set_stop(const sc_core::sc_time& t) { stop_ps_ = t.value(); }

@@ -126,10 +126,7 @@ bool Pentium3::run(Work& w) {
       const bool all = k == w.misses;
       const sc_time d = sc_time::from_value(unit * k + (all ? period * tail : 0));
       const bool ahead = local_time::run_ahead(d);  // nothing can wake it meanwhile
-      if (!ahead) {
-        local_time::sync();
-        sc_core::wait(d, wake_);
-      }
+      if (!ahead) local_time::sync_and_wait(d, wake_);
       const sc_time elapsed = ahead ? d : local_time::sc_now() - now;
       if (elapsed >= d) {
         w.misses -= k;
