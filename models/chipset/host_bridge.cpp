@@ -215,17 +215,13 @@ void HostBridge::wait_turn(uint64_t ticket, AccessStall* st) {
 
 void HostBridge::wait_slot(AccessStall* st) {
   const sc_time t0 = sc_core::sc_time_stamp();
-  turn_waiters_++;
   sc_core::wait(turn_ev_);
-  turn_waiters_--;
   if (st) st->add(last_done_, sc_core::sc_time_stamp() - t0);
 }
 
 void HostBridge::next_turn() {
   serving_++;
-  // With no process waiting, a notification would only cost a delta cycle: a waiter that
-  // came later in this delta would re-check its turn and wait again, nothing changed.
-  if (turn_waiters_) turn_ev_.notify(SC_ZERO_TIME);
+  turn_ev_.notify(SC_ZERO_TIME);
 }
 
 void HostBridge::pci_cycle(tlm::tlm_generic_payload& p, sc_time req, AccessStall* st) {

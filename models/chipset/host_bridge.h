@@ -132,7 +132,6 @@ class HostBridge : public sc_core::sc_module, public pci::MasterTrafficListener 
   std::deque<PostedWrite> posted_;
   uint64_t next_ticket_ = 0, serving_ = 0;  // CPU-to-PCI cycles run in ticket order
   sc_core::sc_event posted_ev_, turn_ev_;
-  int turn_waiters_ = 0;  // processes in wait_slot: next_turn notifies only when there are
   HostBridgeStats stats_;
   pci::StallClass last_done_ = pci::StallClass::Pci;  // class of the cycle completed last
 };
