@@ -42,6 +42,13 @@ void sync_and_wait(const sc_core::sc_time& d, const sc_core::sc_event_or_list& e
   sc_core::wait(t, ev);
 }
 
+void sync_and_wait(const sc_core::sc_time& d) {
+  horizon_delta_ = ~uint64_t(0);
+  const sc_core::sc_time t = detail::lead + d;
+  detail::lead = sc_core::SC_ZERO_TIME;
+  sc_core::wait(t);
+}
+
 void enable(bool on) { enabled_ = on; }
 
 void set_stop(const sc_core::sc_time& t) { stop_ps_ = t.value(); }

@@ -27,6 +27,7 @@ void sync();
 // sync(), then wait(d, ev), as one wait: nothing can notify `ev` during the lead (nothing
 // else runs in it), so waking at its end only to wait again would change nothing.
 void sync_and_wait(const sc_core::sc_time& d, const sc_core::sc_event_or_list& ev);
+void sync_and_wait(const sc_core::sc_time& d);  // the same, woken only by the time
 // Off by default (unit tests drive sc_start themselves); the run turns it on.
 void enable(bool on);
 // sc_start(d) stops at `t` without a notification there: no lead may pass it.

@@ -138,8 +138,8 @@ bool Pentium3::run(Work& w) {
       continue;
     }
     // The next miss issues inside a holdoff: the load waits on the FSB and the
-    // core cannot take an interrupt in the middle of the instruction.
-    local_time::sync();
+    // core cannot take an interrupt in the middle of the instruction. The bridge's trains
+    // are as at the local time: nothing else has run during the lead.
     const sc_time issue = now + cycles(seg);
     const sc_time done = fsb_.cpu_ready(issue) + dram_latency_;
     stats_.fsb_stall += done - (issue + dram_latency_);
@@ -148,7 +148,7 @@ bool Pentium3::run(Work& w) {
       add_holdoff(done - (issue + dram_latency_), master);
       if (probe_) probe_->fsb_holdoff(id_, issue, done - dram_latency_, master);
     }
-    sc_core::wait(done - now);
+    local_time::sync_and_wait(done - now);
     w.misses--;
     w.cycles -= seg;
     stats_.misses++;
