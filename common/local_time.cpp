@@ -27,27 +27,26 @@ bool run_ahead(const sc_core::sc_time& d) {
   return true;
 }
 
-void sync() {
+namespace {
+// The lead ends: returned, to be waited out.
+sc_core::sc_time take_lead() {
   horizon_delta_ = ~uint64_t(0);  // what comes next may schedule something
-  if (detail::lead == sc_core::SC_ZERO_TIME) return;
   const sc_core::sc_time t = detail::lead;
   detail::lead = sc_core::SC_ZERO_TIME;
-  sc_core::wait(t);
+  return t;
+}
+}  // namespace
+
+void sync() {
+  const sc_core::sc_time t = take_lead();
+  if (t != sc_core::SC_ZERO_TIME) sc_core::wait(t);
 }
 
 void sync_and_wait(const sc_core::sc_time& d, const sc_core::sc_event_or_list& ev) {
-  horizon_delta_ = ~uint64_t(0);
-  const sc_core::sc_time t = detail::lead + d;
-  detail::lead = sc_core::SC_ZERO_TIME;
-  sc_core::wait(t, ev);
+  sc_core::wait(take_lead() + d, ev);
 }
 
-void sync_and_wait(const sc_core::sc_time& d) {
-  horizon_delta_ = ~uint64_t(0);
-  const sc_core::sc_time t = detail::lead + d;
-  detail::lead = sc_core::SC_ZERO_TIME;
-  sc_core::wait(t);
-}
+void sync_and_wait(const sc_core::sc_time& d) { sc_core::wait(take_lead() + d); }
 
 void enable(bool on) { enabled_ = on; }
 

@@ -36,8 +36,7 @@ void Ext3::journal_stop(const char* parent) { k_.fn("journal_stop", parent, 150,
 void Ext3::journal_dirty_metadata(uint64_t blk, const char* parent) {
   k_.fn("journal_get_write_access", parent, 300, 3);
   k_.fn("journal_dirty_metadata", parent, 200, 2);
-  if (!kjournald_ || !in_transaction_.insert(blk).second) return;
-  t_buffers_.push_back(blk);
+  if (kjournald_) t_buffers_.insert(blk);
 }
 
 void Ext3::dirty_inode(uint64_t ino, const char* parent) {
@@ -111,10 +110,8 @@ void Ext3::kjournald(uint64_t interval_ticks) {
 void Ext3::journal_commit_transaction() {
   k_.fn("journal_commit_transaction", "kjournald", 400, 4);
   k_.block().journal_submit_data_buffers();
-  const std::vector<uint64_t> buffers = std::move(t_buffers_);
+  const auto n = uint32_t(t_buffers_.size());
   t_buffers_.clear();
-  in_transaction_.clear();
-  const auto n = uint32_t(buffers.size());
   uint32_t log_blocks = 0;
   for (uint32_t i = 0; i < n; ++i) {
     if (i % kTagsPerDescriptor == 0) {

@@ -11,7 +11,6 @@
 // after the commit) is not modelled.
 #include <cstdint>
 #include <set>
-#include <vector>
 #include "kernel_sim/block/block_layer.h"
 
 namespace latsim::kernel {
@@ -56,9 +55,8 @@ class Ext3 {
   void write_log(uint32_t blocks);  // the next `blocks` log blocks, written and waited for
 
   Kernel& k_;
-  std::set<uint64_t> in_transaction_;  // t_buffers, for the once-per-transaction test
-  std::vector<uint64_t> t_buffers_;    // in the order they joined
-  FileId log_ = 0;                     // the journal inode's blocks on hda
+  std::set<uint64_t> t_buffers_;  // the running transaction's metadata blocks, each once
+  FileId log_ = 0;                // the journal inode's blocks on hda
   uint64_t log_head_ = 0;
   Task* kjournald_ = nullptr;
   Ext3Stats s_;
