@@ -48,11 +48,21 @@ bool all_digits(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-// All leaf paths whose last segment is `name`: a key written in the wrong section.
+// The key a name written in the wrong section means: the leaf whose last segment (or, for
+// a kernel path, whose last path component) is `name`, else the nearest by edit distance. A
+// kernel path is given as --set takes it (/sys/block/hda/queue/read_ahead_kb).
 std::string leaf_elsewhere(const std::string& name) {
+  std::vector<std::string> names, paths;
   for (const auto& key : scenario_keys()) {
-    if (split_key_path(key.spec.path).back() == name) return key.spec.path;
+    const std::string last = split_key_path(key.spec.path).back();
+    const bool kernel_path = last.front() == '/';
+    names.push_back(kernel_path ? last.substr(last.rfind('/') + 1) : last);
+    paths.push_back(kernel_path ? last : key.spec.path);
+    if (names.back() == name) return paths.back();
   }
+  const std::string guess = closest_match(name, names);
+  for (size_t i = 0; i < names.size(); ++i)
+    if (!guess.empty() && names[i] == guess) return paths[i];
   return {};
 }
 
@@ -372,6 +382,7 @@ class Loader {
       return;
     }
     s_.sweep.params.push_back((key.IsScalar() ? key.Scalar() : "?") + "=" + values);
+    s_.sweep.param_locations.push_back(at(list.Mark()));
   }
 
   template <class Target>

@@ -10,7 +10,6 @@
 #include <sstream>
 
 #include "tools/check/bounds.h"
-#include "tools/check/metric_path.h"
 #include "tools/check/report.h"
 #include "tools/check/trace_signature.h"
 #include "tools/check/vp_trace.h"
@@ -72,67 +71,6 @@ TEST(CheckBounds, NumbersPrintShort) {
   EXPECT_EQ(number_text(3996.0 / 1013.0), "3.94472");
   EXPECT_EQ(number_text(0.1 + 0.2), "0.3");
   EXPECT_EQ(number_text(1.0 / 0.0), "inf");
-}
-
-// ---- metric paths ----
-
-const json kMetrics = json::parse(R"({
-  "latency_tracer": {"max_us": 3996, "threshold_us": 500},
-  "cpus": [{"spin_us": 1.5}, {"spin_us": 2.25, "nmis": 30}],
-  "workloads": {"cyclictest": {"max_us": 812}},
-  "scenario": "disk-dma-kernel-build"
-})");
-
-double value_at(const std::string& path) {
-  std::string why;
-  const auto p = parse_metric_path(path, why);
-  EXPECT_TRUE(p) << why;
-  if (!p) return -1;
-  const auto v = metric_value(kMetrics, *p, why);
-  EXPECT_TRUE(v) << why;
-  return v ? *v : -1;
-}
-
-std::string error_at(const std::string& path) {
-  std::string why;
-  const auto p = parse_metric_path(path, why);
-  if (!p) return "parse: " + why;
-  const auto v = metric_value(kMetrics, *p, why);
-  EXPECT_FALSE(v) << path << " gave " << *v;
-  return why;
-}
-
-TEST(CheckMetricPath, DotsAndIndexes) {
-  EXPECT_EQ(value_at("latency_tracer.max_us"), 3996);
-  EXPECT_EQ(value_at("cpus[1].spin_us"), 2.25);
-  EXPECT_EQ(value_at("cpus.1.nmis"), 30);
-  EXPECT_EQ(value_at("cpus[0].spin_us"), 1.5);
-  EXPECT_EQ(value_at("workloads.cyclictest.max_us"), 812);
-}
-
-TEST(CheckMetricPath, MissingOrNotANumberSaysWhat) {
-  EXPECT_EQ(error_at("latency_tracer.max"),
-            "latency_tracer has no key `max` (has: max_us, threshold_us)");
-  EXPECT_EQ(error_at("cpus[2].spin_us"), "cpus has 2 entries, no [2]");
-  EXPECT_EQ(error_at("cpus.99999999999999999999.spin_us"),
-            "cpus has 2 entries, no [99999999999999999999]");
-  EXPECT_EQ(error_at("scenario"), "scenario is a string, not a number");
-  EXPECT_EQ(error_at("latency_tracer"), "latency_tracer is an object, not a number");
-  EXPECT_EQ(error_at("latency_tracer[0]"), "latency_tracer is an object, not an array");
-  EXPECT_EQ(error_at("nope.x"),
-            "metrics.json has no key `nope` (has: cpus, latency_tracer, scenario, workloads)");
-}
-
-TEST(CheckMetricPath, MalformedPathsAreRejected) {
-  EXPECT_EQ(error_at(""), "parse: empty metric path");
-  EXPECT_EQ(error_at("a..b"), "parse: `a..b`: empty key between dots");
-  EXPECT_EQ(error_at("a."), "parse: `a.`: ends with `.`");
-  EXPECT_EQ(error_at("cpus[x]"),
-            "parse: `cpus[x]`: an array index is [N] with N a number from 0 to 999999999");
-  EXPECT_EQ(error_at("cpus[99999999999999999999999]"),
-            "parse: `cpus[99999999999999999999999]`: an array index is [N] with N a number from 0 "
-            "to 999999999");
-  EXPECT_EQ(error_at("cpus[0]x"), "parse: `cpus[0]x`: expected `.` or `[` after `]`");
 }
 
 // ---- the VP tracer's text ----

@@ -22,7 +22,7 @@ Hypothesis file (YAML, schema_version: 1):
     - name: defaults
       expect:
         - {metric: latency_tracer.max_us, approx: 2305, tolerance: 35%}
-        - {metric: 'cpus[0].fsb_stall_us', min: 100}   # quote [ ] inside { }
+        - {metric: cpus.0.fsb_stall_us, min: 100}
         - trace: {longest_step_in: [schedule, __switch_to], min_step_us: 50}
         - trace: {consecutive_steps_over_us: 50, count_at_least: 4}
         - trace: {longest_trace_has: do_IRQ}
@@ -35,10 +35,11 @@ Hypothesis file (YAML, schema_version: 1):
     - {metric: latency_tracer.max_us, ratio: [defaults, quiet], min: 2.5, max: 6}
     - {metric: latency_tracer.max_us, greater: [defaults, quiet]}
     - {metric: disk.max_request_kb, monotonic: decreasing, cases: [defaults, quiet]}
-    - {case: defaults, monotonic: decreasing, metrics: ['cpus[0].nmis', 'cpus[1].nmis']}
+    - {case: defaults, monotonic: decreasing, metrics: [cpus.0.nmis, cpus.1.nmis]}
 
-Metric expectations: `metric` is a path into the run's metrics.json, dotted, with array
-indexes (workloads.cyclictest.max_us, cpus[1].spin_us); it must be a number within
+Metric expectations: `metric` is a path into the run's metrics.json, keys and array
+indexes joined by dots (workloads.cyclictest.max_us, cpus.1.spin_us; cpus[1].spin_us is
+read as cpus.1.spin_us), as for `latsim sweep --metrics`; it must be a number within
 `min`..`max` (inclusive, either may be left out) or `approx` ± `tolerance`, relative
 (35%) or absolute (in the metric's unit). No expectation should read back a value the
 scenario sets: judge what the run measured.

@@ -141,7 +141,7 @@ class Evaluator {
       const json* metrics = f.get_metrics();
       if (!metrics) return {{}, f.metrics_error};
       std::string why;
-      const auto v = metric_value(*metrics, m, why);
+      const auto v = metrics::metric_value(*metrics, m, why);
       if (!v) return {{}, fmt::format("{} (seed {}): {}", h_.cases[c].name, f.run->seed, why)};
       out.v.push_back(*v);
     }

@@ -261,13 +261,13 @@ class Reader {
     if (!n.IsScalar()) {
       error(n, key,
             fmt::format("expected a path into metrics.json such as "
-                        "latency_tracer.max_us or cpus[0].fsb_stall_us, got {}",
+                        "latency_tracer.max_us or cpus.0.fsb_stall_us, got {}",
                         node_kind(n)));
       return std::nullopt;
     }
     if (!printable(n, key)) return std::nullopt;
     std::string why;
-    auto p = parse_metric_path(n.Scalar(), why);
+    auto p = metrics::parse_metric_path(n.Scalar(), why);
     if (!p) error(n, key, why);
     return p;
   }

@@ -22,7 +22,7 @@
 //     - {metric: latency_tracer.max_us, ratio: [defaults, quiet], min: 2.5, max: 6}
 //     - {metric: latency_tracer.max_us, greater: [defaults, quiet]}
 //     - {metric: disk.max_request_kb, monotonic: decreasing, cases: [defaults, quiet]}
-//     - {case: defaults, monotonic: decreasing, metrics: [cpus[0].nmis, cpus[1].nmis]}
+//     - {case: defaults, monotonic: decreasing, metrics: [cpus.0.nmis, cpus.1.nmis]}
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -30,10 +30,12 @@
 
 #include "platform/scenario_loader.h"
 #include "tools/check/bounds.h"
-#include "tools/check/metric_path.h"
 #include "tools/check/trace_signature.h"
+#include "tools/metrics/metric_path.h"
 
 namespace latsim::check {
+
+using metrics::MetricPath;
 
 enum class SeedMode { Each, Median };
 

@@ -145,7 +145,9 @@ int report(const MergeOptions& o, const Inputs& in, const Manifest& m, const fs:
   if (failed)
     std::cerr << fmt::format("sweep-merge: {} of {} points failed (see {}/results.md)\n", failed,
                              results.size(), out.string());
-  return failed_status(failed + missing);
+  const auto unknown = unknown_metrics(out, m, results);
+  for (const auto& u : unknown) std::cerr << fmt::format("sweep-merge: error: {}\n", u);
+  return unknown.empty() ? failed_status(failed + missing) : kErrorStatus;
 }
 
 }  // namespace

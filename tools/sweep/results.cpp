@@ -10,6 +10,7 @@
 
 #include "platform/output_file.h"
 #include "platform/output_transaction.h"
+#include "tools/metrics/metric_path.h"
 #include "tools/sweep/svg_plot.h"
 
 namespace latsim::sweep {
@@ -31,25 +32,12 @@ json typed(const std::string& v) {
   return v;
 }
 
-// metrics.json value at a dotted path ("workloads.cyclictest.max_us", "cpus.0.spin_us").
+// metrics.json value at a metric path, null when absent.
 json at_path(const json& j, const std::string& path) {
-  const json* cur = &j;
-  size_t start = 0;
-  for (;;) {
-    const auto dot = path.find('.', start);
-    const std::string part = path.substr(start, dot == std::string::npos ? dot : dot - start);
-    if (cur->is_object()) {
-      auto it = cur->find(part);
-      if (it == cur->end()) return nullptr;
-      cur = &*it;
-    } else if (cur->is_array() && all_digits(part) && std::stoull(part) < cur->size()) {
-      cur = &(*cur)[std::stoull(part)];
-    } else {
-      return nullptr;
-    }
-    if (dot == std::string::npos) return *cur;
-    start = dot + 1;
-  }
+  std::string why;
+  const auto p = metrics::parse_metric_path(path, why);
+  const auto v = p ? metrics::metric_at(j, *p, why) : std::nullopt;
+  return v ? *v : json(nullptr);
 }
 
 // The avg_us next to a *max_us metric ("workloads.cyclictest.max_us" -> "...avg_us").
@@ -577,23 +565,16 @@ const std::vector<std::string>& default_metrics() {
 }
 
 std::vector<std::string> parse_metrics(const std::string& text) {
+  std::string why;
+  const auto paths = metrics::parse_metric_list(text, why);
+  if (!paths)
+    throw GridError(fmt::format(
+        "--metrics `{}`: {} (expected paths into metrics.json separated by commas, e.g. "
+        "latency_tracer.max_us,cpus.0.stall_us.pci)",
+        text, why));
   std::vector<std::string> out;
-  std::set<std::string> seen;
-  size_t start = 0;
-  for (;;) {
-    const auto comma = text.find(',', start);
-    std::string m = text.substr(start, comma == std::string::npos ? comma : comma - start);
-    m.erase(0, m.find_first_not_of(" \t"));
-    m.erase(m.find_last_not_of(" \t") + 1);
-    if (m.empty() || m.front() == '.' || m.back() == '.' || m.find("..") != std::string::npos)
-      throw GridError(fmt::format(
-          "--metrics `{}`: expected dotted paths into metrics.json separated by commas, e.g. "
-          "latency_tracer.max_us,disk.read_mb_s",
-          text));
-    if (seen.insert(m).second) out.push_back(m);
-    if (comma == std::string::npos) return out;
-    start = comma + 1;
-  }
+  for (const auto& p : *paths) out.push_back(p.text);
+  return out;
 }
 
 std::string read_text(const fs::path& path) {
@@ -737,6 +718,32 @@ std::vector<PointResult> collect(const fs::path& dir, const Manifest& m,
     out.push_back(std::move(r));
   }
   return out;
+}
+
+std::vector<std::string> unknown_metrics(const fs::path& dir, const Manifest& m,
+                                         const std::vector<PointResult>& results) {
+  const auto& defaults = default_metrics();
+  std::vector<std::string> problems;
+  for (size_t k = 0; k < m.metrics.size(); ++k) {
+    if (std::find(defaults.begin(), defaults.end(), m.metrics[k]) != defaults.end()) continue;
+    std::string why, error;
+    bool found = false, any = false;
+    for (const auto& r : results) {
+      if (r.status != Status::Ok) continue;
+      found = !r.metrics[k].is_null();
+      if (!found) {  // absent, or present as null: read it again to tell
+        const json j = json::parse(read_text(point_dir(dir, r.point) / "metrics.json"));
+        found = bool(metrics::metric_at(j, *metrics::parse_metric_path(m.metrics[k], error), error));
+        if (!any) why = error;
+      }
+      any = true;
+      if (found) break;
+    }
+    if (any && !found)
+      problems.push_back(fmt::format("metric `{}` is in no finished point's metrics.json: {}",
+                                     m.metrics[k], why));
+  }
+  return problems;
 }
 
 std::string markdown(const Manifest& m, const std::vector<PointResult>& results) {

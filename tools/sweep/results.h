@@ -84,6 +84,13 @@ std::vector<PointResult> collect(const fs::path& dir, const Manifest& m,
 std::vector<std::string> write_results(const fs::path& dir, const Manifest& m,
                                        const std::vector<PointResult>& results);
 
+// Why each metric of the manifest that no finished point of `results` has is unknown,
+// naming the nearest real one; the defaults are exempt (a scenario without cyclictest has
+// no workloads.cyclictest.max_us). Read after the runs: metrics.json holds keys only some
+// runs have (blame causes, interrupt lines), so no earlier point knows the whole set.
+std::vector<std::string> unknown_metrics(const fs::path& dir, const Manifest& m,
+                                         const std::vector<PointResult>& results);
+
 // results.md's text (also printed by `latsim sweep` at the end).
 std::string markdown(const Manifest& m, const std::vector<PointResult>& results);
 

@@ -13,6 +13,7 @@
 #include "platform/output_transaction.h"
 #include "platform/scenario_loader.h"
 #include "tools/sweep/grid.h"
+#include "tools/sweep/grid_check.h"
 #include "tools/sweep/results.h"
 #include "tools/sweep/runner.h"
 #include "tools/sweep/sweep_dir.h"
@@ -28,8 +29,8 @@ std::string point_text(const Point& p) {
   return s + "seed=" + std::to_string(p.seed);
 }
 
-// The manifest this command line describes (loads the scenario once, to check it and to
-// learn its name, seed and duration).
+// The manifest this command line describes (loads the scenario once, to learn its name, seed
+// and duration, then every point of the grid, to refuse a point `latsim run` would refuse).
 Manifest manifest_of(const SweepOptions& o) {
   Manifest m;
   std::vector<std::string> sets = o.sets;
@@ -41,6 +42,8 @@ Manifest manifest_of(const SweepOptions& o) {
   // Command-line --param/--seeds/--metrics win over the scenario's sweep: block.
   for (const auto& p : o.params.empty() ? s.sweep.params : o.params)
     m.grid.params.push_back(parse_param(p));
+  std::vector<std::string> where(m.grid.params.size(), "--param");
+  if (o.params.empty()) where = s.sweep.param_locations;
   if (!o.shard.empty()) m.shard = parse_shard(o.shard);
   const std::string metrics = o.metrics.empty() ? s.sweep.metrics : o.metrics;
   m.metrics = metrics.empty() ? default_metrics() : parse_metrics(metrics);
@@ -52,9 +55,11 @@ Manifest manifest_of(const SweepOptions& o) {
   for (size_t i = 0; i < seeds; ++i) m.grid.seeds.push_back(s.seed + i);
   m.grid.check();
 
+  const std::string text = platform::read_input_file(o.scenario, "scenario file");
+  check_grid(o.scenario, text, m.grid, where);
   m.scenario_path = o.scenario;
   m.scenario_name = s.name;
-  m.scenario_hash = fnv1a_hex(platform::read_input_file(o.scenario, "scenario file"));
+  m.scenario_hash = fnv1a_hex(text);
   m.duration_s = s.duration_s;
   return m;
 }
@@ -236,7 +241,13 @@ int finish(const SweepOptions& o, const fs::path& dir, const Manifest& m,
   if (failed)
     std::cerr << fmt::format("sweep: {} of {} points failed (see {}/results.md)\n", failed, total,
                              dir.string());
-  return failed_status(failed);
+  const auto unknown = unknown_metrics(dir, m, results);
+  for (const auto& u : unknown)
+    std::cerr << fmt::format(
+        "sweep: error: {}\nsweep: fix --metrics and run the same command with --resume: the "
+        "results are rewritten and no point runs again\n",
+        u);
+  return unknown.empty() ? failed_status(failed) : kErrorStatus;
 }
 
 }  // namespace
