@@ -59,10 +59,10 @@ using WorkloadConfig = workloads::Config;
 
 // A sweep versioned with the scenario (`latsim sweep` uses it when given no --param).
 struct SweepConfig {
-  std::vector<std::string> params;  // "KEY=VALUES", the syntax of `latsim sweep --param`
+  std::vector<std::string> params;           // "KEY=VALUES", the syntax of `latsim sweep --param`
   std::vector<std::string> param_locations;  // FILE:LINE:COLUMN of each param's values
-  int seeds = 0;                    // 0: not set (one seed)
-  std::string metrics;              // comma-separated metric paths; empty: the default set
+  int seeds = 0;                             // 0: not set (one seed)
+  std::string metrics;                       // comma-separated metric paths; empty: the default set
 };
 
 struct Scenario {

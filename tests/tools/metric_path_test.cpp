@@ -97,10 +97,11 @@ TEST(MetricPath, ListsAreCanonicalWithoutDuplicates) {
 }
 
 TEST(MetricPath, EveryNumberHasAPath) {
-  EXPECT_EQ(metric_paths(kMetrics),
-            (std::vector<std::string>{"cpus.0.spin_us", "cpus.1.nmis", "cpus.1.spin_us",
-                                      "irqs.14.count", "latency_tracer.max_us",
-                                      "latency_tracer.threshold_us", "workloads.cyclictest.max_us"}));
+  EXPECT_EQ(
+      metric_paths(kMetrics),
+      (std::vector<std::string>{"cpus.0.spin_us", "cpus.1.nmis", "cpus.1.spin_us", "irqs.14.count",
+                                "latency_tracer.max_us", "latency_tracer.threshold_us",
+                                "workloads.cyclictest.max_us"}));
   EXPECT_EQ(nearest_metric(kMetrics, "workloads.cyclictest.max_usec"),
             "workloads.cyclictest.max_us");
   EXPECT_EQ(nearest_metric(kMetrics, "something.else.entirely"), "");

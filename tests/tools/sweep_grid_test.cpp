@@ -2,6 +2,8 @@
 // arguments refused before anything runs.
 #include "tests/tools/sweep_test_support.h"
 
+#include <fmt/format.h>
+
 #include "tools/sweep/grid.h"
 
 namespace sweep_test {
@@ -17,23 +19,77 @@ std::vector<std::string> values_of(const std::vector<Listed>& pts) {
   return v;
 }
 
-TEST_F(Sweep, RangesExpand) {
+TEST(SweepGrid, RangesExpand) {
   using V = std::vector<std::string>;
-  const std::string key = "workload.cyclictest.interval_us";
-  EXPECT_EQ(values_of(dry_run({"--param", key + "=8..128*2"})), (V{"8", "16", "32", "64", "128"}));
-  EXPECT_EQ(values_of(dry_run({"--param", key + "=8..100*2"})), (V{"8", "16", "32", "64"}));
-  EXPECT_EQ(values_of(dry_run({"--param", key + "=1..4"})), (V{"1", "2", "3", "4"}));
-  EXPECT_EQ(values_of(dry_run({"--param", key + "=-4..5+4"})), (V{"-4", "0", "4"}));
-  EXPECT_EQ(values_of(dry_run({"--param", key + "=7..7"})), (V{"7"}));
+  using latsim::sweep::parse_values;
+  EXPECT_EQ(parse_values("8..128*2"), (V{"8", "16", "32", "64", "128"}));
+  EXPECT_EQ(parse_values("8..100*2"), (V{"8", "16", "32", "64"}));
+  EXPECT_EQ(parse_values("1..4"), (V{"1", "2", "3", "4"}));
+  EXPECT_EQ(parse_values("-4..5+4"), (V{"-4", "0", "4"}));
+  EXPECT_EQ(parse_values("7..7"), (V{"7"}));
   // Lists, ranges and plain scalars mix; spaces around items do not count.
-  EXPECT_EQ(values_of(dry_run({"--param", key + "=1, 5..7 ,on,2.5"})),
-            (V{"1", "5", "6", "7", "on", "2.5"}));
+  EXPECT_EQ(parse_values("1, 5..7 ,on,2.5"), (V{"1", "5", "6", "7", "on", "2.5"}));
+}
 
+TEST_F(Sweep, DryRunListsEveryPoint) {
+  using V = std::vector<std::string>;
   V every8;
   for (int v = 0; v <= 248; v += 8) every8.push_back(std::to_string(v));
-  const auto pts = dry_run({"--param", key + "=0..248+8"});
+  const auto pts = dry_run({"--param", "platform.pci.latency_timer=0..248+8"});
   EXPECT_EQ(values_of(pts), every8);
   EXPECT_EQ(pts.size(), 32u);
+}
+
+// Every point is loaded as its `latsim run` would load it before anything runs: a typo or a
+// value out of range fails the dry run (and the sweep) with where it came from.
+TEST_F(Sweep, PointsRunWouldRefuseFailTheDryRun) {
+  struct Case {
+    std::vector<std::string> args;
+    std::vector<std::string> err;
+  };
+  const std::vector<Case> cases{
+      {{"--param", "read_ahead_kb=32,128"},
+       {"--param read_ahead_kb: error: read_ahead_kb: unknown key; did you mean "
+        "`/sys/block/hda/queue/read_ahead_kb`?",
+        "[point 0 (read_ahead_kb=32 seed=1), point 1 (read_ahead_kb=128 seed=1)]",
+        "latsim sweep: error: 2 of 2 points would fail (`latsim run` refuses them); nothing was "
+        "run. `latsim list params` lists every key with its range\n"}},
+      {{"--param", "max_sectors_kb=128,256"},
+       {"did you mean `/sys/block/hda/queue/max_sectors_kb`?", "2 of 2 points would fail"}},
+      {{"--param", kMaxSectors + "=64..512*2", "--seeds", "2"},
+       {"--param " + kMaxSectors + "=256: error: kernel.tunables." + kMaxSectors +
+            ": 256 is out of range (accepted: 4..128) [points 4..5 (" + kMaxSectors + "=256)]\n",
+        "--param " + kMaxSectors + "=512: error:", "4 of 8 points would fail"}},
+      {{"--param", "platform.pci.latency_timr=32,64"},
+       {"did you mean `platform.pci.latency_timer`?"}},
+  };
+  for (const auto& c : cases) {
+    for (const bool dry : {true, false}) {
+      std::vector<std::string> a = c.args;
+      a.insert(a.end(), {"--out", "out-dir"});
+      if (dry) a.push_back("--dry-run");
+      const Result r = sweep(a);
+      EXPECT_EQ(r.code, 255) << r;
+      for (const auto& e : c.err)
+        EXPECT_TRUE(contains(r.err, e)) << "expected `" << e << "` in\n" << r;
+      EXPECT_EQ(r.out, "") << r;
+      EXPECT_FALSE(fs::exists(dir_ / "out-dir")) << r;
+    }
+  }
+}
+
+// A value of the scenario's own sweep: block is placed at its line and column.
+TEST_F(Sweep, ScenarioSweepBlockValuesArePlaced) {
+  std::string text = slurp(kScenario);
+  text += "sweep:\n  params:\n    /sys/block/hda/queue/max_sectors_kb: [8, 512]\n";
+  std::ofstream(dir_ / "s.yaml") << text;
+  const size_t line = size_t(std::count(text.begin(), text.end(), '\n'));
+  const Result r = latsim({"sweep", (dir_ / "s.yaml").string(), "--dry-run"});
+  EXPECT_EQ(r.code, 255) << r;
+  EXPECT_TRUE(contains(r.err, fmt::format("s.yaml:{}:42: error: kernel.tunables.{}: 512 is out of "
+                                          "range (accepted: 4..128) [point 1 ({}=512 seed=1)]",
+                                          line, kMaxSectors, kMaxSectors)))
+      << r;
 }
 
 TEST(SweepGrid, PointsAreBounded) {
@@ -73,7 +129,7 @@ TEST_F(Sweep, BadArgumentsAreRefusedBeforeAnythingRuns) {
       {{key + "=8,16", "--set", kMaxSectors + "=32"}, "both swept"},
       {{key + "=8,16", "--shard", "3/3"}, "expected K/N"},
       {{key + "=8,16", "--shard", "x"}, "expected K/N"},
-      {{key + "=8,16", "--metrics", "a..b"}, "dotted paths"},
+      {{key + "=8,16", "--metrics", "a..b"}, "--metrics `a..b`: `a..b`: empty key between dots"},
       {{key + "=8,16", "--set", "kernel.hz=7"}, "kernel.hz"},  // the scenario rejects it
       {{key + "=1..20000", "--dry-run"}, "range `1..20000` has more than 10000 values (the limit)"},
       {{key + "=1..9000,10001..12000", "--dry-run"}, "11000 values; the limit is 10000"},

@@ -24,9 +24,9 @@ std::string point_text(const Point& p, size_t seeds) {
   for (const auto& [k, v] : p.values) kv.push_back(k + "=" + v);
   const bool combination = seeds > 1 && p.index % seeds == 0;
   if (!combination) kv.push_back("seed=" + std::to_string(p.seed));
-  return combination ? fmt::format("points {}..{} ({})", p.index, p.index + seeds - 1,
-                                   fmt::join(kv, " "))
-                     : fmt::format("point {} ({})", p.index, fmt::join(kv, " "));
+  return combination
+             ? fmt::format("points {}..{} ({})", p.index, p.index + seeds - 1, fmt::join(kv, " "))
+             : fmt::format("point {} ({})", p.index, fmt::join(kv, " "));
 }
 
 // A diagnostic of point p said where the value came from: a swept value's `--set K=V`

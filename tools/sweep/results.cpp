@@ -733,15 +733,16 @@ std::vector<std::string> unknown_metrics(const fs::path& dir, const Manifest& m,
       found = !r.metrics[k].is_null();
       if (!found) {  // absent, or present as null: read it again to tell
         const json j = json::parse(read_text(point_dir(dir, r.point) / "metrics.json"));
-        found = bool(metrics::metric_at(j, *metrics::parse_metric_path(m.metrics[k], error), error));
+        found =
+            bool(metrics::metric_at(j, *metrics::parse_metric_path(m.metrics[k], error), error));
         if (!any) why = error;
       }
       any = true;
       if (found) break;
     }
     if (any && !found)
-      problems.push_back(fmt::format("metric `{}` is in no finished point's metrics.json: {}",
-                                     m.metrics[k], why));
+      problems.push_back(
+          fmt::format("metric `{}` is in no finished point's metrics.json: {}", m.metrics[k], why));
   }
   return problems;
 }
