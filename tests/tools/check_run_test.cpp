@@ -54,10 +54,26 @@ TEST_F(Check, SelfTestPassHolds) {
                        kMaxSectors + ": 32"));
   EXPECT_TRUE(contains(slurp(o / "self-test-pass/small/seed-1/scenario.resolved.yaml"),
                        kMaxSectors + ": 8"));
-  // The measured figures are the runs' own.
-  EXPECT_EQ(v["rows"][0]["measured"],
-            read_json(o / "self-test-pass/defaults/seed-1/metrics.json")["latency_tracer"]["max_us"]
-                .dump());
+  // The measured figures are the runs' own, as text and as numbers.
+  const json max_us =
+      read_json(o / "self-test-pass/defaults/seed-1/metrics.json")["latency_tracer"]["max_us"];
+  EXPECT_EQ(v["rows"][0]["measured"], max_us.dump());
+  EXPECT_EQ(v["rows"][0]["value"], max_us.get<double>());
+  EXPECT_EQ(v["rows"][0]["per_seed"], json::array({max_us.get<double>()}));
+  EXPECT_EQ(v["rows"][0]["seeds"], json::array({1}));
+  EXPECT_EQ(v["rows"][0]["band"], json::parse(R"({"low": 1000.0, "high": null})"));
+  // approx ± tolerance: the band's ends and how it was given.
+  EXPECT_EQ(v["rows"][2]["metric"], "cpus.0.nmis");  // written cpus[0].nmis: stored canonical
+  EXPECT_EQ(v["rows"][2]["band"], json::parse(R"({"low": 950.0, "high": 1050.0, "approx": 1000.0,
+                                                 "tolerance": 5.0, "tolerance_unit": "%"})"));
+  EXPECT_EQ(v["rows"][3]["band"]["tolerance_unit"], "metric");
+  // A comparison: each side's numbers; a ratio's value is the ratio judged.
+  const json& ratio = v["rows"][8];
+  ASSERT_EQ(ratio["compared"].size(), 2u) << ratio;
+  EXPECT_EQ(ratio["compared"][0]["name"], "defaults");
+  EXPECT_DOUBLE_EQ(ratio["value"].get<double>(),
+                   ratio["compared"][0]["values"][0].get<double>() /
+                       ratio["compared"][1]["values"][0].get<double>());
 
   const std::string xml = slurp(o / "junit.xml");
   EXPECT_TRUE(contains(xml,
@@ -142,8 +158,13 @@ TEST_F(Check, SeedsRunEachCaseSeveralTimes) {
           << c << "/" << s;
   const json v = read_json(dir_ / "o/self-test-pass/verdicts.json");
   EXPECT_EQ(v["seeds"], 2);
-  // Every seed's figure is shown: "3599, 3612".
+  // Every seed's figure is shown: "3599, 3612"; the value judged is their median.
   EXPECT_TRUE(contains(v["rows"][0]["measured"].get<std::string>(), ", ")) << v["rows"][0];
+  const json& per_seed = v["rows"][0]["per_seed"];
+  ASSERT_EQ(per_seed.size(), 2u) << v["rows"][0];
+  EXPECT_EQ(v["rows"][0]["seeds"], json::array({1, 2}));
+  EXPECT_DOUBLE_EQ(v["rows"][0]["value"].get<double>(),
+                   (per_seed[0].get<double>() + per_seed[1].get<double>()) / 2);
   EXPECT_EQ(v["rows"][1]["measured"].get<std::string>().rfind("2 of 2 seeds: ", 0), 0u)
       << v["rows"][1];
 }

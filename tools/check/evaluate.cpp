@@ -163,6 +163,7 @@ class Evaluator {
     if (e.metric) {
       r.metric = e.metric->text;
       r.expected = e.bounds.text();
+      r.band = e.bounds;
       const Values vals = values(c, *e.metric);
       if (!vals.error.empty()) {
         r.measured = "-";
@@ -170,8 +171,12 @@ class Evaluator {
         r.detail = vals.error;
         return r;
       }
+      for (const auto& f : files_[c]) r.seeds.push_back(f.run->seed);
+      r.per_seed = vals.v;
+      if (vals.v.size() == 1) r.value = vals.v[0];
       if (m == SeedMode::Median && vals.v.size() > 1) {
         const double med = median(vals.v);
+        r.value = med;
         r.measured = fmt::format("median {} of {}", number_text(med), list_text(vals.v));
         r.verdict = e.bounds.holds(med) ? Verdict::Pass : Verdict::Fail;
       } else {
@@ -251,6 +256,7 @@ class Evaluator {
       for (const auto& name : c.cases) points.push_back({&name, &c.metric});
     else
       for (const auto& m : c.metrics) points.push_back({&c.cases[0], &m});
+    if (c.op == Comparison::Op::Ratio) r.band = c.bounds;
     std::vector<std::vector<double>> values;
     for (const auto& [name, metric] : points) {
       Values v = this->values(index_of(*name), *metric);
@@ -261,6 +267,7 @@ class Evaluator {
         return r;
       }
       if (mode(c.over_seeds) == SeedMode::Median) v.v = {median(v.v)};
+      r.compared.push_back({c.metrics.empty() ? *name : metric->text, v.v});
       values.push_back(std::move(v.v));
     }
     size_t seeds = values[0].size();
@@ -280,6 +287,7 @@ class Evaluator {
           }
           const double q = at[0] / at[1];
           pass = pass && c.bounds.holds(q);
+          r.per_seed.push_back(q);
           measured.push_back(
               fmt::format("{} ({} / {})", number_text(q), number_text(at[0]), number_text(at[1])));
           break;
@@ -299,6 +307,7 @@ class Evaluator {
           break;
       }
     }
+    if (r.per_seed.size() == 1) r.value = r.per_seed[0];
     r.measured = fmt::format("{}", fmt::join(measured, "; "));
     if (mode(c.over_seeds) == SeedMode::Median && !values.empty() && files_[0].size() > 1)
       r.measured = "medians " + r.measured;

@@ -3,9 +3,11 @@
 // comparison. Everything here reads files only, so a verdict is as reproducible as the runs.
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "tools/check/bounds.h"
 #include "tools/check/hypothesis.h"
 
 namespace latsim::check {
@@ -29,6 +31,14 @@ struct Row {
   std::string location;    // FILE:LINE:COL of the expectation in the hypothesis file
   std::string known_miss;  // the file's reason the model misses it ("": it should hold)
   RowKind kind = RowKind::Bound;
+  // The row in numbers, for scripts (verdicts.json); unset or empty where it has none.
+  std::optional<Bounds> band;    // a metric's or a ratio's accepted band
+  std::optional<double> value;   // the number judged: the median over seeds, or the one seed's
+  std::vector<uint64_t> seeds;   // the seeds, in order
+  std::vector<double> per_seed;  // a metric row: each seed's value (a ratio: each seed's ratio)
+  // A comparison: each case (or metric of the one case) with its values, one per seed or
+  // their median.
+  std::vector<std::pair<std::string, std::vector<double>>> compared;
   // A known miss that held: the file should drop its known_miss.
   bool promoted() const { return !known_miss.empty() && verdict == Verdict::Pass; }
 };

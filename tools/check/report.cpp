@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace latsim::check {
 
@@ -147,6 +148,38 @@ std::string junit_xml(const std::vector<HypothesisResult>& results) {
   return x;
 }
 
+namespace {
+
+// The accepted band in numbers: low/high (null when unbounded), and approx ± tolerance.
+nlohmann::json band_json(const Bounds& b) {
+  auto finite = [](double v) {
+    return std::isinf(v) ? nlohmann::json(nullptr) : nlohmann::json(v);
+  };
+  nlohmann::json j = {{"low", finite(b.lo())}, {"high", finite(b.hi())}};
+  if (b.approx) {
+    j["approx"] = *b.approx;
+    j["tolerance"] = b.tolerance;
+    j["tolerance_unit"] = b.relative ? "%" : "metric";
+  }
+  return j;
+}
+
+// A row's numbers: what was judged, each seed's, each compared side's.
+void add_numbers(const Row& r, nlohmann::json& j) {
+  if (r.band) j["band"] = band_json(*r.band);
+  j["value"] = r.value ? nlohmann::json(*r.value) : nlohmann::json(nullptr);
+  if (!r.seeds.empty()) j["seeds"] = r.seeds;
+  if (!r.per_seed.empty()) j["per_seed"] = r.per_seed;
+  if (!r.compared.empty()) {
+    nlohmann::json sides = nlohmann::json::array();
+    for (const auto& [name, values] : r.compared)
+      sides.push_back({{"name", name}, {"values", values}});
+    j["compared"] = sides;
+  }
+}
+
+}  // namespace
+
 nlohmann::json verdicts_json(const HypothesisResult& result) {
   const Hypothesis& h = *result.hypothesis;
   nlohmann::json rows = nlohmann::json::array();
@@ -159,6 +192,7 @@ nlohmann::json verdicts_json(const HypothesisResult& result) {
                     {"detail", r.detail},
                     {"location", r.location},
                     {"kind", row_kind_text(r.kind)}});
+    add_numbers(r, rows.back());
     if (!r.known_miss.empty()) rows.back()["known_miss"] = r.known_miss;
     if (r.promoted()) rows.back()["promote"] = true;  // a known miss that held
   }

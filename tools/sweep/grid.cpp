@@ -130,6 +130,20 @@ Param parse_param(const std::string& text) {
   return p;
 }
 
+nlohmann::json typed_value(const std::string& text) {
+  if (text == "true" || text == "false") return text == "true";
+  const size_t digits = text.find_first_not_of("-0123456789.");
+  if (digits != std::string::npos || text.empty()) return text;
+  // Only what dumps back to the same text: no leading zeros, no trailing ".0".
+  const nlohmann::json number = nlohmann::json::parse(text, nullptr, false);
+  if (number.is_number() && number.dump() == text) return number;
+  return text;
+}
+
+std::string value_text(const nlohmann::json& value) {
+  return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
 std::string fnv1a_hex(const std::string& text) {
   uint64_t h = 14695981039346656037ull;
   for (unsigned char c : text) {

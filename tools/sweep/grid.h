@@ -10,6 +10,7 @@
 // Grid order: the first --param varies slowest, the seeds fastest. Point i of a grid
 // belongs to shard K/N when i % N == K.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -34,6 +35,13 @@ std::vector<std::string> parse_values(const std::string& text);
 
 // "KEY=ITEMS" -> Param. Throws GridError.
 Param parse_param(const std::string& text);
+
+// A swept value as JSON holds it: a number or a boolean when it reads back as the same text
+// (8, -4, 2.5, true), else the text ("08", "1e3", "on", "vanilla"); so the text, which a
+// point's id is made of, survives the round trip through sweep.json.
+nlohmann::json typed_value(const std::string& text);
+// The text of a value written by typed_value.
+std::string value_text(const nlohmann::json& value);
 
 // 64-bit FNV-1a of `text`, as 16 lower-case hex digits.
 std::string fnv1a_hex(const std::string& text);

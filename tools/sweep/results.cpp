@@ -18,20 +18,6 @@ namespace {
 
 using nlohmann::json;
 
-bool all_digits(const std::string& s, size_t from = 0) {
-  if (s.size() <= from) return false;
-  return std::all_of(s.begin() + long(from), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-// A swept value in results.json: integers as numbers, everything else as its text.
-json typed(const std::string& v) {
-  const size_t sign = !v.empty() && v[0] == '-' ? 1 : 0;
-  // "08" stays text: a number would lose its leading zero.
-  if (all_digits(v, sign) && v.size() < 18 && (v[sign] != '0' || v.size() == sign + 1))
-    return std::stoll(v);
-  return v;
-}
-
 // metrics.json value at a metric path, null when absent.
 json at_path(const json& j, const std::string& path) {
   std::string why;
@@ -485,7 +471,7 @@ std::string results_csv(const Manifest& m, const std::vector<PointResult>& resul
 // One point in results.json.
 json point_json(const Manifest& m, const PointResult& r) {
   json values = json::object();
-  for (const auto& [k, v] : r.point.values) values[k] = typed(v);
+  for (const auto& [k, v] : r.point.values) values[k] = typed_value(v);
   json metrics = json::object();
   for (size_t k = 0; k < m.metrics.size(); ++k) metrics[m.metrics[k]] = r.metrics[k];
   json p = {{"index", r.point.index},
@@ -509,7 +495,8 @@ json across_seeds_json(const Manifest& m, const std::vector<PointResult>& result
   json agg = json::array();
   for (const auto& c : combos(m, results)) {
     json values = json::object();
-    for (size_t i = 0; i < c.values.size(); ++i) values[m.grid.params[i].key] = typed(c.values[i]);
+    for (size_t i = 0; i < c.values.size(); ++i)
+      values[m.grid.params[i].key] = typed_value(c.values[i]);
     json ms = json::object();
     size_t n = 0;
     for (const auto* r : c.runs) n += r->status == Status::Ok;
@@ -536,7 +523,7 @@ json results_json(const Manifest& m, const std::vector<PointResult>& results) {
   json params = json::array();
   for (const auto& p : g.params) {
     json vals = json::array();
-    for (const auto& v : p.values) vals.push_back(typed(v));
+    for (const auto& v : p.values) vals.push_back(typed_value(v));
     params.push_back({{"key", p.key}, {"values", vals}});
   }
   json res = {{"schema_version", 1},
@@ -587,7 +574,11 @@ std::string read_text(const fs::path& path) {
 
 json Manifest::to_json() const {
   json params = json::array();
-  for (const auto& p : grid.params) params.push_back({{"key", p.key}, {"values", p.values}});
+  for (const auto& p : grid.params) {
+    json values = json::array();
+    for (const auto& v : p.values) values.push_back(typed_value(v));
+    params.push_back({{"key", p.key}, {"values", values}});
+  }
   return {{"schema_version", 1},
           {"kind", "latsim-sweep"},
           {"scenario", scenario_path},
@@ -613,9 +604,11 @@ Manifest Manifest::from_json(const json& j, const std::string& where) {
     m.scenario_hash = j.at("scenario_fnv1a").get<std::string>();
     m.duration_s = j.at("duration_s").get<double>();
     m.grid.sets = j.at("sets").get<std::vector<std::string>>();
-    for (const auto& p : j.at("params"))
-      m.grid.params.push_back(
-          {p.at("key").get<std::string>(), p.at("values").get<std::vector<std::string>>()});
+    for (const auto& p : j.at("params")) {
+      Param param{p.at("key").get<std::string>(), {}};
+      for (const auto& v : p.at("values")) param.values.push_back(value_text(v));
+      m.grid.params.push_back(param);
+    }
     m.grid.seeds = j.at("seeds").get<std::vector<uint64_t>>();
     m.metrics = j.at("metrics").get<std::vector<std::string>>();
     if (!j.at("shard").is_null()) m.shard = parse_shard(j.at("shard").get<std::string>());
