@@ -344,6 +344,74 @@ TEST(CheckTraceSignature, NoTracesNeverHolds) {
   EXPECT_EQ(r.measured, "no traces");
 }
 
+// ---- the verdict table and CSV ----
+
+std::vector<Row> table_rows() {
+  Row a{"h",
+        "defaults",
+        "latency_tracer.max_us",
+        "2305 ± 35% (1498.25..3111.75)",
+        "median 2252.5 of 2284, 2221",
+        Verdict::Pass,
+        "",
+        "h.yaml:9:9"};
+  a.value = 2252.5;
+  latsim::check::Bounds b;
+  b.approx = 2305;
+  b.tolerance = 35;
+  b.relative = true;
+  a.band = b;
+  Row t{"h",
+        "quiet",
+        "trace: longest step",
+        "in do_IRQ/timer_interrupt/mark_offset_tsc/do_timer, ≥ 60 us",
+        "x, \"y\"",
+        Verdict::Fail,
+        "why",
+        "h.yaml:12:9"};
+  return {a, t};
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  return lines;
+}
+
+size_t code_points(const std::string& s) {
+  size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+TEST(CheckTable, FitsTheWidthByWrappingCells) {
+  const auto rows = table_rows();
+  const std::string wide = latsim::check::fitted_table(rows, 0);
+  EXPECT_EQ(lines_of(wide).size(), 4u) << wide;  // header, rule, a line per row
+  for (const size_t width : {60, 80, 100}) {
+    const std::string t = latsim::check::fitted_table(rows, width);
+    for (const auto& l : lines_of(t)) EXPECT_LE(code_points(l), width) << width << "\n" << t;
+    EXPECT_GT(lines_of(t).size(), 4u) << t;
+    EXPECT_NE(t.find("PASS"), std::string::npos) << t;  // the verdict is never narrowed
+  }
+  // Words stay whole while they can.
+  const std::string t100 = latsim::check::fitted_table(rows, 100);
+  EXPECT_NE(t100.find("latency_tracer.max_us"), std::string::npos) << t100;
+  EXPECT_NE(t100.find("1498.25..3111.75)"), std::string::npos) << t100;
+  EXPECT_EQ(lines_of(latsim::check::fitted_table(rows, 80))[0],
+            "hypothesis  case      metric           expected         measured         verdict");
+}
+
+TEST(CheckTable, CsvHasNumbersAndQuotes) {
+  EXPECT_EQ(latsim::check::verdicts_csv(table_rows()),
+            "hypothesis,case,metric,expected,measured,verdict,value,low,high,kind,location,detail\n"
+            "h,defaults,latency_tracer.max_us,2305 ± 35% (1498.25..3111.75),\"median 2252.5 of "
+            "2284, 2221\",PASS,2252.5,1498.25,3111.75,bound,h.yaml:9:9,\n"
+            "h,quiet,trace: longest step,\"in do_IRQ/timer_interrupt/mark_offset_tsc/do_timer, ≥ "
+            "60 us\",\"x, \"\"y\"\"\",FAIL,,,,bound,h.yaml:12:9,why\n");
+}
+
 // ---- JUnit ----
 
 TEST(CheckJunit, EscapesWhatXmlCannotHoldAndParsesBack) {

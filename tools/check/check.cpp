@@ -1,9 +1,11 @@
 #include "tools/check/check.h"
 
 #include <fmt/format.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -227,25 +229,38 @@ int print_report(const CheckOptions& o, const std::vector<HypothesisResult>& res
     known += r.verdict == Verdict::KnownMiss;
     promoted += r.promoted();
   }
-  if (!o.quiet) {
-    std::cout << verdict_table(all) << "\n";
+  // csv and json: stdout holds the verdicts only, what a person reads goes to stderr.
+  const std::string format = !o.format.empty()              ? o.format
+                             : ::isatty(STDOUT_FILENO) != 0 ? "table"
+                                                            : "md";
+  const bool data = format == "csv" || format == "json";
+  std::ostream& text = data ? std::cerr : std::cout;
+  if (format == "csv") std::cout << verdicts_csv(all);
+  if (format == "json") {
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& res : results) j.push_back(verdicts_json(res));
+    std::cout << j.dump(2) << "\n";
+  }
+  if (!o.quiet && !data) {
+    std::cout << (format == "md" ? verdict_table(all) : fitted_table(all, terminal_width()))
+              << "\n";
     for (const auto& res : results)
       std::cout << fmt::format("{} {}: {}\n", res.passed() ? "PASS" : "FAIL", res.hypothesis->name,
                                res.hypothesis->claim);
   }
   if (fail + error + known + promoted) {
-    if (!o.quiet) std::cout << "\n";
+    if (!o.quiet && !data) text << "\n";
     for (const auto& r : all)
       if (r.verdict != Verdict::Pass)
-        std::cout << fmt::format("{}: {}: {}/{}: {}\n", r.location, verdict_text(r.verdict),
-                                 r.hypothesis, r.case_name, r.detail);
+        text << fmt::format("{}: {}: {}/{}: {}\n", r.location, verdict_text(r.verdict),
+                            r.hypothesis, r.case_name, r.detail);
       else if (r.promoted())
-        std::cout << fmt::format(
+        text << fmt::format(
             "{}: known miss now holds: {}/{}: {} (expected {}); drop its known_miss\n", r.location,
             r.hypothesis, r.case_name, r.measured, r.expected);
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::cout << fmt::format(
+  text << fmt::format(
       "\ncheck: {} of {} expectations hold{}, {} known miss{}, {} fail, {} could not be judged "
       "({} hypothes{}, {} runs, {:.1f} s wall, -j {}{}); outputs in {}/\n",
       pass, all.size(),
@@ -254,13 +269,25 @@ int print_report(const CheckOptions& o, const std::vector<HypothesisResult>& res
       wall, jobs, overrides_text(o.sets), out.string());
   // The scoreboard's headline: the seeds' own figures, apart from orderings and bounds.
   if (figures)
-    std::cout << fmt::format("check: {} of {} seed figures hold within their bands\n", figures_hold,
-                             figures);
+    text << fmt::format("check: {} of {} seed figures hold within their bands\n", figures_hold,
+                        figures);
   const bool failed = fail + error || (o.strict && known) || (o.exact && promoted);
   return failed ? kCheckFailed : 0;
 }
 
 }  // namespace
+
+size_t terminal_width() {
+  if (const char* c = std::getenv("COLUMNS")) {
+    char* end = nullptr;
+    const long n = std::strtol(c, &end, 10);
+    if (end != c && *end == '\0' && n > 0 && n < 100000) return size_t(n);
+  }
+  winsize ws{};
+  if (::isatty(STDOUT_FILENO) && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+    return ws.ws_col;
+  return 0;
+}
 
 int run_check(const CheckOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();

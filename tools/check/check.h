@@ -29,7 +29,14 @@ struct CheckOptions {
   bool quiet = false;       // no table, only failures and the summary line
   bool strict = false;      // known misses fail the check
   bool exact = false;       // a known miss that holds fails the check
+  // How the verdicts are printed: table (fitted to the terminal), md, csv or json; "":
+  // table on a terminal, md otherwise. csv and json put only the verdicts on stdout.
+  std::string format;
 };
+
+// The width a table printed on stdout may take: $COLUMNS, else the terminal's, else 0 (no
+// limit: a file or a pipe gets whole lines).
+size_t terminal_width();
 
 int run_check(const CheckOptions& o);
 

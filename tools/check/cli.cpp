@@ -108,6 +108,12 @@ Command::Command(CLI::App& app) {
   cmd_->add_flag("--validate", o_.validate,
                  "Check the files (and every case's scenario with its overrides), run nothing");
   cmd_->add_flag("-q,--quiet", o_.quiet, "No table: only failures and the summary line");
+  cmd_->add_option("--format", o_.format,
+                   "How the verdicts are printed: table (wrapped to the terminal's width,\n"
+                   "$COLUMNS), md (a Markdown table), csv or json (stdout holds only the\n"
+                   "verdicts, with their numbers; the rest goes to stderr). Default: table on\n"
+                   "a terminal, md otherwise")
+      ->check(CLI::IsMember({"table", "md", "csv", "json"}));
   cmd_->add_flag("--strict", o_.strict, "Known misses fail the check too");
   cmd_->add_flag("--exact", o_.exact,
                  "A known miss that holds fails the check too: any change to the scoreboard\n"

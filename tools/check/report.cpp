@@ -1,6 +1,7 @@
 #include "tools/check/report.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -52,6 +53,142 @@ std::string verdict_table(const std::vector<Row>& rows) {
   for (size_t x : w) rule += std::string(x + 2, '-') + "|";
   out += rule + "\n";
   for (const auto& c : cells) out += line(c);
+  return out;
+}
+
+namespace {
+
+// A word longer than this may be cut to fit a column.
+constexpr size_t kMaxWord = 24;
+
+const std::vector<std::string> kColumns{"hypothesis", "case",     "metric",
+                                        "expected",   "measured", "verdict"};
+
+std::vector<std::string> cells_of(const Row& r) {
+  return {r.hypothesis, r.case_name, r.metric, r.expected, r.measured, verdict_text(r.verdict)};
+}
+
+// The first `n` code points of `s`, and the rest.
+std::pair<std::string, std::string> split_at(const std::string& s, size_t n) {
+  size_t i = 0, seen = 0;
+  for (; i < s.size(); ++i) {
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) continue;
+    if (seen++ == n) break;
+  }
+  return {s.substr(0, i), s.substr(i)};
+}
+
+// `text` in lines of at most `w` code points, broken at spaces (a longer word is cut).
+std::vector<std::string> wrap(const std::string& text, size_t w) {
+  std::vector<std::string> lines;
+  std::string line;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t sp = text.find(' ', start);
+    std::string word = text.substr(start, sp == std::string::npos ? sp : sp - start);
+    start = sp == std::string::npos ? text.size() + 1 : sp + 1;
+    if (!line.empty() && width(line) + 1 + width(word) <= w) {
+      line += " " + word;
+      continue;
+    }
+    if (!line.empty()) lines.push_back(line);
+    while (width(word) > w) {
+      auto [head, rest] = split_at(word, w);
+      lines.push_back(head);
+      word = rest;
+    }
+    line = word;
+  }
+  lines.push_back(line);
+  return lines;
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+std::string number_field(std::optional<double> v) {
+  return v && std::isfinite(*v) ? fmt::format("{}", *v) : "";
+}
+
+}  // namespace
+
+std::string fitted_table(const std::vector<Row>& rows, size_t limit) {
+  std::vector<std::vector<std::string>> cells;
+  for (const auto& r : rows) cells.push_back(cells_of(r));
+  std::vector<size_t> w, least;
+  for (const auto& h : kColumns) w.push_back(width(h));
+  for (const auto& c : cells)
+    for (size_t i = 0; i < c.size(); ++i) w[i] = std::max(w[i], width(c[i]));
+  // A column narrows down to its longest word (at most 24) or its header; the verdict never.
+  for (size_t i = 0; i < w.size(); ++i) {
+    size_t word = width(kColumns[i]);
+    for (const auto& c : cells)
+      for (const auto& piece : wrap(c[i], kMaxWord)) word = std::max(word, width(piece));
+    least.push_back(i + 1 == w.size() ? w[i] : std::min(w[i], word));
+  }
+  auto total = [&] {
+    size_t t = 2 * (w.size() - 1);
+    for (size_t x : w) t += x;
+    return t;
+  };
+  // Narrow the widest column that may go, words whole; then, if that is not enough, cutting
+  // words down to the headers.
+  for (int pass = 0; pass < 2 && limit > 0; ++pass) {
+    if (pass == 1)
+      for (size_t i = 0; i + 1 < w.size(); ++i) least[i] = std::min(w[i], width(kColumns[i]));
+    while (total() > limit) {
+      size_t widest = w.size();
+      for (size_t i = 0; i < w.size(); ++i)
+        if (w[i] > least[i] && (widest == w.size() || w[i] > w[widest])) widest = i;
+      if (widest == w.size()) break;  // as narrow as it goes
+      --w[widest];
+    }
+  }
+  auto lines = [&](const std::vector<std::string>& c) {
+    std::vector<std::vector<std::string>> wrapped;
+    size_t n = 1;
+    for (size_t i = 0; i < c.size(); ++i) {
+      wrapped.push_back(wrap(c[i], w[i]));
+      n = std::max(n, wrapped.back().size());
+    }
+    std::string out;
+    for (size_t k = 0; k < n; ++k) {
+      std::string line;
+      for (size_t i = 0; i < c.size(); ++i) {
+        const std::string t = k < wrapped[i].size() ? wrapped[i][k] : "";
+        line += (i ? "  " : "") + t + std::string(w[i] - width(t), ' ');
+      }
+      line.erase(line.find_last_not_of(' ') + 1);
+      out += line + "\n";
+    }
+    return out;
+  };
+  std::string out = lines(kColumns);
+  std::vector<std::string> rule;
+  for (size_t x : w) rule.push_back(std::string(x, '-'));
+  out += fmt::format("{}\n", fmt::join(rule, "  "));
+  for (const auto& c : cells) out += lines(c);
+  return out;
+}
+
+std::string verdicts_csv(const std::vector<Row>& rows) {
+  std::string out =
+      "hypothesis,case,metric,expected,measured,verdict,value,low,high,kind,location,detail\n";
+  for (const auto& r : rows) {
+    std::vector<std::string> f;
+    for (const auto& c : cells_of(r)) f.push_back(csv_field(c));
+    f.push_back(number_field(r.value));
+    f.push_back(number_field(r.band ? std::optional<double>(r.band->lo()) : std::nullopt));
+    f.push_back(number_field(r.band ? std::optional<double>(r.band->hi()) : std::nullopt));
+    f.push_back(row_kind_text(r.kind));
+    f.push_back(csv_field(r.location));
+    f.push_back(csv_field(r.detail));
+    out += fmt::format("{}\n", fmt::join(f, ","));
+  }
   return out;
 }
 

@@ -19,6 +19,15 @@ struct HypothesisResult {
 // | hypothesis | case | metric | expected | measured | verdict |, one line per row.
 std::string verdict_table(const std::vector<Row>& rows);
 
+// The same columns as a plain table at most `width` columns wide (0: no limit): the widest
+// columns are narrowed and their cells wrapped at spaces onto more lines, words cut only
+// when whole words cannot fit (the verdict column is never narrowed).
+std::string fitted_table(const std::vector<Row>& rows, size_t width);
+
+// One line per row: hypothesis, case, metric, expected, measured, verdict, value, low, high,
+// kind, location, detail (RFC 4180 quoting; numbers empty when the row has none).
+std::string verdicts_csv(const std::vector<Row>& rows);
+
 // One <testsuite> per hypothesis, one <testcase> per row; FAIL is a <failure>, ERROR an
 // <error>. No times or host names: the same runs give the same bytes.
 std::string junit_xml(const std::vector<HypothesisResult>& results);
