@@ -74,11 +74,21 @@ void OutputTransaction::write(const std::string& relative, std::string_view text
 
 std::string OutputTransaction::stage(const std::string& path) {
   const fs::path target = fs::absolute(path).lexically_normal();
+  const fs::path given(path);
+  const fs::path inside = given.has_parent_path() ? target.lexically_relative(final_) : given;
+  if (!inside.empty() && *inside.begin() != ".." && inside != ".") {
+    if (inside.has_parent_path())
+      make_directories(tmp_ / inside.parent_path(), shown_ / inside.parent_path());
+    return (tmp_ / inside).string();
+  }
   make_directories(target.parent_path(), path);
   remove_stale_temporaries(target.parent_path());
   staged_.emplace_back(temporary_sibling(target), target);
+  staged_shown_.push_back(path);
   return staged_.back().first.string();
 }
+
+std::vector<std::string> OutputTransaction::files_beside() const { return staged_shown_; }
 
 void OutputTransaction::commit() {
   std::vector<std::string> files;
@@ -88,6 +98,8 @@ void OutputTransaction::commit() {
   std::string list;
   for (const auto& f : files) list += f + "\n";
   write(kCompleteMarker, list);
+  files.push_back(kCompleteMarker);
+  files_ = std::move(files);
   // One syncfs makes every file and directory in it durable: a tenth of the cost of an
   // fsync per file on a disk where each costs milliseconds (a run writes up to ~60).
   if (::syncfs(dir_fd_) != 0) throw OutputError(shown_, std::strerror(errno));

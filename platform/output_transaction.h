@@ -36,13 +36,19 @@ class OutputTransaction {
   void write(const std::string& relative, std::string_view text);
   // A directory of the run, there even when nothing is written into it.
   void add_directory(const std::string& relative);
-  // Where to stream a file that lives outside the directory: a temporary beside `path`
-  // (its directory made), renamed to `path` by commit().
+  // Where to stream a file (a timeline, a VCD) that `path` names: a bare file name, or a
+  // path inside the run directory, is a file of the run itself, streamed into the temporary
+  // directory and committed with it; anything else is a temporary beside `path` (its
+  // directory made), renamed to `path` by commit().
   std::string stage(const std::string& path);
   // The marker, one syncfs, then the renames; throws OutputError.
   void commit();
 
   const std::filesystem::path& temporary_dir() const { return tmp_; }  // .NAME.tmp-PID
+  // After commit(): the run directory's files (relative, sorted, the marker too), and the
+  // files streamed beside it (as their paths were given).
+  const std::vector<std::string>& files() const { return files_; }
+  std::vector<std::string> files_beside() const;
 
  private:
   void publish_staged();
@@ -50,6 +56,8 @@ class OutputTransaction {
 
   std::filesystem::path shown_, final_, tmp_;  // final_, tmp_: absolute
   std::vector<std::pair<std::filesystem::path, std::filesystem::path>> staged_;  // tmp, final
+  std::vector<std::string> staged_shown_;                                        // as given
+  std::vector<std::string> files_;
   int dir_fd_ = -1;       // the temporary directory, for syncfs
   size_t published_ = 0;  // staged files already renamed to their final names
   bool committed_ = false;

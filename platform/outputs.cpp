@@ -1,9 +1,11 @@
 #include "platform/outputs.h"
 #include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string_view>
 #include "platform/scenario_emit.h"
@@ -20,9 +22,12 @@ params::Table<OutputConfig> output_keys() {
   return {
       bind(of_type(T::String, "dir", "output directory (empty: out/<name>/)"), &O::dir),
       bind(of_type(T::String, "timeline",
-                   "Chrome trace-event JSON file for Perfetto/speedscope (empty: none)"),
+                   "Chrome trace-event JSON file for Perfetto/speedscope; a bare file name is "
+                   "in the output directory (empty: none)"),
            &O::timeline),
-      bind(of_type(T::String, "vcd", "VCD waveform file (empty: none)"), &O::vcd),
+      bind(of_type(T::String, "vcd",
+                   "VCD waveform file; a bare file name is in the output directory (empty: none)"),
+           &O::vcd),
       bind(of_type(T::String, "timeline_window",
                    "A..B (12.3s..12.4s) or max:SPAN (around the longest section); empty: all"),
            &O::timeline_window),
@@ -86,16 +91,24 @@ fs::path checked_out_dir(const std::string& out) {
 
 void check_output_paths(const Scenario& s, const std::string& out_dir) {
   const fs::path dir = checked_out_dir(out_dir);
+  // What the run writes itself: a streamed file may not take its place.
+  static const std::set<std::string> kOwn{
+      "COMPLETE", "metrics.json", "run-info.json", "scenario.resolved.yaml",
+      "traces",   "dmesg.txt",    "syslog.txt",    "interrupts.txt"};
+  std::set<fs::path> inside;
   for (const auto& [key, file] : {std::pair{"outputs.timeline", s.outputs.timeline},
                                   std::pair{"outputs.vcd", s.outputs.vcd}}) {
     if (file.empty()) continue;
-    const fs::path f = fs::absolute(file).lexically_normal();
-    const auto rel = f.lexically_relative(dir);
-    if (!rel.empty() && *rel.begin() != "..")
+    const fs::path given(file);
+    const fs::path rel = given.has_parent_path()
+                             ? fs::absolute(file).lexically_normal().lexically_relative(dir)
+                             : given;
+    if (rel.empty() || *rel.begin() == "..") continue;  // beside the run directory
+    if (rel == "." || kOwn.count(rel.begin()->string()) || !inside.insert(rel).second)
       throw std::runtime_error(
-          fmt::format("{} {} is inside the output directory {}, which a run replaces as a whole; "
-                      "write it beside it (e.g. {}-{})",
-                      key, file, dir.string(), dir.string(), f.filename().string()));
+          fmt::format("{} {}: the run directory {} holds a file of that name already; choose "
+                      "another name",
+                      key, file, dir.string()));
   }
 }
 

@@ -18,8 +18,9 @@ void write_outputs(const Scenario& s, kernel::Kernel& k,
                    const std::vector<workloads::Program*>& programs, const RunResult& r,
                    OutputTransaction& tx);
 // Before a run: the output directory may be written (not the working directory or a
-// parent, not a non-latsim directory), and no streamed file (timeline, VCD) lies inside
-// it, since the directory is replaced as a whole. Throws std::runtime_error.
+// parent, not a non-latsim directory), and a streamed file (timeline, VCD) named inside it
+// (a bare file name, or a path into it) takes no name the run writes itself. Throws
+// std::runtime_error.
 void check_output_paths(const Scenario& s, const std::string& out_dir);
 
 }  // namespace latsim::platform

@@ -113,6 +113,8 @@ RunResult run_scenario(const Scenario& s, const RunOptions& o) {
     if (o.extra_files)
       for (const auto& [name, text] : o.extra_files(r)) tx->write(name, text);
     tx->commit();
+    r.files = tx->files();
+    r.files_beside = tx->files_beside();
   }
   return r;
 }

@@ -32,6 +32,8 @@ struct RunResult {
   workloads::PlotData plots;                            // what the programs hand to the run's plots
   sc_core::sc_time max_section_start, max_section_end;  // the latency tracer's longest
   nlohmann::json blame;  // traces/blame.json while tracing (platform/blame_json.h), else null
+  std::vector<std::string> files;         // written into out_dir (relative, sorted)
+  std::vector<std::string> files_beside;  // streamed outside it (a timeline, a VCD)
 };
 
 // The scenario's kernel parameters plus what the kernel finds on this machine.

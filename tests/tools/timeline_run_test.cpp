@@ -263,21 +263,59 @@ TEST(Timeline, HoldoffsInterruptFlagAndCountersAreConsistent) {
   fs::remove_all(d);
 }
 
-// The output directory is replaced as a whole at the end of a run, so a timeline inside
-// it is refused before the run starts, and nothing is written.
-TEST(Timeline, AFileInsideTheOutputDirectoryIsRefusedBeforeTheRun) {
+// A bare name (or none) puts the timeline and VCD in the run directory, committed with it
+// (listed in its marker and in the summary); they are the same bytes as beside it.
+TEST(Timeline, BareNamesLandInTheRunDirectoryAndAreListed) {
   const fs::path d = work_dir("inside");
-  const std::string err = (d / "err.txt").string();
-  EXPECT_NE(latsim("--duration 200ms --out " + (d / "o").string() + " --timeline " +
-                   (d / "o" / "t.json").string() + " 2>" + err),
+  const std::string out = (d / "summary.txt").string();
+  const std::string run = "env -u SC_COPYRIGHT_MESSAGE " + std::string(LATSIM_BINARY) + " run " +
+                          kScenario + " --duration 200ms --out " + (d / "o").string();
+  ASSERT_EQ(std::system((run + " --timeline --vcd w.vcd >" + out).c_str()), 0);
+  ASSERT_EQ(latsim("--duration 200ms --out " + (d / "b").string() + " --timeline " +
+                   (d / "b.json").string() + " --vcd " + (d / "b.vcd").string()),
             0);
+  EXPECT_EQ(slurp(d / "o" / "timeline.json"), slurp(d / "b.json"));
+  EXPECT_EQ(slurp(d / "o" / "timeline.ftrace.txt"), slurp(d / "b.ftrace.txt"));
+  EXPECT_EQ(slurp(d / "o" / "w.vcd"), slurp(d / "b.vcd"));
+  const std::string marker = slurp(d / "o" / "COMPLETE");
+  for (const char* f : {"timeline.json\n", "timeline.ftrace.txt\n", "w.vcd\n"})
+    EXPECT_NE(marker.find(f), std::string::npos) << f << " not in\n" << marker;
+  for (const auto& e : fs::directory_iterator(d))
+    EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << e.path();
+  const std::string summary = slurp(out);
+  EXPECT_NE(summary.find("  outputs          " + (d / "o").string() + "/: "), std::string::npos)
+      << summary;
+  for (const char* f : {" timeline.json,", " w.vcd,", " histogram-cyclictest.svg,", " traces/ ("})
+    EXPECT_NE(summary.find(f), std::string::npos) << f << " not in\n" << summary;
+  EXPECT_EQ(summary.find("beside it"), std::string::npos) << summary;
+
+  // A path into the run directory is a file of the run too; one beside it is listed apart.
+  ASSERT_EQ(std::system((run + " --timeline " + (d / "o" / "sub" / "t.json").string() + " --vcd " +
+                         (d / "w.vcd").string() + " >" + out)
+                            .c_str()),
+            0);
+  EXPECT_EQ(slurp(d / "o" / "sub" / "t.json"), slurp(d / "b.json"));
+  EXPECT_NE(slurp(out).find("  beside it        " + (d / "w.vcd").string() + "\n"),
+            std::string::npos)
+      << slurp(out);
+}
+
+// A streamed file may not take the name of one the run writes itself: refused before the
+// run, nothing written.
+TEST(Timeline, ANameTheRunWritesItselfIsRefusedBeforeTheRun) {
+  const fs::path d = work_dir("own-name");
+  const std::string err = (d / "err.txt").string();
+  EXPECT_NE(
+      latsim("--duration 200ms --out " + (d / "o").string() + " --timeline metrics.json 2>" + err),
+      0);
   EXPECT_FALSE(fs::exists(d / "o"));
-  EXPECT_NE(slurp(err).find("outputs.timeline " + (d / "o" / "t.json").string() +
-                            " is inside the output directory"),
+  EXPECT_NE(slurp(err).find("outputs.timeline metrics.json: the run directory " +
+                            (d / "o").string() + " holds a file of that name already"),
             std::string::npos)
       << slurp(err);
-  EXPECT_NE(latsim("--duration 200ms --out " + (d / "o").string() + " --vcd " +
-                   (d / "o" / "w.vcd").string() + " 2>" + err),
+  EXPECT_NE(latsim("--duration 200ms --out " + (d / "o").string() + " --timeline x.json --vcd " +
+                   (d / "o" / "x.json").string() + " 2>" + err),
             0);
   EXPECT_NE(slurp(err).find("outputs.vcd"), std::string::npos) << slurp(err);
+  EXPECT_FALSE(fs::exists(d / "o"));
 }

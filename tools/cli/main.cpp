@@ -1,11 +1,13 @@
 // latsim: run and check latency scenarios of a 2004 dual Pentium III box.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <systemc>
 #include "common/text.h"
+#include "platform/output_transaction.h"
 #include "platform/run.h"
 #include "platform/scenario_loader.h"
 #include "platform/scenario_schema.h"
@@ -40,6 +42,21 @@ std::vector<std::string> overrides(const RunArgs& a) {
   return sets;
 }
 
+// A run directory's files as the summary lists them: traces/ as one entry with its count,
+// the completion marker left out.
+std::vector<std::string> listed(const std::vector<std::string>& files) {
+  std::vector<std::string> out;
+  size_t traces = 0;
+  for (const auto& f : files) {
+    if (f.rfind("traces/", 0) == 0)
+      ++traces;
+    else if (f != latsim::platform::kCompleteMarker)
+      out.push_back(f);
+  }
+  if (traces) out.push_back(fmt::format("traces/ ({} files)", traces));
+  return out;
+}
+
 void print_summary(const Scenario& s, const latsim::platform::RunResult& r) {
   const auto& m = r.metrics;
   const auto& ri = r.run_info;
@@ -62,8 +79,9 @@ void print_summary(const Scenario& s, const latsim::platform::RunResult& r) {
   fmt::print("  speed            {:.1f}x real time ({:.2f} s wall), {:.0f} events/simulated s\n",
              ri["x_real_time"].get<double>(), ri["wall_seconds"].get<double>(),
              ri["events_per_simulated_s"].get<double>());
-  fmt::print("  outputs          {}/ (metrics.json, traces/, cyclictest.txt, dmesg.txt)\n",
-             r.out_dir);
+  fmt::print("  outputs          {}/: {}\n", r.out_dir, fmt::join(listed(r.files), ", "));
+  if (!r.files_beside.empty())
+    fmt::print("  beside it        {}\n", fmt::join(r.files_beside, ", "));
 }
 
 int cmd_run(const RunArgs& a) {
@@ -122,7 +140,11 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--out", a.out, "Output directory (default: out/<scenario-name>/)");
   run->add_flag("-q,--quiet", a.quiet, "Print nothing on success");
   run->add_option("--timeline", a.timeline,
-                  "Write a Chrome trace-event JSON timeline (Perfetto, speedscope) to FILE");
+                  "Write a Chrome trace-event JSON timeline (Perfetto, speedscope) to FILE;\n"
+                  "a bare file name (or none: timeline.json) lands in the output directory,\n"
+                  "a path with a / where it says")
+      ->expected(0, 1)
+      ->default_str("timeline.json");
   run->add_option("--timeline-window", a.timeline_window,
                   "Limit the timeline and VCD to A..B (12.3s..12.4s) or max:SPAN (the SPAN\n"
                   "around the longest critical section, e.g. max:100ms)");
@@ -130,7 +152,11 @@ int sc_main(int argc, char* argv[]) {
                   "Kernel-function slices in the timeline: functions, tasks (none) or auto\n"
                   "(the default: functions with --timeline-window, tasks for a whole run,\n"
                   "where function slices would be most of its size and cost)");
-  run->add_option("--vcd", a.vcd, "Write VCD waveforms (IRQ lines, REQ#/GNT#, IF, pid) to FILE");
+  run->add_option("--vcd", a.vcd,
+                  "Write VCD waveforms (IRQ lines, REQ#/GNT#, IF, pid) to FILE; as for\n"
+                  "--timeline (none: waves.vcd in the output directory)")
+      ->expected(0, 1)
+      ->default_str("waves.vcd");
   auto* val =
       app.add_subcommand("validate", "Check a scenario (and --set overrides) without running it");
   add_common(val);
