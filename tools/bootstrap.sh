@@ -27,6 +27,7 @@ LATSIM_PACKAGES=(
   libabsl-dev     # absl::flat_hash_map: the cache models' per-object state (hot path)
   parallel        # sharded sweeps (latsim sweep --shard with GNU parallel)
   libxml2-utils  # xmllint: the tests check `latsim check --junit` output is well-formed XML
+  libpugixml-dev  # latsim check --junit writes its XML through pugixml (escaping, structure)
   gtkwave nodejs  # viewer tests: vcd2fst, and node for speedscope's import code
   clang-14 libclang-rt-14-dev  # tools/fuzz: libFuzzer, ASan and UBSan (the fuzz.smoke test)
   python3         # tests/tools/random_configs.py: random valid configurations

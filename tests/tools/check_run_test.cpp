@@ -83,6 +83,37 @@ TEST_F(Check, SelfTestPassHolds) {
   EXPECT_EQ(shell("xmllint --noout o/junit.xml").code, 0);
 }
 
+// csv and json put the verdicts alone on stdout, with their numbers; the summary goes to
+// stderr. A table on request fits $COLUMNS.
+TEST_F(Check, FormatsForScripts) {
+  const Result j = latsim({"check", kPass, "-j", "2", "--out", "o", "--format", "json"});
+  ASSERT_EQ(j.code, 0) << j;
+  const json v = json::parse(j.out);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0], read_json(dir_ / "o/self-test-pass/verdicts.json"));
+  EXPECT_TRUE(v[0]["rows"][0]["value"].is_number()) << v[0]["rows"][0];
+  EXPECT_TRUE(contains(j.err, "check: 9 of 9 expectations hold")) << j;
+
+  const Result c = latsim({"check", kPass, "-j", "2", "--out", "o", "--format", "csv"});
+  ASSERT_EQ(c.code, 0) << c;
+  const auto rows = lines_of(c.out);
+  ASSERT_EQ(rows.size(), 10u) << c.out;
+  EXPECT_EQ(rows[0],
+            "hypothesis,case,metric,expected,measured,verdict,value,low,high,kind,location,detail");
+  EXPECT_EQ(rows[1].rfind("self-test-pass,defaults,latency_tracer.max_us,≥ 1000,", 0), 0u)
+      << rows[1];
+
+  const Result t =
+      latsim({"check", kPass, "-j", "2", "--out", "o", "--format", "table"}, "COLUMNS=90");
+  ASSERT_EQ(t.code, 0) << t;
+  for (const auto& l : lines_of(t.out)) {
+    if (l.rfind("PASS ", 0) == 0 || l.rfind("check: ", 0) == 0) break;  // the lines below it
+    size_t width = 0;
+    for (unsigned char ch : l) width += (ch & 0xC0) != 0x80;
+    EXPECT_LE(width, 90u) << l;
+  }
+}
+
 TEST_F(Check, SelfTestFailFailsRowByRow) {
   const Result r = latsim({"check", kFail, "-j", "2", "--out", "o", "--junit", "o/junit.xml"});
   ASSERT_EQ(r.code, 1) << r;
@@ -201,7 +232,7 @@ TEST_F(Check, SetOverridesEveryRunAfterItsCase) {
                        "/sys/block/hda/queue/read_ahead_kb=64); outputs in "))
       << r.out;
   EXPECT_TRUE(contains(slurp(dir_ / "o/junit.xml"),
-                       "<property name=\"set\" value=\"mechanisms.bus_master_holdoff=false\"/>"));
+                       "<property name=\"set\" value=\"mechanisms.bus_master_holdoff=false\" />"));
   // A bad value is a bad command line: exit 2, nothing run.
   const Result bad = latsim({"check", kPass, "--out", "b", "--set", "kernel.plugging=foo"});
   EXPECT_EQ(bad.code, 2) << bad;

@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <pugixml.hpp>
+
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 namespace latsim::check {
 
@@ -192,97 +195,88 @@ std::string verdicts_csv(const std::vector<Row>& rows) {
   return out;
 }
 
-std::string xml_escape(const std::string& s) {
+std::string xml_text(const std::string& s) {
   std::string out;
-  for (unsigned char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      case '\n':
-        out += "&#10;";
-        break;
-      case '\t':
-        out += "&#9;";
-        break;
-      default:
-        if (c >= 0x20 || c == '\r') out += char(c);  // other control characters: not XML
-    }
-  }
+  for (unsigned char c : s)
+    if (c >= 0x20 || c == '\t' || c == '\n' || c == '\r') out += char(c);
   return out;
 }
 
-std::string junit_xml(const std::vector<HypothesisResult>& results) {
-  auto count = [](const std::vector<Row>& rows, Verdict v) {
-    return size_t(
-        std::count_if(rows.begin(), rows.end(), [v](const Row& r) { return r.verdict == v; }));
-  };
-  size_t tests = 0, failures = 0, errors = 0, skipped = 0;
-  for (const auto& h : results) {
-    tests += h.rows.size();
-    failures += count(h.rows, Verdict::Fail);
-    errors += count(h.rows, Verdict::Error);
-    skipped += count(h.rows, Verdict::KnownMiss);
+namespace {
+
+void attr(pugi::xml_node n, const char* name, const std::string& value) {
+  n.append_attribute(name) = xml_text(value).c_str();
+}
+
+void attr(pugi::xml_node n, const char* name, size_t value) {
+  n.append_attribute(name) = static_cast<unsigned long long>(value);
+}
+
+size_t count(const std::vector<Row>& rows, Verdict v) {
+  return size_t(
+      std::count_if(rows.begin(), rows.end(), [v](const Row& r) { return r.verdict == v; }));
+}
+
+// Tests, failures, errors and skipped (known misses) of `rows`, as attributes of `n`.
+void counts(pugi::xml_node n, const std::vector<Row>& rows) {
+  attr(n, "tests", rows.size());
+  attr(n, "failures", count(rows, Verdict::Fail));
+  attr(n, "errors", count(rows, Verdict::Error));
+  attr(n, "skipped", count(rows, Verdict::KnownMiss));
+}
+
+void testcase(pugi::xml_node suite, const Hypothesis& hy, const Row& r) {
+  pugi::xml_node c = suite.append_child("testcase");
+  attr(c, "classname", hy.name + "." + r.case_name);
+  attr(c, "name", fmt::format("{}: {}", r.metric, r.expected));
+  if (r.verdict == Verdict::Pass) return;
+  if (r.verdict == Verdict::KnownMiss) {  // expected to fail: reported, not a failure
+    attr(c.append_child("skipped"), "message",
+         fmt::format("known miss: measured {}, expected {}: {}", r.measured, r.expected,
+                     r.known_miss));
+    return;
   }
-  std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  x += fmt::format(
-      "<testsuites name=\"latsim check\" tests=\"{}\" failures=\"{}\" errors=\"{}\" "
-      "skipped=\"{}\">\n",
-      tests, failures, errors, skipped);
+  pugi::xml_node f = c.append_child(r.verdict == Verdict::Fail ? "failure" : "error");
+  attr(f, "message",
+       r.verdict == Verdict::Fail ? fmt::format("measured {}, expected {}", r.measured, r.expected)
+                                  : r.detail);
+  attr(f, "type", verdict_text(r.verdict));
+  f.text() = xml_text(r.location + "\n" + r.detail).c_str();
+}
+
+}  // namespace
+
+std::string junit_xml(const std::vector<HypothesisResult>& results) {
+  pugi::xml_document doc;
+  pugi::xml_node decl = doc.append_child(pugi::node_declaration);
+  decl.append_attribute("version") = "1.0";
+  decl.append_attribute("encoding") = "UTF-8";
+  pugi::xml_node all = doc.append_child("testsuites");
+  attr(all, "name", std::string("latsim check"));
+  std::vector<Row> every;
+  for (const auto& h : results) every.insert(every.end(), h.rows.begin(), h.rows.end());
+  counts(all, every);
   for (const auto& h : results) {
     const Hypothesis& hy = *h.hypothesis;
-    x += fmt::format(
-        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" "
-        "file=\"{}\">\n",
-        xml_escape(hy.name), h.rows.size(), count(h.rows, Verdict::Fail),
-        count(h.rows, Verdict::Error), count(h.rows, Verdict::KnownMiss), xml_escape(hy.file));
-    x += "    <properties>\n";
-    x += fmt::format("      <property name=\"claim\" value=\"{}\"/>\n", xml_escape(hy.claim));
-    x += fmt::format("      <property name=\"source\" value=\"{}\"/>\n", xml_escape(hy.source));
-    x += fmt::format("      <property name=\"base\" value=\"{}\"/>\n", xml_escape(hy.base));
-    for (const auto& s : h.overrides)
-      x += fmt::format("      <property name=\"set\" value=\"{}\"/>\n", xml_escape(s));
-    x += "    </properties>\n";
-    for (const auto& r : h.rows) {
-      const std::string name = fmt::format("{}: {}", r.metric, r.expected);
-      x += fmt::format("    <testcase classname=\"{}.{}\" name=\"{}\"", xml_escape(hy.name),
-                       xml_escape(r.case_name), xml_escape(name));
-      if (r.verdict == Verdict::Pass) {
-        x += "/>\n";
-        continue;
-      }
-      if (r.verdict == Verdict::KnownMiss) {  // expected to fail: reported, not a failure
-        x += fmt::format(">\n      <skipped message=\"{}\"/>\n    </testcase>\n",
-                         xml_escape(fmt::format("known miss: measured {}, expected {}: {}",
-                                                r.measured, r.expected, r.known_miss)));
-        continue;
-      }
-      const char* tag = r.verdict == Verdict::Fail ? "failure" : "error";
-      const std::string msg = r.verdict == Verdict::Fail
-                                  ? fmt::format("measured {}, expected {}", r.measured, r.expected)
-                                  : r.detail;
-      x += ">\n";
-      x +=
-          fmt::format("      <{} message=\"{}\" type=\"{}\">{}&#10;{}</{}>\n", tag, xml_escape(msg),
-                      verdict_text(r.verdict), xml_escape(r.location), xml_escape(r.detail), tag);
-      x += "    </testcase>\n";
-    }
-    x += "  </testsuite>\n";
+    pugi::xml_node suite = all.append_child("testsuite");
+    attr(suite, "name", hy.name);
+    counts(suite, h.rows);
+    attr(suite, "file", hy.file);
+    pugi::xml_node props = suite.append_child("properties");
+    auto property = [&](const char* name, const std::string& value) {
+      pugi::xml_node p = props.append_child("property");
+      attr(p, "name", std::string(name));
+      attr(p, "value", value);
+    };
+    property("claim", hy.claim);
+    property("source", hy.source);
+    property("base", hy.base);
+    for (const auto& s : h.overrides) property("set", s);
+    for (const auto& r : h.rows) testcase(suite, hy, r);
   }
-  x += "</testsuites>\n";
-  return x;
+  std::ostringstream out;
+  doc.save(out, "  ", pugi::format_default, pugi::encoding_utf8);
+  return out.str();
 }
 
 namespace {

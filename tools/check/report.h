@@ -35,7 +35,8 @@ std::string junit_xml(const std::vector<HypothesisResult>& results);
 // The rows and the hypothesis's claim, source and verdict (deterministic).
 nlohmann::json verdicts_json(const HypothesisResult& result);
 
-// Text escaped for an XML attribute or element; characters XML 1.0 forbids are dropped.
-std::string xml_escape(const std::string& s);
+// Text without the characters XML 1.0 forbids (control characters but tab, CR and LF),
+// which no escaping can hold; pugixml escapes the rest.
+std::string xml_text(const std::string& s);
 
 }  // namespace latsim::check
