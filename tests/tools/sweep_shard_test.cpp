@@ -103,5 +103,26 @@ TEST_F(Sweep, MergeReportsMissingShards) {
   EXPECT_TRUE(contains(slurp(dir_ / "merged" / "results.md"), "1 missing"));
 }
 
+// sweep-merge --metrics reads the same paths as sweep and check: an alias is stored
+// canonical, a path no point has is an error naming the nearest.
+TEST_F(Sweep, MergeMetricsAreCheckedAgainstThePoints) {
+  const Result r = sweep({"--param", kMaxSectors + "=16,32", "--duration", "100ms", "--shard",
+                          "0/1", "-q", "--out", "s"});
+  ASSERT_EQ(r.code, 0) << r;
+  const Result bad =
+      latsim({"sweep-merge", "s", "--out", "m1", "-q", "--metrics", "disk.read_mb_ss"});
+  EXPECT_EQ(bad.code, 255) << bad;
+  EXPECT_TRUE(contains(bad.err,
+                       "sweep-merge: error: metric `disk.read_mb_ss` is in no finished "
+                       "point's metrics.json: disk has no key `read_mb_ss`"))
+      << bad;
+  EXPECT_TRUE(contains(bad.err, "did you mean `disk.read_mb_s`?")) << bad;
+  const Result good =
+      latsim({"sweep-merge", "s", "--out", "m2", "-q", "--metrics", "cpus[0].spin_us"});
+  EXPECT_EQ(good.code, 0) << good;
+  EXPECT_EQ(lines_of(slurp(dir_ / "m2" / "results.csv"))[0],
+            "/sys/block/hda/queue/max_sectors_kb,seed,cpus.0.spin_us,status,id");
+}
+
 }  // namespace
 }  // namespace sweep_test

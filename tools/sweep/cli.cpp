@@ -14,8 +14,9 @@ Commands::Commands(CLI::App& app) {
   sweep_ = app.add_subcommand(
       "sweep",
       "Run a scenario over a grid of values (one `latsim run` process per point, -j at a time)\n"
-      "and write results.csv/.json/.md and SVG plots. Exit status: the number of failed\n"
-      "points (101: more than 100), 255 on an error before any point ran.");
+      "and write results.csv/.json/.md and SVG plots. Every point is checked first as\n"
+      "`latsim run` would check it. Exit status: the number of failed points (101: more\n"
+      "than 100), 255 on an error before any point ran or a metric no point has.");
   sweep_->add_option("scenario", o.scenario, "Scenario YAML file (schema_version: 1)")->required();
   sweep_
       ->add_option(
@@ -36,10 +37,12 @@ Commands::Commands(CLI::App& app) {
   sweep_->add_option("--shard", o.shard,
                      "Run only slice K of N of the grid (points whose index % N == K, K from\n"
                      "0); join the slices with `latsim sweep-merge`");
-  sweep_->add_option("--metrics", o.metrics,
-                     "Comma-separated dotted paths into metrics.json for the tables and plots\n"
-                     "(default: latency_tracer.max_us,workloads.cyclictest.max_us,\n"
-                     "disk.read_mb_s,ticks.lost)");
+  sweep_->add_option(
+      "--metrics", o.metrics,
+      "Comma-separated paths into metrics.json for the tables and plots, as\n"
+      "`latsim check` writes them (cpus.0.stall_us.pci; cpus[0] is read as\n"
+      "cpus.0); a path no point has is an error (default:\n"
+      "latency_tracer.max_us,workloads.cyclictest.max_us,disk.read_mb_s,ticks.lost)");
   sweep_
       ->add_option("--point-timeout", o.point_timeout,
                    "Wall-clock seconds a point may take before it is killed and counted failed")
@@ -49,7 +52,9 @@ Commands::Commands(CLI::App& app) {
   sweep_->add_option("--seed", o.seed, "First seed (default: the scenario's)");
   sweep_->add_option("--duration", o.duration, "Simulated time of every point, e.g. 10s");
   sweep_->add_flag("--dry-run", o.dry_run,
-                   "Print the points (index, id, overrides) and run nothing");
+                   "Check every point as `latsim run` would (a point it would refuse fails\n"
+                   "the sweep before anything runs), print them (index, id, overrides) and\n"
+                   "run nothing");
   sweep_->add_flag("-q,--quiet", o.quiet, "No progress line and no summary");
 
   merge_ = app.add_subcommand(

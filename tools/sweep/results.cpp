@@ -610,7 +610,9 @@ Manifest Manifest::from_json(const json& j, const std::string& where) {
       m.grid.params.push_back(param);
     }
     m.grid.seeds = j.at("seeds").get<std::vector<uint64_t>>();
-    m.metrics = j.at("metrics").get<std::vector<std::string>>();
+    // Canonical, as an older sweep may have stored cpus[0].x.
+    for (const auto& metric : j.at("metrics").get<std::vector<std::string>>())
+      m.metrics.push_back(parse_metrics(metric).front());
     if (!j.at("shard").is_null()) m.shard = parse_shard(j.at("shard").get<std::string>());
     m.grid.check();
     return m;

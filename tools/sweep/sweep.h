@@ -3,8 +3,9 @@
 // (`latsim run`) per point, and write tables and plots of the chosen metrics (results.h).
 //
 // Exit status, as GNU parallel's: 0 when every point finished, 1..100 the number of failed
-// points, 101 more than 100, 255 an error before any point ran (usage, scenario, output
-// directory), 128+N when stopped by signal N (finished points are kept; --resume goes on).
+// points, 101 more than 100, 255 an error before any point ran (usage, scenario, a point
+// `latsim run` would refuse, output directory) or a metric that no point has, 128+N when
+// stopped by signal N (finished points are kept; --resume goes on).
 #include <string>
 #include <vector>
 
@@ -24,7 +25,7 @@ struct SweepOptions {
   std::string shard;         // "K/N", empty: the whole grid
   std::string metrics;       // comma-separated dotted paths, empty: default_metrics()
   double point_timeout = 0;  // seconds, 0: none
-  bool dry_run = false;      // print the points and run nothing
+  bool dry_run = false;      // check and print the points, run nothing
   bool quiet = false;
 };
 
