@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "tools/sweep/grid.h"
+#include "tools/sweep/results.h"
 
 namespace sweep_test {
 namespace {
@@ -29,6 +30,32 @@ TEST(SweepGrid, RangesExpand) {
   EXPECT_EQ(parse_values("7..7"), (V{"7"}));
   // Lists, ranges and plain scalars mix; spaces around items do not count.
   EXPECT_EQ(parse_values("1, 5..7 ,on,2.5"), (V{"1", "5", "6", "7", "on", "2.5"}));
+}
+
+// sweep.json and results.json hold a value as a number or boolean when it reads back as the
+// same text (a point's id is made of the text), else as the text.
+TEST(SweepGrid, ValuesAreTypedReversibly) {
+  using latsim::sweep::typed_value;
+  using latsim::sweep::value_text;
+  using nlohmann::json;
+  EXPECT_EQ(typed_value("128"), json(128));
+  EXPECT_EQ(typed_value("-4"), json(-4));
+  EXPECT_EQ(typed_value("2.5"), json(2.5));
+  EXPECT_EQ(typed_value("true"), json(true));
+  EXPECT_EQ(typed_value("false"), json(false));
+  for (const char* text : {"08", "2.50", "1e3", "+5", "on", "vanilla", "", "-", "1.2.3"})
+    EXPECT_EQ(typed_value(text), json(text)) << text;
+  for (const char* text : {"128", "-4", "2.5", "true", "08", "2.50", "1e3", "on", "0"})
+    EXPECT_EQ(value_text(typed_value(text)), text);
+  latsim::sweep::Manifest m;
+  m.grid.params = {{"/sys/block/hda/queue/max_sectors_kb", {"32", "128"}},
+                   {"mechanisms.bus_master_holdoff", {"true", "false"}}};
+  m.grid.seeds = {1};
+  const json j = m.to_json();
+  EXPECT_EQ(j["params"][0]["values"], json::parse("[32, 128]"));
+  EXPECT_EQ(j["params"][1]["values"], json::parse("[true, false]"));
+  EXPECT_EQ(latsim::sweep::Manifest::from_json(j, "x").grid.params[1].values,
+            (std::vector<std::string>{"true", "false"}));
 }
 
 TEST_F(Sweep, DryRunListsEveryPoint) {
