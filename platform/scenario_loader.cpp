@@ -115,7 +115,8 @@ class Loader {
                                   bool full_path) {
     const std::vector<std::string> names = section.child_names();
     std::string guess = closest_match(name, names);
-    if (!guess.empty() && full_path) guess = join_path(section.path, guess);
+    // A kernel path is set by itself (/sys/...), not under its section.
+    if (!guess.empty() && full_path && guess.front() != '/') guess = join_path(section.path, guess);
     if (guess.empty()) guess = leaf_elsewhere(name);
     const std::string hint = guess.empty() ? "" : fmt::format("; did you mean `{}`?", guess);
     const bool tunable = section.path == "kernel.tunables";

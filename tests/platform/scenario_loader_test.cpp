@@ -234,6 +234,25 @@ TEST(ScenarioSet, UnknownKeySuggestsFullPath) {
             "duration, platform, kernel, mechanisms, workload, tracing, outputs, sweep)");
 }
 
+// A kernel tunable's last name, or a typo of it, points at the path --set takes.
+TEST(ScenarioSet, UnknownKeySuggestsTheKernelPath) {
+  const std::string top =
+      " (accepted: schema_version, name, description, seed, duration, platform, kernel, "
+      "mechanisms, workload, tracing, outputs, sweep)";
+  EXPECT_EQ(file_errors_of(kReference, {"read_ahead_kb=32"}),
+            "--set read_ahead_kb=32: error: read_ahead_kb: unknown key; did you mean "
+            "`/sys/block/hda/queue/read_ahead_kb`?" +
+                top);
+  EXPECT_EQ(file_errors_of(kReference, {"max_sectrs_kb=32"}),
+            "--set max_sectrs_kb=32: error: max_sectrs_kb: unknown key; did you mean "
+            "`/sys/block/hda/queue/max_sectors_kb`?" +
+                top);
+  const std::string e = file_errors_of(kReference, {"/sys/block/hda/queue/read_ahed_kb=32"});
+  EXPECT_NE(e.find("unknown tunable path; did you mean `/sys/block/hda/queue/read_ahead_kb`?"),
+            std::string::npos)
+      << e;
+}
+
 TEST(ScenarioSet, BadTunableAndWorkloadOverrides) {
   EXPECT_EQ(file_errors_of(kReference, {"/sys/block/hda/queue/max_sectors_kb=256"}),
             "--set /sys/block/hda/queue/max_sectors_kb=256: error: "
