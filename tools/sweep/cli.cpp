@@ -1,6 +1,7 @@
 #include "tools/sweep/cli.h"
 
 #include <iostream>
+#include <map>
 
 #include "common/text.h"
 #include "platform/scenario_loader.h"
@@ -51,6 +52,20 @@ Commands::Commands(CLI::App& app) {
   sweep_->add_flag("--dry-run", o.dry_run,
                    "Print the points (index, id, overrides) and run nothing");
   sweep_->add_flag("-q,--quiet", o.quiet, "No progress line and no summary");
+  sweep_
+      ->add_option("--keep", o.keep,
+                   "What each point keeps of its run directory: metrics (metrics.json, all the\n"
+                   "results need), traces (also traces/) or all (default); the others run in\n"
+                   "a scratch directory under TMPDIR and copy only what they keep")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, Keep>{
+              {"metrics", Keep::Metrics}, {"traces", Keep::Traces}, {"all", Keep::All}},
+          CLI::ignore_case));
+  sweep_
+      ->add_option("--progress-interval", o.progress_interval,
+                   "Seconds between progress lines when stderr is not a terminal (a batch\n"
+                   "job's log; default 30)")
+      ->check(cli::in_range(0, cli::kMaxTimeoutSeconds));
 
   merge_ = app.add_subcommand(
       "sweep-merge",
