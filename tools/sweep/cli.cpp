@@ -1,5 +1,6 @@
 #include "tools/sweep/cli.h"
 
+#include <fmt/format.h>
 #include <iostream>
 #include <map>
 
@@ -52,15 +53,21 @@ Commands::Commands(CLI::App& app) {
   sweep_->add_flag("--dry-run", o.dry_run,
                    "Print the points (index, id, overrides) and run nothing");
   sweep_->add_flag("-q,--quiet", o.quiet, "No progress line and no summary");
+  static const std::map<std::string, Keep> keeps{
+      {"metrics", Keep::Metrics}, {"traces", Keep::Traces}, {"all", Keep::All}};
   sweep_
-      ->add_option("--keep", o.keep,
-                   "What each point keeps of its run directory: metrics (metrics.json, all the\n"
-                   "results need), traces (also traces/) or all (default); the others run in\n"
-                   "a scratch directory under TMPDIR and copy only what they keep")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, Keep>{
-              {"metrics", Keep::Metrics}, {"traces", Keep::Traces}, {"all", Keep::All}},
-          CLI::ignore_case));
+      ->add_option_function<std::string>(
+          "--keep", [&o](const std::string& v) { o.keep = keeps.at(v); },
+          "What each point keeps of its run directory: metrics (metrics.json, all the\n"
+          "results need), traces (also traces/) or all (default); the others run in\n"
+          "a scratch directory under TMPDIR and copy only what they keep")
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            return keeps.count(v)
+                       ? ""
+                       : fmt::format("`{}` is not one of metrics, traces, all", text::escaped(v));
+          },
+          "metrics|traces|all"));
   sweep_
       ->add_option("--progress-interval", o.progress_interval,
                    "Seconds between progress lines when stderr is not a terminal (a batch\n"
