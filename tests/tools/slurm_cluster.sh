@@ -70,10 +70,12 @@ cleanup() {
   if ((passed && !keep_work)); then
     rm -rf "${work}"
   else
-    echo "slurm_cluster.sh: kept ${work} (daemon logs in slurm/*.log, munge/munged.log)" >&2
+    echo "slurm_cluster.sh: kept ${work} (daemon logs in slurm/*.log and munge/munged.out)" >&2
   fi
 }
 trap cleanup EXIT
+trap 'exit 143' TERM  # ctest's timeout: stop the daemons on the way out
+trap 'exit 130' INT
 
 # --- munge: a fresh key and a daemon on its own socket -----------------------------------
 munge_socket="${work}/munge/munge.socket"
@@ -153,7 +155,7 @@ grid=(--param /sys/block/hda/queue/max_sectors_kb=16,128 --param /sys/block/hda/
   --duration 1s --progress-interval 0)
 cd "${work}"
 start=$SECONDS
-LATSIM="${binary}" timeout 300 "${root}/tools/sweep-slurm.sh" --shards 3 --max-running 2 --wait \
+LATSIM="${binary}" timeout 180 "${root}/tools/sweep-slurm.sh" --shards 3 --max-running 2 --wait \
   --out "${work}/slurm-sweep" "${scenario}" "${grid[@]}" | tee submit.txt ||
   fail "tools/sweep-slurm.sh --wait failed; see ${work}/slurm-sweep/slurm-*.out"
 log "the merge job ended $((SECONDS - start)) s after submission"
