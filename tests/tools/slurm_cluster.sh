@@ -151,8 +151,8 @@ log "one-node cluster up: $(sinfo -h -o '%P %D %C %t')"
 
 # --- the sweep, through Slurm and locally ----------------------------------------------------
 scenario="${root}/scenarios/disk-dma-kernel-build.yaml"
-grid=(--param /sys/block/hda/queue/max_sectors_kb=16,128 --param /sys/block/hda/queue/read_ahead_kb=32,128
-  --duration 1s --progress-interval 0)
+grid=(--param "/sys/block/hda/queue/max_sectors_kb=16,128"
+  --param "/sys/block/hda/queue/read_ahead_kb=32,128" --duration 1s --progress-interval 0)
 cd "${work}"
 start=$SECONDS
 LATSIM="${binary}" timeout 180 "${root}/tools/sweep-slurm.sh" --shards 3 --max-running 2 --wait \
@@ -185,16 +185,17 @@ for k in 0 1 2; do
     fail "no progress line of shard ${k}/3 in the array tasks' logs"
 done
 
-"${binary}" sweep "${scenario}" "${grid[@]}" --keep metrics -j 2 -q --out "${work}/local" 2>/dev/null ||
-  fail "the local sweep failed"
+"${binary}" sweep "${scenario}" "${grid[@]}" --keep metrics -j 2 -q --out "${work}/local" 2>local.err ||
+  fail "the local sweep failed: $(cat local.err)"
 
 # Byte for byte, every file but the run's wall times (sweep-run-info.json) and the lock.
 diff -r -x sweep-run-info.json -x .lock "${work}/local" "${work}/slurm-sweep/merged" ||
   fail "the merged Slurm sweep differs from the local one"
 # --keep metrics (the script's default): a point holds its metrics and the marker only.
 for p in "${work}"/slurm-sweep/merged/points/*/; do
-  [[ "$(ls -A "${p}" | tr '\n' ' ')" == "COMPLETE metrics.json " ]] ||
-    fail "${p} holds more than COMPLETE and metrics.json: $(ls -A "${p}")"
+  files="$(cd "${p}" && find . -mindepth 1 | sort | tr '\n' ' ')"
+  [[ "${files}" == "./COMPLETE ./metrics.json " ]] ||
+    fail "${p} holds more than COMPLETE and metrics.json: ${files}"
 done
 log "PASS: 4 points in 3 shards (2 arrays) merged by Slurm equal the local sweep byte for byte"
 passed=1
