@@ -31,6 +31,7 @@ LATSIM_PACKAGES=(
   gtkwave nodejs  # viewer tests: vcd2fst, and node for speedscope's import code
   clang-14 libclang-rt-14-dev  # tools/fuzz: libFuzzer, ASan and UBSan (the fuzz.smoke test)
   python3         # tests/tools/random_configs.py: random valid configurations
+  munge slurm-wlm  # tests only: tests/tools/slurm_cluster.sh runs tools/sweep-slurm.sh on them
 )
 
 LATSIM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

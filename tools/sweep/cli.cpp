@@ -1,6 +1,8 @@
 #include "tools/sweep/cli.h"
 
+#include <fmt/format.h>
 #include <iostream>
+#include <map>
 
 #include "common/text.h"
 #include "platform/scenario_loader.h"
@@ -56,6 +58,26 @@ Commands::Commands(CLI::App& app) {
                    "the sweep before anything runs), print them (index, id, overrides) and\n"
                    "run nothing");
   sweep_->add_flag("-q,--quiet", o.quiet, "No progress line and no summary");
+  static const std::map<std::string, Keep> keeps{
+      {"metrics", Keep::Metrics}, {"traces", Keep::Traces}, {"all", Keep::All}};
+  sweep_
+      ->add_option_function<std::string>(
+          "--keep", [&o](const std::string& v) { o.keep = keeps.at(v); },
+          "What each point keeps of its run directory: metrics (metrics.json, all the\n"
+          "results need), traces (also traces/) or all (default); the others run in\n"
+          "a scratch directory under TMPDIR and copy only what they keep")
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            return keeps.count(v)
+                       ? ""
+                       : fmt::format("`{}` is not one of metrics, traces, all", text::escaped(v));
+          },
+          "metrics|traces|all"));
+  sweep_
+      ->add_option("--progress-interval", o.progress_interval,
+                   "Seconds between progress lines when stderr is not a terminal (a batch\n"
+                   "job's log; default 30)")
+      ->check(cli::in_range(0, cli::kMaxTimeoutSeconds));
 
   merge_ = app.add_subcommand(
       "sweep-merge",

@@ -4,8 +4,9 @@
 //   sweep.json              the manifest: scenario (path, name, content hash), fixed
 //                           overrides, params, seeds, metrics, shard
 //   points/<id>/            one finished point: a `latsim run` output directory (written
-//                           atomically by the child), plus stderr.txt if it said anything;
-//                           finished only when it holds the marker COMPLETE
+//                           atomically by the child; with --keep, only the kept files),
+//                           plus stderr.txt if it said anything; finished only when it
+//                           holds the marker COMPLETE
 //   points/<id>.failed.json a point that failed (how, and its stderr tail), with
 //   points/<id>.stderr.txt  its whole stderr
 //   results.csv/.json/.md   one row per point in grid order (deterministic: no wall times)

@@ -107,14 +107,17 @@ struct Running {
 
 class Progress {
  public:
-  Progress(const RunnerOptions& o, size_t total) : o_(o), total_(total) {}
+  Progress(const RunnerOptions& o, size_t total) : o_(o), total_(total), last_(Clock::now()) {}
   void draw(size_t done, size_t failed, size_t running, size_t done_here, double elapsed,
             bool force = false) {
     if (!o_.progress) return;
     const auto now = Clock::now();
-    if (!force && drawn_ && seconds(now - last_) < 0.25) return;
+    if (o_.line_every_s) {
+      if (seconds(now - last_) < *o_.line_every_s) return;
+    } else if (!force && drawn_ && seconds(now - last_) < 0.25) {
+      return;
+    }
     last_ = now;
-    drawn_ = true;
     std::string eta = "ETA ?";
     if (done_here > 0 && total_ > done)
       eta = "ETA " + duration_text(elapsed / double(done_here) * double(total_ - done));
@@ -123,7 +126,12 @@ class Progress {
     const std::string line =
         fmt::format("{}: {}/{} {}, {} running, {} failed, {} elapsed, {}", o_.label, done, total_,
                     o_.noun, running, failed, duration_text(elapsed), eta);
-    std::fprintf(stderr, "\r%s\033[K", line.c_str());
+    if (o_.line_every_s) {
+      std::fprintf(stderr, "%s\n", line.c_str());
+    } else {
+      drawn_ = true;
+      std::fprintf(stderr, "\r%s\033[K", line.c_str());
+    }
     std::fflush(stderr);
   }
   void clear() {
@@ -141,8 +149,8 @@ class Progress {
  private:
   const RunnerOptions& o_;
   size_t total_;
-  bool drawn_ = false;
-  Clock::time_point last_{};
+  bool drawn_ = false;  // a redrawn line is on the terminal
+  Clock::time_point last_;
 };
 
 // One run_jobs call: starts jobs up to the width, watches deadlines and signals, reaps

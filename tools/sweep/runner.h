@@ -42,8 +42,11 @@ struct JobResult {
 };
 
 struct RunnerOptions {
-  size_t jobs = 1;            // children at a time
-  bool progress = false;      // redraw a progress line on stderr (only for a terminal)
+  size_t jobs = 1;        // children at a time
+  bool progress = false;  // show progress on stderr
+  // Without a value the progress line is redrawn in place (a terminal); with one, a plain
+  // line is printed every that many seconds (a batch log, which a redrawn line would fill).
+  std::optional<double> line_every_s;
   std::string label = "run";  // progress line prefix
   std::string noun = "jobs";  // "7/15 points"
   size_t done_before = 0;     // counted as done in the progress line (already finished)

@@ -2,13 +2,18 @@
 
 #include <fmt/format.h>
 #include <unistd.h>
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "common/params.h"
 #include "platform/output_file.h"
 #include "platform/output_transaction.h"
 #include "platform/scenario_loader.h"
@@ -64,17 +69,27 @@ Manifest manifest_of(const SweepOptions& o) {
   return m;
 }
 
+// Simulated seconds of point p: its swept or fixed duration, else the scenario's.
+double simulated_seconds(const Manifest& m, const Point& p) {
+  double d = m.duration_s;
+  for (const auto& kv : m.grid.overrides(p))
+    if (kv.rfind("duration=", 0) == 0) d = params::parse_duration(kv.substr(9)).value_or(d);
+  return d;
+}
+
 void dry_run(const Manifest& m) {
   const auto& g = m.grid;
   std::vector<std::string> dims;
   for (const auto& p : g.params) dims.push_back(fmt::format("{} ({})", p.key, p.values.size()));
   dims.push_back(fmt::format("seeds ({})", g.seeds.size()));
   const auto idx = m.indices();
+  double longest = 0;  // for a batch system's time limit (tools/sweep-slurm.sh)
+  for (size_t i : idx) longest = std::max(longest, simulated_seconds(m, g.point(i)));
   std::cout << fmt::format("# {}: {} points = {}", m.scenario_name, g.size(),
                            fmt::join(dims, " x "));
   if (!m.shard.whole())
     std::cout << fmt::format("; shard {}/{} holds {}", m.shard.index, m.shard.count, idx.size());
-  std::cout << "\n";
+  std::cout << fmt::format("; longest point {:g} s simulated\n", longest);
   for (size_t i : idx) {
     const Point p = g.point(i);
     std::cout << fmt::format("{}\t{}\t{}\n", i, p.id, point_text(p));
@@ -145,48 +160,113 @@ Todo todo_of(const fs::path& dir, const Manifest& m, const std::vector<size_t>& 
   return t;
 }
 
-// The `latsim run` of one point, writing into its point directory.
-Job point_job(const SweepOptions& o, const Manifest& m, const fs::path& dir, const Point& p,
-              const std::string& self) {
+// Where point p's `latsim run` writes: its point directory, or (keeping less than all) a
+// directory in the scratch area whose kept files settle() copies.
+fs::path run_dir(const fs::path& dir, const fs::path& scratch, const Point& p) {
+  return scratch.empty() ? point_dir(dir, p) : scratch / p.id;
+}
+
+// The scratch area of a sweep that keeps less than all: a new directory under TMPDIR,
+// removed with everything in it when the sweep ends.
+class Scratch {
+ public:
+  explicit Scratch(Keep keep) {
+    if (keep == Keep::All) return;
+    std::string tmpl = (fs::temp_directory_path() / "latsim-sweep-XXXXXX").string();
+    if (!::mkdtemp(tmpl.data()))
+      throw std::runtime_error(
+          fmt::format("cannot create a scratch directory {}: {}", tmpl, std::strerror(errno)));
+    path_ = tmpl;
+  }
+  ~Scratch() {
+    std::error_code ec;
+    if (!path_.empty()) fs::remove_all(path_, ec);
+  }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+// Whether a point keeps the file at `relative` in its run directory.
+bool kept(const std::string& relative, Keep keep) {
+  switch (keep) {
+    case Keep::All:
+      return true;
+    case Keep::Traces:
+      if (relative.rfind("traces/", 0) == 0) return true;
+      [[fallthrough]];
+    case Keep::Metrics:
+      return relative == "metrics.json";
+  }
+  return false;
+}
+
+// Copy what point p keeps of its finished scratch run, and its stderr if it said anything,
+// into its point directory as one transaction (the marker COMPLETE, listing them, last).
+void publish(const fs::path& run, const fs::path& pdir, Keep keep, const fs::path& err) {
+  platform::OutputTransaction tx(pdir);
+  for (const auto& e : fs::recursive_directory_iterator(run)) {
+    const std::string rel = e.path().lexically_relative(run).generic_string();
+    if (e.is_regular_file() && rel != platform::kCompleteMarker && kept(rel, keep))
+      tx.write(rel, read_text(e.path()));
+  }
+  std::error_code ec;
+  if (fs::file_size(err, ec) > 0 && !ec) tx.write("stderr.txt", read_text(err));
+  tx.commit();
+}
+
+// The `latsim run` of one point, writing into run_dir().
+Job point_job(const SweepOptions& o, const Manifest& m, const fs::path& dir,
+              const fs::path& scratch, const Point& p, const std::string& self) {
   Job j;
   j.argv = {"/proc/self/exe", "run", o.scenario};
   for (const auto& s : m.grid.overrides(p)) {
     j.argv.push_back("--set");
     j.argv.push_back(s);
   }
-  j.argv.insert(j.argv.end(),
-                {"--seed", std::to_string(p.seed), "-q", "--out", point_dir(dir, p).string()});
+  j.argv.insert(j.argv.end(), {"--seed", std::to_string(p.seed), "-q", "--out",
+                               run_dir(dir, scratch, p).string()});
   j.stderr_path = (dir / "points" / ("." + p.id + ".stderr-" + self)).string();
   j.timeout_s = o.point_timeout;
   return j;
 }
 
 // Tidy up after point p's job and record a failure; a message when it failed.
-std::optional<std::string> settle(const fs::path& dir, const Point& p, const fs::path& err,
+std::optional<std::string> settle(const SweepOptions& o, const fs::path& dir,
+                                  const fs::path& scratch, const Point& p, const fs::path& err,
                                   const JobResult& r) {
   const fs::path pdir = point_dir(dir, p);
+  const fs::path run = run_dir(dir, scratch, p);
   std::error_code ec;
   // What a killed child leaves: its temporary output directory (platform/output_transaction.h).
-  auto remove_child_temporaries = [&] {
+  auto remove_child_outputs = [&] {
     for (const char* kind : {"tmp", "old"})
-      fs::remove_all(platform::temporary_sibling(pdir, kind, r.pid), ec);
+      fs::remove_all(platform::temporary_sibling(run, kind, r.pid), ec);
+    if (run != pdir) fs::remove_all(run, ec);
   };
   if (r.outcome == Outcome::Interrupted) {
-    remove_child_temporaries();
+    remove_child_outputs();
     fs::remove(err, ec);
     return std::nullopt;
   }
-  const bool finished = r.ok() && platform::run_complete(pdir);
+  const bool finished = r.ok() && platform::run_complete(run);
   if (finished) {
+    if (run != pdir) {
+      publish(run, pdir, o.keep, err);
+      remove_child_outputs();
+    }
     fs::remove(point_failure(dir, p), ec);
     fs::remove(point_stderr(dir, p), ec);
-    if (fs::file_size(err, ec) > 0 && !ec)
+    if (run == pdir && fs::file_size(err, ec) > 0 && !ec)
       fs::rename(err, pdir / "stderr.txt", ec);
     else
       fs::remove(err, ec);
     return std::nullopt;
   }
-  remove_child_temporaries();
+  remove_child_outputs();
   const std::string error =
       r.ok() ? "exited 0 without completing its output directory" : r.describe();
   const std::string tail = tail_of(err.string());
@@ -271,18 +351,20 @@ int run_sweep(const SweepOptions& o) {
 
   const auto indices = m.indices();
   const Todo todo = todo_of(dir, m, indices);
+  const Scratch scratch(o.keep);
   std::vector<Job> jobs;
   const std::string self = std::to_string(::getpid());
-  for (const auto& p : todo.points) jobs.push_back(point_job(o, m, dir, p, self));
+  for (const auto& p : todo.points) jobs.push_back(point_job(o, m, dir, scratch.path(), p, self));
 
   RunnerOptions ro;
   ro.jobs = o.jobs ? o.jobs : default_jobs();
-  ro.progress = !o.quiet && ::isatty(STDERR_FILENO);
-  ro.label = "sweep";
+  ro.progress = !o.quiet;
+  if (!::isatty(STDERR_FILENO)) ro.line_every_s = o.progress_interval;
+  ro.label = m.shard.whole() ? "sweep" : "sweep shard " + shard_text(m.shard);
   ro.noun = "points";
   ro.done_before = todo.done_before;
   const RunSummary sum = run_jobs(jobs, ro, [&](size_t k, const JobResult& r) {
-    return settle(dir, todo.points[k], jobs[k].stderr_path, r);
+    return settle(o, dir, scratch.path(), todo.points[k], jobs[k].stderr_path, r);
   });
   if (sum.signal) return report_interrupted(dir, m, indices, sum.signal);
   return finish(o, dir, m, indices, ro, sum, t0);

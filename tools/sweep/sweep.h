@@ -13,6 +13,12 @@ namespace latsim::sweep {
 
 constexpr int kErrorStatus = 255;
 
+// What each finished point keeps of its `latsim run` directory. A point always keeps
+// metrics.json (all the tables, plots and merges read) and its stderr.txt, if any; a
+// point that keeps less than all runs in a scratch directory (TMPDIR, node-local on a
+// cluster), so the sweep directory only ever sees the kept files.
+enum class Keep { Metrics, Traces, All };  // Traces: also traces/ (the tracer's worst cases)
+
 struct SweepOptions {
   std::string scenario;
   std::vector<std::string> params;  // KEY=VALUES
@@ -27,6 +33,8 @@ struct SweepOptions {
   double point_timeout = 0;  // seconds, 0: none
   bool dry_run = false;      // check and print the points, run nothing
   bool quiet = false;
+  Keep keep = Keep::All;
+  double progress_interval = 30;  // seconds between progress lines when stderr is no terminal
 };
 
 int run_sweep(const SweepOptions& o);
