@@ -23,6 +23,9 @@ params::Table<OutputConfig> output_keys() {
                    "Chrome trace-event JSON file for Perfetto/speedscope (empty: none)"),
            &O::timeline),
       bind(of_type(T::String, "vcd", "VCD waveform file (empty: none)"), &O::vcd),
+      bind(
+          of_type(T::String, "trace_dat", "trace.dat file for trace-cmd/KernelShark (empty: none)"),
+          &O::trace_dat),
       bind(of_type(T::String, "timeline_window",
                    "A..B (12.3s..12.4s) or max:SPAN (around the longest section); empty: all"),
            &O::timeline_window),
@@ -86,8 +89,9 @@ fs::path checked_out_dir(const std::string& out) {
 
 void check_output_paths(const Scenario& s, const std::string& out_dir) {
   const fs::path dir = checked_out_dir(out_dir);
-  for (const auto& [key, file] : {std::pair{"outputs.timeline", s.outputs.timeline},
-                                  std::pair{"outputs.vcd", s.outputs.vcd}}) {
+  for (const auto& [key, file] :
+       {std::pair{"outputs.timeline", s.outputs.timeline}, std::pair{"outputs.vcd", s.outputs.vcd},
+        std::pair{"outputs.trace_dat", s.outputs.trace_dat}}) {
     if (file.empty()) continue;
     const fs::path f = fs::absolute(file).lexically_normal();
     const auto rel = f.lexically_relative(dir);
