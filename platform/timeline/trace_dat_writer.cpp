@@ -107,6 +107,7 @@ void TraceDatWriter::set_comm(int pid, std::string_view comm) {
 }
 
 int32_t TraceDatWriter::symbol(std::string_view fn) {
+  if (fn.empty()) fn = "unknown";  // a kallsyms line without a name ends the reader's parsing
   auto it = symbols_.find(fn);
   if (it != symbols_.end()) return it->second;
   const auto offs = int32_t(kSymbolSpacing * (symbol_order_.size() + 1));

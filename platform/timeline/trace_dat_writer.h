@@ -61,7 +61,8 @@ class TraceDatWriter {
   // The task names the report shows beside pids (the last one given wins).
   void set_comm(int pid, std::string_view comm);
   // A function's address for %pS: kallsyms gets one symbol per name, in first-use order,
-  // as an offset from _stext (the preemptirq events' caller_offs/parent_offs).
+  // as an offset from _stext (the preemptirq events' caller_offs/parent_offs); "" is
+  // "unknown".
   int32_t symbol(std::string_view fn);
 
   // flags: TRACE_FLAG_* (irqs off, hardirq, softirq); preempt: the preempt count's low byte.

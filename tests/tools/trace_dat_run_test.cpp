@@ -92,6 +92,7 @@ TEST_F(TraceDat, ReportListsEveryEventWithPlausibleFields) {
   EXPECT_TRUE(std::regex_search(r, std::regex(R"(==> irq/14:\d+ \[\d+\])")));
   EXPECT_EQ(r.find("IRQ 14"), std::string::npos);
   EXPECT_EQ(r.find("[unknown"), std::string::npos);  // every event's format was found
+  EXPECT_EQ(r.find("=0xffffffff"), std::string::npos);  // every caller has its symbol
   // Timestamps in seconds of simulated time, within the 2 s.
   EXPECT_TRUE(std::regex_search(r, std::regex(R"(\[00[01]\] +1\.9\d{5}: )")));
   EXPECT_FALSE(std::regex_search(r, std::regex(R"(\] +[2-9]\.\d{6}: )")));
