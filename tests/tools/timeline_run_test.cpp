@@ -280,4 +280,9 @@ TEST(Timeline, AFileInsideTheOutputDirectoryIsRefusedBeforeTheRun) {
                    (d / "o" / "w.vcd").string() + " 2>" + err),
             0);
   EXPECT_NE(slurp(err).find("outputs.vcd"), std::string::npos) << slurp(err);
+  EXPECT_NE(latsim("--duration 200ms --out " + (d / "o").string() + " --trace-dat " +
+                   (d / "o" / "trace.dat").string() + " 2>" + err),
+            0);
+  EXPECT_NE(slurp(err).find("outputs.trace_dat"), std::string::npos) << slurp(err);
+  EXPECT_FALSE(fs::exists(d / "o"));
 }

@@ -91,7 +91,7 @@ TEST_F(TraceDat, ReportListsEveryEventWithPlausibleFields) {
   // The IDE interrupt thread under a comm without a space, as trace parsers need.
   EXPECT_TRUE(std::regex_search(r, std::regex(R"(==> irq/14:\d+ \[\d+\])")));
   EXPECT_EQ(r.find("IRQ 14"), std::string::npos);
-  EXPECT_EQ(r.find("[unknown"), std::string::npos);  // every event's format was found
+  EXPECT_EQ(r.find("[unknown"), std::string::npos);     // every event's format was found
   EXPECT_EQ(r.find("=0xffffffff"), std::string::npos);  // every caller has its symbol
   // Timestamps in seconds of simulated time, within the 2 s.
   EXPECT_TRUE(std::regex_search(r, std::regex(R"(\[00[01]\] +1\.9\d{5}: )")));
@@ -122,6 +122,26 @@ TEST_F(TraceDat, EachCpuBufferHoldsThatCpusRecordsInTimeOrder) {
     for (const char* e : {"sched_switch", "irq_handler_entry", "irq_disable", "preempt_disable"})
       EXPECT_GT(seen[e], 0u) << "CPU " << cpu << " " << e;
   }
+}
+
+TEST_F(TraceDat, TheTimelineWindowBoundsIt) {
+  SKIP_WITHOUT_TRACE_CMD();
+  const fs::path w = dir_ / "w-trace.dat";
+  ASSERT_EQ(latsim("--out " + (dir_ / "w").string() + " --trace-dat " + w.string() +
+                   " --timeline-window 500ms..600ms"),
+            0);
+  std::istringstream lines(run("trace-cmd report " + w.string() + " 2>&1"));
+  std::string line;
+  const std::regex ts(R"(\] +(\d+\.\d{6}): )");
+  size_t n = 0;
+  while (std::getline(lines, line)) {
+    std::smatch m;
+    if (!std::regex_search(line, m, ts)) continue;
+    ++n;
+    const double t = std::stod(m[1]);
+    EXPECT_TRUE(t >= 0.5 && t <= 0.6) << line;
+  }
+  EXPECT_GT(n, 1000u);
 }
 
 TEST_F(TraceDat, RecordingChangesNoOutputAndIsDeterministic) {
