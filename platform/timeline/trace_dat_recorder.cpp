@@ -106,7 +106,19 @@ void TraceDatRecorder::emit(int cpu, uint64_t ps, int type, const TraceRecord& r
 // A CPU's own records come in time order (a stall is reported at its start, and its CPU did
 // nothing meanwhile); only the bus's transfers on CPU 0 may be announced ahead or written late.
 void TraceDatRecorder::advance(int cpu, uint64_t ps) {
-  for (const auto& [m, t] : pending_train_) ps = std::min(ps, t.start);
+  if (cpu == 0) {
+    // A train over can no longer be deferred: written now, it holds back nothing.
+    const uint64_t now = to_ps(sc_core::sc_time_stamp());
+    for (auto it = pending_train_.begin(); it != pending_train_.end();) {
+      if (it->second.end >= now) {
+        ps = std::min(ps, it->second.start);
+        ++it;
+        continue;
+      }
+      write_train(it->first, it->second);
+      it = pending_train_.erase(it);
+    }
+  }
   w_.advance(cpu, ps / kPsPerNs);
 }
 
