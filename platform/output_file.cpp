@@ -68,6 +68,18 @@ void OutputFile::write(std::string_view bytes) {
   }
 }
 
+bool OutputFile::write_at(uint64_t offset, std::string_view bytes) {
+  if (!regular_) return false;
+  while (!bytes.empty()) {
+    const ssize_t done = ::pwrite(fd_, bytes.data(), bytes.size(), off_t(offset));
+    if (done < 0 && errno == EINTR) continue;
+    if (done <= 0) throw OutputError(path_, error_text(done < 0 ? errno : ENOSPC));
+    offset += uint64_t(done);
+    bytes.remove_prefix(size_t(done));
+  }
+  return true;
+}
+
 void OutputFile::close(Sync sync) {
   // EINVAL: a file that cannot be synced (a pipe, /dev/null); its bytes went where they go.
   if (sync == Sync::File && ::fsync(fd_) != 0 && errno != EINVAL)

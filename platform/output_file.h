@@ -39,6 +39,9 @@ class OutputFile {
   enum class Sync { File, Later };
 
   void write(std::string_view bytes);  // all of them, or throws OutputError
+  // Overwrite bytes already written at `offset` (a header whose counts are known last);
+  // false, and nothing written, when the file cannot seek (a pipe). Throws OutputError.
+  bool write_at(uint64_t offset, std::string_view bytes);
   void close(Sync sync = Sync::File);  // (fsync and) close; throws OutputError
   const std::filesystem::path& path() const { return path_; }
 

@@ -28,6 +28,10 @@ params::Table<OutputConfig> output_keys() {
       bind(of_type(T::String, "vcd",
                    "VCD waveform file; a bare file name is in the output directory (empty: none)"),
            &O::vcd),
+      bind(of_type(T::String, "trace_dat",
+                   "trace.dat file for trace-cmd/KernelShark; a bare file name is in the output "
+                   "directory (empty: none)"),
+           &O::trace_dat),
       bind(of_type(T::String, "timeline_window",
                    "A..B (12.3s..12.4s) or max:SPAN (around the longest section); empty: all"),
            &O::timeline_window),
@@ -96,8 +100,9 @@ void check_output_paths(const Scenario& s, const std::string& out_dir) {
       "COMPLETE", "metrics.json", "run-info.json", "scenario.resolved.yaml",
       "traces",   "dmesg.txt",    "syslog.txt",    "interrupts.txt"};
   std::set<fs::path> inside;
-  for (const auto& [key, file] : {std::pair{"outputs.timeline", s.outputs.timeline},
-                                  std::pair{"outputs.vcd", s.outputs.vcd}}) {
+  for (const auto& [key, file] :
+       {std::pair{"outputs.timeline", s.outputs.timeline}, std::pair{"outputs.vcd", s.outputs.vcd},
+        std::pair{"outputs.trace_dat", s.outputs.trace_dat}}) {
     if (file.empty()) continue;
     const fs::path given(file);
     const fs::path rel = given.has_parent_path()

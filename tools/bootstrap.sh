@@ -32,6 +32,7 @@ LATSIM_PACKAGES=(
   clang-14 libclang-rt-14-dev  # tools/fuzz: libFuzzer, ASan and UBSan (the fuzz.smoke test)
   python3         # tests/tools/random_configs.py: random valid configurations
   munge slurm-wlm  # tests only: tests/tools/slurm_cluster.sh runs tools/sweep-slurm.sh on them
+  trace-cmd       # the trace.dat tests read latsim's file back with `trace-cmd report`
 )
 
 LATSIM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -197,6 +198,14 @@ latsim_screenshot_deps() {
   local -a LATSIM_PACKAGES=(chromium fonts-dejavu-core)
   latsim_install_packages || return
   latsim_viewer_deps
+}
+
+# What tools/screenshot-kernelshark needs: KernelShark on a virtual X server (xvfb), a
+# window-size and click tool (xdotool) and ImageMagick's `import` to capture it. Not part
+# of the default list: the tests read trace.dat with trace-cmd alone.
+latsim_kernelshark_deps() {
+  local -a LATSIM_PACKAGES=(kernelshark xvfb xauth xdotool imagemagick fonts-dejavu-core)
+  latsim_install_packages
 }
 
 latsim_bootstrap() {

@@ -60,8 +60,12 @@ void Kernel::__do_softirq(const char* parent, uint32_t mask, bool softirq_count)
     pc.softirq_pending &= ~mask;
     (&current() == pc.ksoftirqd ? sstats_.ksoftirqd_runs : sstats_.inline_runs)++;
     local_irq_enable({"__do_softirq", "lock"});
-    for (int nr = 0; nr < 8; ++nr)
-      if ((pending & (1u << nr)) && softirq_vec_[size_t(nr)]) softirq_vec_[size_t(nr)]();
+    for (int nr = 0; nr < 8; ++nr) {
+      if (!(pending & (1u << nr)) || !softirq_vec_[size_t(nr)]) continue;
+      if (obs_) obs_->softirq_action_entry(smp_processor_id(), now(), unsigned(nr));
+      softirq_vec_[size_t(nr)]();
+      if (obs_) obs_->softirq_action_exit(smp_processor_id(), now(), unsigned(nr));
+    }
     local_irq_disable({"__do_softirq", "lock"});
   }
   if (obs_) obs_->softirq_exit(smp_processor_id(), now());

@@ -31,6 +31,8 @@ void Kernel::add_preempt_count(uint32_t v, const CodeSite& site) {
   Task& t = current();
   const bool from_zero = (t.preempt_count & ~PREEMPT_ACTIVE) == 0;
   t.preempt_count += v;
+  if (obs_ && from_zero && (t.preempt_count & ~PREEMPT_ACTIVE) != 0)
+    obs_->preempt_toggle(c, now(), true, site);
   if (pstats_) {
     // preempt_lock_start: only the raise from 0 starts a section (latency_start).
     const std::string_view point = site.point;
@@ -48,7 +50,10 @@ void Kernel::sub_preempt_count(uint32_t v, const CodeSite& site) {
   const int c = smp_processor_id();
   const bool was = critical(c);
   Task& t = current();
+  const bool was_zero = (t.preempt_count & ~PREEMPT_ACTIVE) == 0;
   t.preempt_count -= v;
+  if (obs_ && !was_zero && (t.preempt_count & ~PREEMPT_ACTIVE) == 0)
+    obs_->preempt_toggle(c, now(), false, site);
   // preempt_lock_stop: the count back at 0 ends the section (latency_end).
   if (pstats_ && (t.preempt_count & ~PREEMPT_ACTIVE) == 0)
     pstats_->end(c, now(), source_line(site));

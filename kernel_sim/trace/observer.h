@@ -26,6 +26,12 @@ class KernelObserver {
   // __do_softirq() runs pending softirqs (in irq_exit or in ksoftirqd).
   virtual void softirq_entry(int cpu, sc_core::sc_time t) = 0;
   virtual void softirq_exit(int cpu, sc_core::sc_time t) = 0;
+  // One softirq's handler (its number, as HI_SOFTIRQ...) starts and ends in __do_softirq().
+  virtual void softirq_action_entry(int /*cpu*/, sc_core::sc_time /*t*/, unsigned /*nr*/) {}
+  virtual void softirq_action_exit(int /*cpu*/, sc_core::sc_time /*t*/, unsigned /*nr*/) {}
+  // preempt_count (PREEMPT_ACTIVE aside) left zero (disabled) or came back to it, at `site`.
+  virtual void preempt_toggle(int /*cpu*/, sc_core::sc_time /*t*/, bool /*disabled*/,
+                              const CodeSite& /*site*/) {}
   // Preemption/interrupts went off (critical = true) or both back on: the latency
   // tracer's section boundaries, at `site`.
   virtual void critical_edge(int cpu, sc_core::sc_time t, bool critical, const CodeSite& site) = 0;

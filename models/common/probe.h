@@ -27,6 +27,9 @@ class SignalProbe {
   // `from` to `to` because PCI `master`'s transfer to memory was under way.
   virtual void fsb_holdoff(int /*cpu*/, sc_core::sc_time /*from*/, sc_core::sc_time /*to*/,
                            int /*master*/) {}
+  // A CPU's PCI access to the video card, started at `from`, stalled `to - from` on its full
+  // command FIFO.
+  virtual void fifo_stall(int /*cpu*/, sc_core::sc_time /*from*/, sc_core::sc_time /*to*/) {}
   // A device level changed (the video card's command-FIFO fill, in entries).
   virtual void counter(const char* /*name*/, sc_core::sc_time /*t*/, uint64_t /*value*/) {}
 };

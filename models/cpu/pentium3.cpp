@@ -213,6 +213,7 @@ void Pentium3::pci_access(tlm::tlm_generic_payload& p) {
   if (st.memory > SC_ZERO_TIME) add_holdoff(st.memory, st.memory_master);
   add_stall(&StallCauses::isa, st.isa);
   add_stall(&StallCauses::video_fifo, st.video_fifo);
+  if (probe_ && st.video_fifo > SC_ZERO_TIME) probe_->fifo_stall(id_, t0, t0 + st.video_fifo);
   const sc_time other = st.memory + st.isa + st.video_fifo;
   add_stall(&StallCauses::pci, total > other ? total - other : SC_ZERO_TIME);
   enter_smm();  // an SMI asserted during the access is taken after the instruction

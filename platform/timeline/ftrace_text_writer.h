@@ -12,6 +12,10 @@
 
 namespace latsim::platform::timeline {
 
+// A task name as trace parsers split it: no spaces ("IRQ 14" -> "irq/14", as Linux names
+// its interrupt threads; any other space -> '_').
+std::string ftrace_comm(std::string_view comm);
+
 struct SchedTask {
   std::string_view comm;
   int pid, prio;
@@ -34,12 +38,15 @@ class FtraceTextWriter {
   void finish();
 
  private:
+  std::string header(uint64_t entries) const;
   void head(int cpu, uint64_t ps, bool irqs_off, const SchedTask& cur);
   void put_task(const char* comm, const char* pid, const char* prio, const SchedTask& t);
   std::string path_;
   TimeWindow w_;
   std::unique_ptr<StreamFile> f_;
   OutBuffer out_;
+  int ncpus_;
+  uint64_t entries_ = 0;
 };
 
 }  // namespace latsim::platform::timeline

@@ -6,13 +6,15 @@
 #include <stdexcept>
 #include "platform/run.h"
 #include "platform/timeline/timeline_recorder.h"
+#include "platform/timeline/trace_dat_recorder.h"
 #include "platform/timeline/vcd_recorder.h"
 
 namespace latsim::platform::timeline {
 
 std::unique_ptr<Session> Session::attach(const Scenario& s, Machine& m, kernel::Kernel& k,
                                          TimeWindow w, OutputTransaction* tx) {
-  if (s.outputs.timeline.empty() && s.outputs.vcd.empty()) return nullptr;
+  if (s.outputs.timeline.empty() && s.outputs.vcd.empty() && s.outputs.trace_dat.empty())
+    return nullptr;
   auto stage = [tx](const std::string& path) { return tx ? tx->stage(path) : path; };
   std::unique_ptr<Session> ss(new Session);
   const auto& masters = m.pci.master_names();
@@ -44,6 +46,11 @@ std::unique_ptr<Session> Session::attach(const Scenario& s, Machine& m, kernel::
     ss->kobs_.push_back(ss->vcd_.get());
     ss->probes_.push_back(ss->vcd_.get());
   }
+  if (!s.outputs.trace_dat.empty()) {
+    ss->trace_dat_ = std::make_unique<TraceDatRecorder>(k, masters, stage(s.outputs.trace_dat), w);
+    ss->kobs_.push_back(ss->trace_dat_.get());
+    ss->probes_.push_back(ss->trace_dat_.get());
+  }
   k.set_observer(ss.get());
   m.pci.set_probe(ss.get());
   for (auto& c : m.cpus) c->set_probe(ss.get());
@@ -59,12 +66,14 @@ std::unique_ptr<Session> Session::attach(const Scenario& s, Machine& m, kernel::
 Session::~Session() = default;
 
 bool Session::failed() const {
-  return (timeline_ && timeline_->failed()) || (vcd_ && vcd_->failed());
+  return (timeline_ && timeline_->failed()) || (vcd_ && vcd_->failed()) ||
+         (trace_dat_ && trace_dat_->failed());
 }
 
 void Session::finish(sc_core::sc_time end, const nlohmann::json* blame) {
   if (timeline_) timeline_->finish(end, blame);
   if (vcd_) vcd_->finish(end);
+  if (trace_dat_) trace_dat_->finish(end);
 }
 
 void Session::sched_switch(int cpu, sc_core::sc_time t, const kernel::Task& prev,
@@ -79,7 +88,9 @@ void Session::sched_wakeup(int cpu, sc_core::sc_time t, const kernel::Task& p, i
   for (auto* o : kobs_) o->sched_wakeup(cpu, t, p, target);
 }
 void Session::function_entry(int cpu, sc_core::sc_time t, const char* fn, const char* parent) {
-  if (timeline_) timeline_->function_entry(cpu, t, fn, parent);  // the VCD has no use for it
+  // (the VCD has no use for it; the trace.dat takes IF changes' callers from it)
+  if (timeline_) timeline_->function_entry(cpu, t, fn, parent);
+  if (trace_dat_) trace_dat_->function_entry(cpu, t, fn, parent);
 }
 void Session::irq_entry(int cpu, sc_core::sc_time t, unsigned vector, bool nmi) {
   for (auto* o : kobs_) o->irq_entry(cpu, t, vector, nmi);
@@ -92,6 +103,16 @@ void Session::softirq_entry(int cpu, sc_core::sc_time t) {
 }
 void Session::softirq_exit(int cpu, sc_core::sc_time t) {
   for (auto* o : kobs_) o->softirq_exit(cpu, t);
+}
+void Session::softirq_action_entry(int cpu, sc_core::sc_time t, unsigned nr) {
+  if (trace_dat_) trace_dat_->softirq_action_entry(cpu, t, nr);
+}
+void Session::softirq_action_exit(int cpu, sc_core::sc_time t, unsigned nr) {
+  if (trace_dat_) trace_dat_->softirq_action_exit(cpu, t, nr);
+}
+void Session::preempt_toggle(int cpu, sc_core::sc_time t, bool disabled,
+                             const kernel::CodeSite& site) {
+  if (trace_dat_) trace_dat_->preempt_toggle(cpu, t, disabled, site);
 }
 void Session::critical_edge(int cpu, sc_core::sc_time t, bool critical,
                             const kernel::CodeSite& site) {
@@ -117,9 +138,14 @@ void Session::cpu_if(int cpu, sc_core::sc_time t, bool enabled) {
 void Session::pci_train_deferred(int master, sc_core::sc_time old_start, sc_core::sc_time start,
                                  sc_core::sc_time end) {
   if (timeline_) timeline_->pci_train_deferred(master, old_start, start, end);
+  if (trace_dat_) trace_dat_->pci_train_deferred(master, old_start, start, end);
 }
 void Session::fsb_holdoff(int cpu, sc_core::sc_time from, sc_core::sc_time to, int master) {
   if (timeline_) timeline_->fsb_holdoff(cpu, from, to, master);  // not a VCD signal (yet)
+  if (trace_dat_) trace_dat_->fsb_holdoff(cpu, from, to, master);
+}
+void Session::fifo_stall(int cpu, sc_core::sc_time from, sc_core::sc_time to) {
+  if (trace_dat_) trace_dat_->fifo_stall(cpu, from, to);
 }
 
 std::string ftrace_path_for(const std::string& timeline_path) {
@@ -146,6 +172,7 @@ TimeWindow resolve_window(const Scenario& s) {
       Scenario c = s;
       c.outputs.timeline.clear();
       c.outputs.vcd.clear();
+      c.outputs.trace_dat.clear();
       c.outputs.timeline_window.clear();
       RunOptions o;  // no out_dir: the trigger run writes nothing
       o.quiet = true;

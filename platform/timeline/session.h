@@ -1,6 +1,6 @@
 #pragma once
-// The timeline and waveform outputs of one run (outputs.timeline, outputs.vcd):
-// attaches the recorders to the kernel and the board, and resolves the window,
+// The timeline and waveform outputs of one run (outputs.timeline, outputs.vcd,
+// outputs.trace_dat): attaches the recorders to the kernel and the board, and resolves the window,
 // including the trigger `max:SPAN` (the SPAN of simulated time around the
 // latency tracer's longest critical section).
 #include <memory>
@@ -17,10 +17,11 @@ namespace latsim::platform::timeline {
 
 class TimelineRecorder;
 class VcdRecorder;
+class TraceDatRecorder;
 
 class Session : public kernel::KernelObserver, public SignalProbe {
  public:
-  // Null when the scenario asks for neither a timeline nor a VCD. The files are streamed to
+  // Null when the scenario asks for no timeline, VCD or trace.dat. The files are streamed to
   // the temporary names `tx` stages (renamed at its commit); without one, to their paths.
   static std::unique_ptr<Session> attach(const Scenario& s, Machine& m, kernel::Kernel& k,
                                          TimeWindow w, OutputTransaction* tx);
@@ -38,6 +39,10 @@ class Session : public kernel::KernelObserver, public SignalProbe {
   void irq_exit(int cpu, sc_core::sc_time t) override;
   void softirq_entry(int cpu, sc_core::sc_time t) override;
   void softirq_exit(int cpu, sc_core::sc_time t) override;
+  void softirq_action_entry(int cpu, sc_core::sc_time t, unsigned nr) override;
+  void softirq_action_exit(int cpu, sc_core::sc_time t, unsigned nr) override;
+  void preempt_toggle(int cpu, sc_core::sc_time t, bool disabled,
+                      const kernel::CodeSite& site) override;
   void critical_edge(int cpu, sc_core::sc_time t, bool critical,
                      const kernel::CodeSite& site) override;
   void lock_spin(int cpu, sc_core::sc_time from, sc_core::sc_time to, const char* lock,
@@ -51,11 +56,13 @@ class Session : public kernel::KernelObserver, public SignalProbe {
   void fsb_holdoff(int cpu, sc_core::sc_time from, sc_core::sc_time to, int master) override;
   void pci_train_deferred(int master, sc_core::sc_time old_start, sc_core::sc_time start,
                           sc_core::sc_time end) override;
+  void fifo_stall(int cpu, sc_core::sc_time from, sc_core::sc_time to) override;
 
  private:
   Session() = default;
   std::unique_ptr<TimelineRecorder> timeline_;
   std::unique_ptr<VcdRecorder> vcd_;
+  std::unique_ptr<TraceDatRecorder> trace_dat_;
   std::vector<kernel::KernelObserver*> kobs_;
   std::vector<SignalProbe*> probes_;
 };

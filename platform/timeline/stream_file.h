@@ -22,6 +22,15 @@ class StreamFile {
       error_ = std::current_exception();
     }
   }
+  // Patch bytes written before (see OutputFile::write_at); a failure is kept as write's.
+  void write_at(uint64_t offset, std::string_view bytes) {
+    if (error_) return;
+    try {
+      f_.write_at(offset, bytes);
+    } catch (const OutputError&) {
+      error_ = std::current_exception();
+    }
+  }
   bool failed() const { return bool(error_); }
   // The last bytes, then fsync and close; throws the first failure.
   void finish(std::string_view rest) {

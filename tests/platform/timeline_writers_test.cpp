@@ -127,8 +127,11 @@ TEST(FtraceTextWriter, SchedSwitchLineAsPerfettoReadsIt) {
   const std::string s = slurp(p);
   fs::remove(p);
   EXPECT_EQ(s.rfind("# tracer: nop\n", 0), 0u);
+  // The counts, written over the header's first version when the run ends.
+  EXPECT_NE(s.find("\n# entries-in-buffer/entries-written: 2/2   #P:2 "), std::string::npos) << s;
+  // No space in a comm: argument parsers split at spaces.
   EXPECT_NE(s.find("            bash-1234    [001] ....  5075.958079: sched_switch: prev_comm=bash "
-                   "prev_pid=1234 prev_prio=120 prev_state=S ==> next_comm=IRQ 14 next_pid=321 "
+                   "prev_pid=1234 prev_prio=120 prev_state=S ==> next_comm=irq/14 next_pid=321 "
                    "next_prio=49\n"),
             std::string::npos)
       << s;

@@ -27,7 +27,7 @@ struct RunArgs {
   std::vector<std::string> sets;
   std::string seed, duration, out;
   bool quiet = false;
-  std::string timeline, timeline_window, vcd;
+  std::string timeline, timeline_window, vcd, trace_dat;
   std::string timeline_detail;
 };
 
@@ -39,6 +39,7 @@ std::vector<std::string> overrides(const RunArgs& a) {
   if (!a.timeline_window.empty()) sets.push_back("outputs.timeline_window=" + a.timeline_window);
   if (!a.timeline_detail.empty()) sets.push_back("outputs.timeline_detail=" + a.timeline_detail);
   if (!a.vcd.empty()) sets.push_back("outputs.vcd=" + a.vcd);
+  if (!a.trace_dat.empty()) sets.push_back("outputs.trace_dat=" + a.trace_dat);
   return sets;
 }
 
@@ -157,6 +158,12 @@ int sc_main(int argc, char* argv[]) {
                   "--timeline (none: waves.vcd in the output directory)")
       ->expected(0, 1)
       ->default_str("waves.vcd");
+  run->add_option("--trace-dat", a.trace_dat,
+                  "Write a trace.dat (sched, irq, preemptirq and bus events) for trace-cmd\n"
+                  "report and KernelShark to FILE; as for --timeline (none: trace.dat in the\n"
+                  "output directory)")
+      ->expected(0, 1)
+      ->default_str("trace.dat");
   auto* val =
       app.add_subcommand("validate", "Check a scenario (and --set overrides) without running it");
   add_common(val);
