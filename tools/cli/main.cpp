@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <systemc>
+#include "common/log.h"
 #include "common/text.h"
 #include "platform/run.h"
 #include "platform/scenario_loader.h"
@@ -13,6 +14,7 @@
 #include "tools/check/census_cli.h"
 #include "tools/check/cli.h"
 #include "tools/cli/plots.h"
+#include "tools/cli/version.h"
 #include "tools/explain/explain.h"
 #include "tools/sweep/cli.h"
 
@@ -27,6 +29,7 @@ struct RunArgs {
   bool quiet = false;
   std::string timeline, timeline_window, vcd;
   std::string timeline_detail;
+  latsim::log::Config log;
 };
 
 std::vector<std::string> overrides(const RunArgs& a) {
@@ -67,6 +70,7 @@ void print_summary(const Scenario& s, const latsim::platform::RunResult& r) {
 }
 
 int cmd_run(const RunArgs& a) {
+  latsim::log::configure(a.log);
   Scenario s = latsim::platform::load_scenario(a.scenario, overrides(a));
   // Test hook (tests/tools/sweep_*): die the way a crashing model would when one of the
   // --set overrides is exactly $LATSIM_DEBUG_CRASH_ON_SET.
@@ -85,6 +89,7 @@ int cmd_run(const RunArgs& a) {
     return latsim::cli::latency_plots(s, r);
   };
   auto r = latsim::platform::run_scenario(s, o);
+  latsim::log::flush();
   if (!a.quiet) print_summary(s, r);
   return 0;
 }
@@ -96,6 +101,33 @@ int cmd_validate(const RunArgs& a) {
   return 0;
 }
 
+// The debug log's options (common/log.h) on `latsim run`.
+void add_log_options(CLI::App* c, latsim::log::Config& log) {
+  c->add_option("--debug-flags", log.flags,
+                "Debug lines of these components, comma-separated: pci,ide,sched,... or all\n"
+                "(`--debug-flags help` lists them); each line starts with the simulated time\n"
+                "and the component's name")
+      ->delimiter(',')
+      ->each([](const std::string& f) {
+        if (f != "help") return;
+        std::cout << latsim::log::flags_help();
+        throw CLI::Success();
+      })
+      ->check([](const std::string& f) { return f == "help" ? "" : latsim::log::unknown_flag(f); },
+              "FLAG");
+  c->add_option("--log-level", log.level,
+                "Lowest level written: trace, debug, info, warn, error or off (default: warn;\n"
+                "debug for the --debug-flags channels). info shows the kernel's messages")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
+  c->add_option("--log", log.file, "Write the log to FILE instead of stderr");
+}
+
+std::string version() {
+  const std::string git = LATSIM_GIT_DESCRIBE;
+  return fmt::format("latsim {}{}\nSystemC {}", LATSIM_VERSION, git.empty() ? "" : " (" + git + ")",
+                     sc_core::sc_release());
+}
+
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
@@ -104,6 +136,7 @@ int sc_main(int argc, char* argv[]) {
       "preemptible Linux 2.6.9-VP kernel. Latency comes out of modelled mechanisms (bus-master\n"
       "holdoff, port I/O through the PCI and ISA bridges, critical sections), never injected."};
   app.require_subcommand(1);
+  app.set_version_flag("--version", version, "Print latsim's and SystemC's versions and exit");
   RunArgs a;
   auto add_common = [&](CLI::App* c) {
     c->add_option("scenario", a.scenario, "Scenario YAML file (schema_version: 1)")->required();
@@ -131,6 +164,7 @@ int sc_main(int argc, char* argv[]) {
                   "(the default: functions with --timeline-window, tasks for a whole run,\n"
                   "where function slices would be most of its size and cost)");
   run->add_option("--vcd", a.vcd, "Write VCD waveforms (IRQ lines, REQ#/GNT#, IF, pid) to FILE");
+  add_log_options(run, a.log);
   auto* val =
       app.add_subcommand("validate", "Check a scenario (and --set overrides) without running it");
   add_common(val);
