@@ -96,8 +96,9 @@ std::string unknown_flag(std::string_view flag) {
 
 void configure(const Config& c) {
   const std::array<bool, kChannels> flagged = parse_flags(c.flags);
-  const bool any = std::find(flagged.begin(), flagged.end(), true) != flagged.end();
-  const Level level = !c.level.empty() ? parse_level(c.level) : any ? Level::debug : Level::warn;
+  const bool given = !c.level.empty();
+  const Level level = given ? parse_level(c.level) : Level::warn;
+  const Level debug = given ? level : Level::debug;  // a flag alone asks for debug lines
   if (!c.file.empty()) {
     spdlog::sink_ptr sink;
     try {
@@ -109,7 +110,7 @@ void configure(const Config& c) {
     loggers() = make_loggers(sink);
   }
   for (size_t i = 0; i < kChannels; ++i)
-    detail::threshold[i] = flagged[i] ? level : std::max(level, Level::info);
+    detail::threshold[i] = flagged[i] ? debug : std::max(level, Level::info);
 }
 
 std::string flags_help() {

@@ -59,7 +59,7 @@ const std::array<ChannelInfo, kChannels>& channels();
 
 struct Config {
   std::vector<std::string> flags;  // channel names, or "all"
-  std::string level;               // empty: warn, or debug for the flagged channels
+  std::string level;               // empty: warn, and debug for the flagged channels
   std::string file;                // empty: stderr
 };
 // Check `c` and open its sink; throws std::invalid_argument naming what is accepted
@@ -73,8 +73,9 @@ std::string unknown_flag(std::string_view flag);
 void flush();
 
 namespace detail {
-// The lowest level each channel writes: a flagged channel's is the log level, any other
-// channel's at least info (debug and trace lines come only from flagged channels).
+// The lowest level each channel writes: a flagged channel's is the log level (debug if
+// none is given), any other channel's the log level but at least info (debug and trace
+// lines come only from flagged channels).
 inline std::array<Level, kChannels> threshold = [] {
   std::array<Level, kChannels> t{};
   t.fill(Level::warn);
