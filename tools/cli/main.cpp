@@ -7,6 +7,7 @@
 #include <systemc>
 #include "common/log.h"
 #include "common/text.h"
+#include "platform/outputs.h"
 #include "platform/run.h"
 #include "platform/scenario_loader.h"
 #include "platform/scenario_schema.h"
@@ -124,8 +125,8 @@ void add_log_options(CLI::App* c, latsim::log::Config& log) {
 
 std::string version() {
   const std::string git = LATSIM_GIT_DESCRIBE;
-  return fmt::format("latsim {}{}\nSystemC {}", LATSIM_VERSION, git.empty() ? "" : " (" + git + ")",
-                     sc_core::sc_release());
+  return fmt::format("latsim {}{}\nSystemC {}", latsim::platform::kLatsimVersion,
+                     git.empty() ? "" : " (" + git + ")", sc_core::sc_release());
 }
 
 }  // namespace
