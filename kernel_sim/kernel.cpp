@@ -128,6 +128,16 @@ std::vector<const Spinlock*> Kernel::spinlocks() const {
   return v;
 }
 
+void Kernel::printk(std::string line) {
+  LATSIM_LOG(printk, info, log_who(), "{}", line);
+  dmesg_.push_back(std::move(line));
+}
+
+std::string Kernel::log_who() {
+  const Task& t = current();
+  return fmt::format("cpu{} {}-{}", t.cpu, t.comm, t.pid);
+}
+
 Task& Kernel::current_slow(const sc_core::sc_object* obj) {
   auto& cached = current_cache_[(reinterpret_cast<uintptr_t>(obj) >> 6) % current_cache_.size()];
   auto it = by_thread_.find(obj);

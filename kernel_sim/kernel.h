@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 #include "common/local_time.h"
+#include "common/log.h"
 #include "common/random.h"
 #include "kernel_sim/arch/cpu_ops.h"
 #include "kernel_sim/flavour.h"
@@ -333,7 +334,11 @@ class Kernel {
   void close_blame_window(int id, const std::string& label, const char* measure);
   // The 2001 preempt-stats table (kernel.flavour 2.4.10-preempt only; else null).
   const PreemptStats* preempt_stats() const { return pstats_.get(); }
-  std::vector<std::string>& dmesg() { return dmesg_; }
+  const std::vector<std::string>& dmesg() const { return dmesg_; }
+  // printk: a line for dmesg.txt, also written to the debug log's printk channel.
+  void printk(std::string line);
+  // The running code as the debug log names it: "cpu0 cc1-312" (common/log.h).
+  std::string log_who();
   void set_observer(KernelObserver* o) { obs_ = o; }  // timeline events; null: none
   const std::vector<std::unique_ptr<Task>>& tasks() const { return tasks_; }
   Slab* slab() { return slab_.get(); }  // mm/slab.cpp: null without kernel.slab_reap

@@ -2,6 +2,7 @@
 // What a run leaves behind: metrics.json (schema_version 1), run-info.json,
 // traces/ in the VP tracer's format, cyclictest.txt, dmesg.txt and the resolved
 // scenario, written into the run's output transaction (output_transaction.h).
+#include "common/version.h"
 #include "kernel_sim/kernel.h"
 #include "platform/machine.h"
 #include "platform/output_transaction.h"
@@ -11,7 +12,7 @@
 namespace latsim::platform {
 
 // run-info.json versions.latsim: tools that read a run (explain) check it is theirs.
-inline constexpr const char* kLatsimVersion = "0.1.0";
+inline constexpr const char* kLatsimVersion = LATSIM_VERSION;
 
 nlohmann::json collect_run_info(const Scenario& s, double wall_seconds);
 void write_outputs(const Scenario& s, kernel::Kernel& k,

@@ -5,10 +5,14 @@
 #   tools/bootstrap.sh [TARGET]            # same, run directly
 #
 # 1. Installs the Debian 12 packages latsim needs, if any are missing (checked with
-#    one dpkg-query call; no apt call at all when everything is installed).
+#    one dpkg-query call; no apt call at all when everything is installed): those for
+#    building and running only (LATSIM_PACKAGES) when a TARGET is given, those of the
+#    test suite too (LATSIM_TEST_PACKAGES) when building everything.
 # 2. Configures a Release build in $LATSIM_BUILD_DIR (default: build/ under the repo
-#    root) when its CMakeCache.txt is missing, when the last configure failed, or when
-#    $LATSIM_CMAKE_ARGS is set and differs from the last configure's.
+#    root) when its CMakeCache.txt is missing, when the last configure failed, when
+#    $LATSIM_CMAKE_ARGS is set and differs from the last configure's, or when the tests
+#    are wanted and the build was configured without them (-DLATSIM_TESTS=OFF: a fresh
+#    build for a TARGET does not look for the test suite's packages).
 # 3. Builds TARGET (default: everything). A no-op when the build is up to date.
 #
 # Everything goes to stderr: stdout is left to latsim's own output.
@@ -20,19 +24,26 @@
 #                             but install nothing (configure/build still run)
 
 # Packages from Debian 12 (bookworm). Nothing is vendored or downloaded at build time.
+# Building and running latsim (tools/latsim):
 LATSIM_PACKAGES=(
   cmake g++ make ninja-build pkg-config
   libsystemc-dev libyaml-cpp-dev libspdlog-dev libfmt-dev libcli11-dev
-  nlohmann-json3-dev libgtest-dev googletest libbenchmark-dev
+  nlohmann-json3-dev
+  libpugixml-dev  # latsim check --junit writes its XML through pugixml (escaping, structure)
   libabsl-dev     # absl::flat_hash_map: the cache models' per-object state (hot path)
   parallel        # sharded sweeps (latsim sweep --shard with GNU parallel)
+)
+# The test suite, on top of those (tools/test):
+LATSIM_TEST_PACKAGES=(
+  libgtest-dev googletest  # the GoogleTest suites
+  libbenchmark-dev  # tests/benchmarks (-DLATSIM_BENCHMARKS=ON)
   libxml2-utils  # xmllint: the tests check `latsim check --junit` output is well-formed XML
-  libpugixml-dev  # latsim check --junit writes its XML through pugixml (escaping, structure)
   gtkwave nodejs  # viewer tests: vcd2fst, and node for speedscope's import code
   clang-14 libclang-rt-14-dev  # tools/fuzz: libFuzzer, ASan and UBSan (the fuzz.smoke test)
   python3         # tests/tools/random_configs.py: random valid configurations
-  munge slurm-wlm  # tests only: tests/tools/slurm_cluster.sh runs tools/sweep-slurm.sh on them
+  munge slurm-wlm  # tests/tools/slurm_cluster.sh runs tools/sweep-slurm.sh on them
   trace-cmd       # the trace.dat tests read latsim's file back with `trace-cmd report`
+  dpkg-dev file   # install.deb: cpack's Depends come from dpkg-shlibdeps (and file)
 )
 
 LATSIM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -120,21 +131,32 @@ latsim_quietly() {
   return "${rc}"
 }
 
+# Configure; TESTS=1: with the test suite (a build configured without it is reconfigured).
 latsim_configure() {
+  local tests="${1:-1}"
   local build_dir
   build_dir="$(latsim_build_dir)"
   local -a extra=()
   read -r -a extra <<<"${LATSIM_CMAKE_ARGS:-}"
   local stamp="${build_dir}/latsim-cmake-args.txt"
+  local cache="${build_dir}/CMakeCache.txt"
 
   # The stamp is written only after a successful configure, so a failed one is retried.
-  if [[ -f "${build_dir}/CMakeCache.txt" && -f "${stamp}" ]]; then
-    # Configured already; reconfigure only when new extra arguments are asked for.
-    if ((${#extra[@]} == 0)) || [[ "$(<"${stamp}")" == "${extra[*]}" ]]; then
+  if [[ -f "${cache}" && -f "${stamp}" ]]; then
+    # Configured already; reconfigure only when new extra arguments or the tests are asked for.
+    if { ((${#extra[@]} == 0)) || [[ "$(<"${stamp}")" == "${extra[*]}" ]]; } &&
+      ! { [[ "${tests}" == 1 ]] && grep -q '^LATSIM_TESTS:BOOL=OFF$' "${cache}"; }; then
       return 0
     fi
   fi
   rm -f "${stamp}"
+  # A fresh build for the binary alone leaves the tests out; asked for, they are put back.
+  local -a tests_arg=()
+  if [[ "${tests}" == 1 ]]; then
+    tests_arg=(-DLATSIM_TESTS=ON)
+  elif [[ ! -f "${cache}" ]]; then
+    tests_arg=(-DLATSIM_TESTS=OFF)
+  fi
 
   local -a gen=()
   if [[ ! -f "${build_dir}/CMakeCache.txt" && -z "${CMAKE_GENERATOR:-}" ]] &&
@@ -145,7 +167,7 @@ latsim_configure() {
   latsim_log "configuring ${build_dir} (Release${extra[*]:+ ${extra[*]}})"
   latsim_quietly "${build_dir}/latsim-configure.log" \
     cmake -S "${LATSIM_ROOT}" -B "${build_dir}" "${gen[@]}" \
-    -DCMAKE_BUILD_TYPE=Release "${extra[@]}" || return
+    -DCMAKE_BUILD_TYPE=Release "${tests_arg[@]}" "${extra[@]}" || return
   printf '%s\n' "${extra[*]}" >"${stamp}"
 }
 
@@ -209,11 +231,18 @@ latsim_kernelshark_deps() {
 }
 
 latsim_bootstrap() {
+  if [[ -n "${1:-}" ]]; then  # one target (tools/latsim): what building and running need
+    latsim_install_packages || return
+    latsim_configure 0 || return
+    latsim_build "$1"
+    return
+  fi
+  # Everything (tools/test): the test suite's packages and the viewers' npm packages too.
+  local -a LATSIM_PACKAGES=("${LATSIM_PACKAGES[@]}" "${LATSIM_TEST_PACKAGES[@]}")
   latsim_install_packages || return
-  # Only the test suite needs the viewers' npm packages: a plain run must not need npm.
-  if [[ -z "${1:-}" ]]; then latsim_viewer_deps || return; fi
-  latsim_configure || return
-  latsim_build "${1:-}"
+  latsim_viewer_deps || return
+  latsim_configure 1 || return
+  latsim_build ""
 }
 
 if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then

@@ -202,6 +202,7 @@ void Cyclictest::record(Kernel& k, int thread, int cpu, sc_core::sc_time next,
   if (window >= 0) k.close_blame_window(window, fmt::format("{} T{}", name(), thread), "wake-up");
   const int64_t diff = int64_t(std::floor((k.now().to_seconds() - next.to_seconds()) * 1e6));  // µs
   s.act = diff;
+  LATSIM_DEBUG(workloads, k.log_who(), "{} T{}: woke {} us late", name(), thread, diff);
   if (s.cycles == 0 || diff < s.min) s.min = diff;
   if (diff > s.max) s.max = diff;
   s.sum += double(diff);

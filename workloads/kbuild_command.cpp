@@ -50,6 +50,8 @@ void KernelBuild::start_job(Kernel& k) {
   auto job = std::make_shared<Job>(
       Job{unit, Rng(k.params().seed, name_ + "/cc1/" + std::to_string(spawned_++)), {}, {}});
   job->includes = includes_of(job->rng);
+  LATSIM_DEBUG(workloads, k.log_who(), "{}: job {} compiles unit {}, {} running", name_,
+               spawned_ - 1, unit, running_);
   spawn(k, nullptr, [this, &k, job](Spinlock*) {
     if (p_.kbuild_command)
       shell(k, job, exec(k, kSh, nullptr));
@@ -77,6 +79,7 @@ void KernelBuild::start_link(Kernel& k) {
   running_++;
   const uint64_t dir = links_due_.front();
   links_due_.pop_front();
+  LATSIM_DEBUG(workloads, k.log_who(), "{}: links directory {}", name_, dir);
   spawn(k, nullptr, [this, &k, dir](Spinlock*) {
     Spinlock& lock = exec(k, kLd, nullptr);
     Dir& d = dirs_[dir];

@@ -131,6 +131,7 @@ void Latencytest::audio(Kernel& k) {
 void Latencytest::record(double write_ms, double cpu, sc_time at, sc_time loop_start, int cpu0,
                          const Counters& before) {
   if (sample_hook_) sample_hook_(write_ms, cpu, at);
+  LATSIM_DEBUG(workloads, name_, "loop done: write {:.3f} ms, cpu {:.3f} ms", write_ms, cpu);
   for (auto& ph : phases_) {
     if (at < ph.window.start || at >= ph.window.stop) continue;
     ph.samples++;

@@ -104,6 +104,8 @@ void Kernel::handle_interrupt() {
   const char* interrupted = pcpu_[size_t(c)].last_fn;
   const Trap t = cpu.take_interrupt();
   if (obs_) obs_->irq_entry(c, now(), t.vector, t.nmi);
+  LATSIM_DEBUG(irq, log_who(), "interrupt entry: {} vector {:#04x}", t.nmi ? "NMI" : "IRQ",
+               t.vector);
   const CodeSite entry =
       t.nmi                               ? CodeSite{"do_nmi", "nmi_enter"}
       : t.vector == LOCAL_TIMER_VECTOR    ? CodeSite{"smp_apic_timer_interrupt", "irq_enter"}
@@ -126,6 +128,8 @@ void Kernel::handle_interrupt() {
   if (outermost) pc.intr_now = -1;
   if (outermost) pc.intr_time[intr_source(t)] += now() - t_in;  // nested time counts here
   if (obs_) obs_->irq_exit(c, now());
+  LATSIM_DEBUG(irq, log_who(), "interrupt exit: vector {:#04x}, {} ns", t.vector,
+               (now() - t_in).value() / 1000);
   pc.irq_from_user = outer_from_user;
   // ret_from_intr: preempt the interrupted context if it allows it.
   if (!t.nmi && cur.need_resched && prev_if) {

@@ -105,6 +105,8 @@ void Kernel::flush_tlb_others(uint32_t cpumask, int mm, const char* parent) {
   tlb_stats_.last_wait = waited;
   tlb_stats_.wait_total += waited;
   if (waited > tlb_stats_.wait_max) tlb_stats_.wait_max = waited;
+  LATSIM_DEBUG(mm, log_who(), "TLB shootdown of mm {} to cpus {:#x}: waited {} ns", mm, cpumask,
+               waited.value() / 1000);
   flush_mm_ = 0;
   spin_unlock(tlbstate_lock_, {"flush_tlb_others", "unlock"});
 }

@@ -55,6 +55,9 @@ void BlockLayer::ide_do_request(const char* parent) {
   active_blame_ = {active_blame_.seq + 1, active_.sector, active_.nr_sectors,
                    active_.write,         active_.pid,    active_.comm};
   stats_.max_request_sectors = std::max<uint64_t>(stats_.max_request_sectors, active_.nr_sectors);
+  LATSIM_DEBUG(block, k_.log_who(), "dispatch {} sector {} +{} of {}-{}, {} queued",
+               active_.write ? "write" : "read", active_.sector, active_.nr_sectors, active_.comm,
+               active_.pid, queue_.size());
   // Keep our own IRQ off while the lock is dropped and interrupts are on.
   k_.disable_irq_nosync(IDE_IRQ, "ide_do_request");
   k_.spin_unlock(ide_lock_, {"ide_do_request", "unlock"});
@@ -169,6 +172,8 @@ void BlockLayer::ide_intr() {
   k_.outb(0x08, BM_BASE);  // stop the engine
   k_.outb(uint8_t(dma_stat | 0x06), BM_BASE + 2);
   (void)k_.inb(IDE_STATUS);  // reading Status acknowledges INTRQ
+  LATSIM_DEBUG(block, k_.log_who(), "complete {} sector {} +{}, DMA status {:#04x}",
+               active_.write ? "write" : "read", active_.sector, active_.nr_sectors, dma_stat);
   ide_end_request(active_);
   busy_ = false;
   stats_.ios_completed++;

@@ -71,6 +71,8 @@ void BlockLayer::make_request(FileId f, uint64_t first_page, uint32_t npages) {
     rq.nr_sectors += nsect;
     for (uint32_t i = 0; i < npages; ++i) rq.pages.push_back({f, first_page + i});
     stats_.merges++;
+    LATSIM_DEBUG(block, k_.log_who(), "bio sector {} +{} merged: request sector {} +{}", sector,
+                 nsect, rq.sector, rq.nr_sectors);
   } else {
     k_.fn("get_request", "__make_request", 120, 2);
     Request rq;
@@ -80,6 +82,8 @@ void BlockLayer::make_request(FileId f, uint64_t first_page, uint32_t npages) {
     rq.pid = k_.current().pid;
     rq.comm = k_.current().comm;
     for (uint32_t i = 0; i < npages; ++i) rq.pages.push_back({f, first_page + i});
+    LATSIM_DEBUG(block, k_.log_who(), "submit read sector {} +{}{}", sector, nsect,
+                 plugged ? " (queue plugged)" : "");
     queue_.push_back(std::move(rq));
     stats_.requests++;
     stats_.read_requests++;

@@ -178,6 +178,7 @@ void BlockLayer::make_write_request(FileId f, uint64_t first_page, uint32_t npag
     rq.pid = k_.current().pid;
     rq.comm = k_.current().comm;
     for (uint32_t i = 0; i < npages; ++i) rq.pages.push_back({f, first_page + i});
+    LATSIM_DEBUG(block, k_.log_who(), "submit write sector {} +{}", sector, nsect);
     queue_.push_back(std::move(rq));
     stats_.requests++;
     stats_.write_requests++;

@@ -127,6 +127,8 @@ void Ext3::journal_commit_transaction() {
   k_.fn("journal_write_commit_record", "journal_commit_transaction", 200, 2);
   write_log(1);
   s_.commits++;
+  LATSIM_DEBUG(fs, k_.log_who(), "ext3 commit: {} metadata blocks, {} log blocks", n,
+               log_blocks + 1);
   s_.metadata_blocks += n;
   s_.log_blocks += log_blocks + 1;
   s_.max_commit_blocks = std::max<uint64_t>(s_.max_commit_blocks, n);

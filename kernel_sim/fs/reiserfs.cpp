@@ -75,6 +75,7 @@ void ReiserFs::do_journal_end(const char* parent) {
   k_.block().write_sync(log_head_ + n + 1, 1, "do_journal_end");  // commit block
   log_head_ += n + 2;
   s_.commits++;
+  LATSIM_DEBUG(fs, k_.log_who(), "reiserfs commit: {} blocks", n);
   s_.committed_blocks += n;
   s_.max_commit_blocks = std::max<uint64_t>(s_.max_commit_blocks, n);
   j_locked_ = false;

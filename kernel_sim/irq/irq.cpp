@@ -72,6 +72,7 @@ void Kernel::do_IRQ(unsigned irq) {
   irq_enter({"do_IRQ", "irq_enter"});
   fn("do_IRQ", interrupted, 60, 1);
   IrqDesc& d = irq_desc_[irq];
+  LATSIM_DEBUG(irq, log_who(), "do_IRQ {} ({}){}", irq, d.name, d.depth > 0 ? ", disabled" : "");
   d.count++;
   pcpu_[size_t(smp_processor_id())].kstat_irqs[irq]++;
   // irq_desc_t is one ____cacheline_aligned line up to its lock (2.6.9 include/linux/irq.h:

@@ -11,6 +11,7 @@ void Kernel::raise_softirq(int nr, const char* parent) {
 }
 
 void Kernel::__raise_softirq_irqoff(int nr) {
+  LATSIM_DEBUG(softirq, log_who(), "raise softirq {}", nr);
   pcpu_[size_t(smp_processor_id())].softirq_pending |= 1u << nr;
 }
 
@@ -60,6 +61,8 @@ void Kernel::__do_softirq(const char* parent, uint32_t mask, bool softirq_count)
     pc.softirq_pending &= ~mask;
     (&current() == pc.ksoftirqd ? sstats_.ksoftirqd_runs : sstats_.inline_runs)++;
     local_irq_enable({"__do_softirq", "lock"});
+    LATSIM_DEBUG(softirq, log_who(), "run pending {:#x} {}", pending,
+                 &current() == pc.ksoftirqd ? "in ksoftirqd" : "inline");
     for (int nr = 0; nr < 8; ++nr) {
       if (!(pending & (1u << nr)) || !softirq_vec_[size_t(nr)]) continue;
       if (obs_) obs_->softirq_action_entry(smp_processor_id(), now(), unsigned(nr));

@@ -94,6 +94,7 @@ void Kernel::spin_lock(Spinlock& l, const char* parent) {
     }
     l.spin_total += now() - t0;
     if (now() - t0 > l.max_spin) l.max_spin = now() - t0;
+    LATSIM_DEBUG(locks, log_who(), "{} contended: spun {} ns", l.name, (now() - t0).value() / 1000);
   }
   l.acquired_at(c, now());
   lock_acquired(l);

@@ -27,6 +27,7 @@ void Slab::cache_reap() {
   }
   cache_chain_sem_.count--;
   stats_.reaps++;
+  LATSIM_DEBUG(mm, k_.log_who(), "cache_reap over {} caches", cache_chain_.size());
   const uint64_t lines = uint64_t(k_.params().slab_reap_lines);
   for (KmemCache& c : cache_chain_) {  // list_for_each(walk, &cache_chain)
     k_.spin_lock_irq(c.spinlock, "cache_reap");

@@ -64,6 +64,7 @@ void NetStack::net_rx_action() {
     }  // else dev->poll took it off the list itself (netif_rx_complete), interrupts off
   }
   if (flags) k_.local_irq_enable({"net_rx_action", "unlock"});
+  LATSIM_DEBUG(net, k_.log_who(), "net_rx_action: {} packets", action_packets_);
   s_.max_packets_per_action = std::max(s_.max_packets_per_action, action_packets_);
 }
 

@@ -185,6 +185,8 @@ bool Kernel::try_to_wake_up(Task* p, const char* parent) {
     p->state = TASK_RUNNING;
     woke = true;
     if (obs_) obs_->sched_wakeup(smp_processor_id(), now(), *p, cpu);
+    LATSIM_DEBUG(sched, log_who(), "wake up {}-{} (prio {}) on cpu{}", p->comm, p->pid, p->prio,
+                 cpu);
   }
   spin_unlock_irqrestore(rq_[size_t(cpu)].lock, flags, kWakeUnlock);
   return woke;
@@ -301,6 +303,8 @@ void Kernel::goodness_walk(Runqueue& rq, bool recalculate) {
 void Kernel::context_switch(Runqueue& rq, Task* prev, Task* next, uint64_t code_lines) {
   rq.nr_switches++;
   if (obs_) obs_->sched_switch(rq.cpu, now(), *prev, *next);
+  LATSIM_DEBUG(sched, log_who(), "switch to {}-{} (prio {}), prev {}", next->comm, next->pid,
+               next->prio, prev->state == TASK_RUNNING ? "preempted" : "sleeps");
   fn("dummy_switch_tasks", "schedule", 10);
   schedule_code(&kScheduleKeys.sw, code_lines);  // switch_tasks on, context_switch inline
   // switch_mm + switch_to: from here on the CPU runs on next's stack, so the

@@ -30,6 +30,7 @@ void Kernel::timer_interrupt(const char* parent) {
 void Kernel::do_timer(const char* parent) {
   jiffies_++;
   tstats_.ticks++;
+  LATSIM_DEBUG(time, log_who(), "tick: jiffies {}", jiffies_);
   fn("do_timer", parent, 40, 1);
   shared(&time_lines_.jiffies, 1, true);  // jiffies_64++
   shared(&time_lines_.xtime, 2, true);    // update_times: wall_jiffies, xtime, NTP state

@@ -48,11 +48,13 @@ void Kernel::mark_offset_tsc() {
   last_delay_us_ = delay_us;
   exec(60, 1);
   if (elapsed >= 2) {
+    LATSIM_DEBUG(time, log_who(), "lost {} tick(s): {:.1f} us since the last", elapsed - 1,
+                 since_us);
     jiffies_ += uint64_t(elapsed - 1);
     tstats_.lost_ticks += uint64_t(elapsed - 1);
     if (++lost_in_a_row_ > 100) {
       tstats_.lost_warnings++;
-      dmesg_.push_back("Losing too many ticks!");
+      printk("Losing too many ticks!");
       lost_in_a_row_ = 0;
     }
   } else {

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <ctime>
+#include "common/log.h"
 #include "kernel_sim/key_binders.h"
 
 namespace latsim::kernel {
@@ -109,6 +110,9 @@ void LatencyTracer::end(int cpu, sc_time now, const CodeSite& site) {
       log_.push_back(fmt::format(" => started at: <{}>", format_site(c.start)));
       log_.push_back(fmt::format(" => ended at:   <{}>", format_site(site)));
       log_t_.insert(log_t_.end(), 3, now);
+      for (auto l = log_.end() - 3; l != log_.end(); ++l)
+        LATSIM_LOG(printk, info, fmt::format("cpu{} {}-{}", cpu, c.task.comm, c.task.pid), "{}",
+                   *l);
     }
   }
   if (lat <= p_.threshold_us) return;

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstring>
 #include <vector>
+#include "common/log.h"
 #include "models/common/address_map.h"
 #include "models/common/knobs.h"
 
@@ -231,6 +232,7 @@ void HostBridge::pci_cycle(tlm::tlm_generic_payload& p, sc_time req, AccessStall
   for (;;) {
     const sc_time now = sc_core::sc_time_stamp();
     if (grant > now) {
+      LATSIM_DEBUG(fsb, name(), "PCI cycle to {:#x} waits {} for GNT#", addr, grant - now);
       // Another CPU's ISA cycle or held video write may be what keeps GNT# away.
       if (st) {
         const sc_time from = std::max(now, req);  // before req the FSB is the cause
@@ -255,6 +257,7 @@ void HostBridge::pci_cycle(tlm::tlm_generic_payload& p, sc_time req, AccessStall
     }
     // Retry: the master releases REQ#, the bus is free meanwhile, then it re-arbitrates.
     stats_.retries++;
+    LATSIM_DEBUG(fsb, name(), "PCI cycle to {:#x} retried by the target", addr);
     const sc_time backoff = pci_.clock() * double(p_.retry_backoff_clocks);
     if (st) st->add(cycle.cls, sc_core::sc_time_stamp() - attempt + backoff);  // the lost attempt
     grant = pci_.host_grant_time(sc_core::sc_time_stamp() + backoff);

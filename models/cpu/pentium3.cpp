@@ -1,6 +1,7 @@
 #include "models/cpu/pentium3.h"
 #include <algorithm>
 #include "common/local_time.h"
+#include "common/log.h"
 
 namespace latsim::cpu {
 
@@ -65,6 +66,7 @@ void Pentium3::enter_smm() {
   local_time::sync();
   const sc_time t = smm_pending_;
   smm_pending_ = SC_ZERO_TIME;
+  LATSIM_DEBUG(cpu, name(), "SMI: {} in SMM", t);
   sc_core::wait(t);  // the handler; interrupts arriving meanwhile stay pending until RSM
   add_stall(&StallCauses::smm, t);
 }
@@ -220,6 +222,7 @@ void Pentium3::pci_access(tlm::tlm_generic_payload& p) {
 }
 
 void Pentium3::add_holdoff(sc_time t, int master) {
+  LATSIM_DEBUG(cpu, name(), "FSB miss held off {} by PCI master {}", t, master);
   add_stall(&StallCauses::memory, t);
   const size_t last = call_.held_off_by.size() - 1;
   call_.held_off_by[master >= 0 && size_t(master) < last ? size_t(master) : last] += t;

@@ -1,5 +1,6 @@
 #include "models/ide/ide_controller.h"
 #include <algorithm>
+#include "common/log.h"
 #include "models/common/knobs.h"
 
 namespace latsim::ide {
@@ -139,6 +140,11 @@ void IdeController::write_command(uint32_t v, const RegIo&) {
   }
   status_ = BSY | DRDY;
   stats_.commands++;
+  LATSIM_DEBUG(ide, name(), "command {:#04x} ({}) lba {} count {}", v,
+               v == kReadDma    ? "READ DMA"
+               : v == kWriteDma ? "WRITE DMA"
+                                : "READ SECTORS",
+               lba, n);
   if (v == kReadSectors) {  // PIO: DRQ and INTRQ when the first sector is buffered
     pio_ = true;
     pio_sector_ = pio_bytes_ = 0;
@@ -199,6 +205,8 @@ void IdeController::dma_step() {
   if (tr.to_memory && p_.memory_write_invalidate) tr.mwi_line_clocks = int(p_.cache_line_bytes / 4);
   const bool last_entry = e.eot || dma_off_ + bytes >= total || dma_index_ + 1 >= kMaxPrdEntries;
   tr.run_end = last_entry ? end : run_end(dma_index_ + 1, dma_off_ + bytes, end);
+  LATSIM_DEBUG(ide, name(), "DMA PRD entry {}: {} bytes {} memory, {} .. {}", dma_index_, bytes,
+               tr.to_memory ? "to" : "from", start, end);
   pci_.announce(tr);
   stats_.prd_entries++;
   stats_.longest_entry = std::max(stats_.longest_entry, end - start);
@@ -238,6 +246,7 @@ sc_time IdeController::run_end(int next, uint64_t off, sc_time end) const {
 }
 
 void IdeController::complete() {
+  LATSIM_DEBUG(ide, name(), "DMA done: {} PRD entries, {} bytes", dma_index_, dma_off_);
   status_ = DRDY;
   bm_status_ = (bm_status_ & ~ACTIVE) | INTERRUPT;
   raise_irq();
@@ -283,6 +292,7 @@ void IdeController::pio_ready() {
 
 void IdeController::raise_irq() {
   if (devctl_ & 0x02) return;  // nIEN
+  LATSIM_DEBUG(ide, name(), "INTRQ raised");
   irq_pending_ = true;
   intrq.set(true);
 }

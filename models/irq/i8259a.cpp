@@ -1,4 +1,5 @@
 #include "models/irq/i8259a.h"
+#include "common/log.h"
 
 namespace latsim::irq {
 
@@ -129,6 +130,7 @@ void I8259A::irq_set(unsigned pin, bool level) {
     IRR = level ? (IRR | bit) : (IRR & ~bit);  // level mode: IRR follows the input
   else if (level && !was)
     IRR |= bit;  // edge mode: the edge-sense latch sets IRR on a rising edge
+  if (level != was) LATSIM_DEBUG(apic, name(), "IR{} {}", pin, level ? "raised" : "lowered");
   update_int();
 }
 

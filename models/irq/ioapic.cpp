@@ -1,4 +1,5 @@
 #include "models/irq/ioapic.h"
+#include "common/log.h"
 
 #include "models/pci/stall_class.h"
 
@@ -125,6 +126,8 @@ void IoApic::send(unsigned n) {
     return;
   }
   const auto dm = static_cast<DeliveryMode>(mode);
+  LATSIM_DEBUG(apic, name(), "pin {} -> vector {:#04x}, {} destination {:#x}, mode {}", n, vector,
+               e & kDestModeLogical ? "logical" : "physical", dest, mode);
   if (e & kDestModeLogical)
     bus_->deliver_logical(dest, vector, dm);
   else

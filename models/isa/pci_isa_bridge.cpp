@@ -1,4 +1,5 @@
 #include "models/isa/pci_isa_bridge.h"
+#include "common/log.h"
 #include "models/pci/stall_class.h"
 
 namespace latsim::isa {
@@ -40,6 +41,8 @@ void PciIsaBridge::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& de
   // 8-bit ISA device: one ISA cycle per byte moved.
   delay += io_cycle_ * double(p.get_data_length());
   cycles_ += p.get_data_length();
+  LATSIM_TRACE(isa, name(), "{} port {:#x}: {} ISA cycle(s)", p.is_write() ? "out" : "in", port,
+               p.get_data_length());
   pci::declare_stall_class(p, pci::StallClass::Isa);  // the PCI cycle waits for the ISA cycle
   if (regs_.decodes_to(uint32_t(port), p.is_write())) return regs_.transport(p, delay);
   auto hit = map_.decode(port);

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstring>
 #include <vector>
+#include "common/log.h"
 #include "models/common/knobs.h"
 #include "models/common/register_transport.h"
 #include "models/net/ethernet.h"
@@ -240,6 +241,7 @@ void Rtl8139::receive(const Arrival& a) {
   const uint32_t need = align4(4 + len);     // header + frame, next packet dword aligned
   if (ring_used() + need >= ring_bytes()) {  // never fill it exactly: full would read as empty
     isr_ |= RXOVW;
+    LATSIM_DEBUG(nic, name(), "receive ring full: {}-byte frame dropped", len);
     mpc_ = (mpc_ + 1) & 0xffffff;
     stats_.frames_dropped_overflow++;
     update_irq();
@@ -279,6 +281,7 @@ void Rtl8139::ring_write(uint32_t offset, const uint8_t* data, uint32_t len) {
 void Rtl8139::complete_rx() {
   const RxDma d = *rx_dma_;
   rx_dma_.reset();
+  LATSIM_DEBUG(nic, name(), "{}-byte frame written to the receive ring", d.frame_bytes);
   std::vector<uint8_t> buf(4 + d.frame_bytes, 0);
   const uint32_t header = uint32_t(RX_ROK | RX_PAM) | (d.frame_bytes << 16);
   std::memcpy(buf.data(), &header, 4);  // little endian, as the driver reads it

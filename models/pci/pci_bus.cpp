@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <stdexcept>
+#include "common/log.h"
 #include "models/common/knobs.h"
 #include "models/pci/target_termination.h"
 
@@ -75,6 +76,9 @@ LatencyTimer PciBus::timer_of(int master) const {
 
 void PciBus::announce(const BurstTrain& train) {
   prune(sc_core::sc_time_stamp());
+  LATSIM_DEBUG(pci, name(), "REQ# {}: {} bytes in bursts of {} every {}, {} .. {}",
+               masters_[size_t(train.master)], train.bytes, train.tenure, train.period, train.start,
+               train.end);
   trains_.push_back(train);
   if (train.period != SC_ZERO_TIME) {
     const double bursts = (train.end - train.start) / train.period;
@@ -178,6 +182,8 @@ void PciBus::hold(sc_time from, sc_time to) {
   }
   for (auto& [before, after] : moved) {
     const size_t m = size_t(after.master);
+    LATSIM_DEBUG(pci, name(), "GNT# to {} deferred by a host cycle: {} -> {}", masters_[m],
+                 before.start, after.start);
     if (m < on_defer_.size() && on_defer_[m]) on_defer_[m](before, after);
     for (auto& tr : trains_)
       if (tr.master == after.master && tr.start == after.start) tr.run_end = after.run_end;

@@ -1,5 +1,6 @@
 #include "models/sound/es1371.h"
 #include <cstring>
+#include "common/log.h"
 #include "models/common/knobs.h"
 #include "models/common/register_transport.h"
 
@@ -151,6 +152,7 @@ void Es1371::write_serial(uint32_t v, const RegIo&) {
 void Es1371::period_elapsed(const Channel& c) {
   if (!(serial_ & c.int_en)) return;
   pending_ |= c.status;
+  LATSIM_DEBUG(sound, name(), "period elapsed: interrupt status {:#x}", pending_);
   update_irq();
 }
 

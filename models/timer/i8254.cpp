@@ -1,4 +1,5 @@
 #include "models/timer/i8254.h"
+#include "common/log.h"
 
 namespace latsim::timer {
 
@@ -116,6 +117,7 @@ void I8254::control_word(uint8_t v, const sc_time& t) {
   // OUT is low after a mode 0 control word, high for modes 2/3; the wire carries
   // modes 2/3 as one pulse per rising edge, so it rests low.
   if (c.line) c.line->set(false);
+  LATSIM_DEBUG(pit, name(), "counter {} mode {}{}", sc, c.mode, c.bcd ? " BCD" : "");
   schedule(c, t);
 }
 
@@ -123,6 +125,7 @@ void I8254::load_count(Channel& c, uint16_t raw, const sc_time& t) {
   uint32_t n = c.bcd ? from_bcd(raw) : raw;
   if (n == 0) n = modulus(c);        // 0 is the maximum count
   if (c.mode != 0 && n == 1) n = 2;  // count of 1 is illegal in modes 2/3
+  LATSIM_DEBUG(pit, name(), "counter {} loaded with {}", &c - ch_.data(), n);
   const uint64_t kt = ticks_at(t);
   const Run fresh{kt + 1, n};           // loaded on the next CLK pulse
   if (c.has_next && kt >= c.next.k0) {  // the pending count has already been loaded
@@ -268,6 +271,7 @@ void I8254::on_edge(unsigned ch) {
     c.has_next = false;
   }
   if (edge && c.line) {
+    LATSIM_TRACE(pit, name(), "counter {} OUT rising edge", ch);
     if (c.mode == 0)
       c.line->set(true);  // mode 0: OUT stays high after terminal count
     else

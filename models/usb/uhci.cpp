@@ -1,4 +1,5 @@
 #include "models/usb/uhci.h"
+#include "common/log.h"
 #include "models/common/knobs.h"
 #include "models/common/register_transport.h"
 

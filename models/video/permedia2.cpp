@@ -1,6 +1,7 @@
 #include "models/video/permedia2.h"
 #include <algorithm>
 #include <cstring>
+#include "common/log.h"
 #include "models/common/knobs.h"
 #include "models/pci/stall_class.h"
 #include "models/pci/target_termination.h"
@@ -85,6 +86,8 @@ void Permedia2::write(uint64_t off, uint32_t v, sc_time at, sc_time& delay,
   retire(at);
   if (taken_at_.size() < p_.fifo_entries) return accept(off, v, at);
   stats_.full_writes++;
+  LATSIM_DEBUG(video, name(), "write to a full FIFO ({} entries): the head drains at {}",
+               taken_at_.size(), taken_at_.front());
   // Whatever the write now waits for (held or Retried) is the FIFO draining.
   pci::declare_stall_class(p, pci::StallClass::VideoFifo);
   const sc_time free_at = taken_at_.front();  // the core takes the head entry then

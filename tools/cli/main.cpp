@@ -6,8 +6,10 @@
 #include <cstdlib>
 #include <iostream>
 #include <systemc>
+#include "common/log.h"
 #include "common/text.h"
 #include "platform/output_transaction.h"
+#include "platform/outputs.h"
 #include "platform/run.h"
 #include "platform/scenario_loader.h"
 #include "platform/scenario_schema.h"
@@ -15,6 +17,7 @@
 #include "tools/check/census_cli.h"
 #include "tools/check/cli.h"
 #include "tools/cli/plots.h"
+#include "tools/cli/version.h"
 #include "tools/explain/explain.h"
 #include "tools/sweep/cli.h"
 
@@ -29,6 +32,7 @@ struct RunArgs {
   bool quiet = false;
   std::string timeline, timeline_window, vcd, trace_dat;
   std::string timeline_detail;
+  latsim::log::Config log;
 };
 
 std::vector<std::string> overrides(const RunArgs& a) {
@@ -86,6 +90,7 @@ void print_summary(const Scenario& s, const latsim::platform::RunResult& r) {
 }
 
 int cmd_run(const RunArgs& a) {
+  latsim::log::configure(a.log);
   Scenario s = latsim::platform::load_scenario(a.scenario, overrides(a));
   // Test hook (tests/tools/sweep_*): die the way a crashing model would when one of the
   // --set overrides is exactly $LATSIM_DEBUG_CRASH_ON_SET.
@@ -104,6 +109,7 @@ int cmd_run(const RunArgs& a) {
     return latsim::cli::latency_plots(s, r);
   };
   auto r = latsim::platform::run_scenario(s, o);
+  latsim::log::flush();
   if (!a.quiet) print_summary(s, r);
   return 0;
 }
@@ -115,6 +121,33 @@ int cmd_validate(const RunArgs& a) {
   return 0;
 }
 
+// The debug log's options (common/log.h) on `latsim run`.
+void add_log_options(CLI::App* c, latsim::log::Config& log) {
+  c->add_option("--debug-flags", log.flags,
+                "Debug lines of these components, comma-separated: pci,ide,sched,... or all\n"
+                "(`--debug-flags help` lists them); each line starts with the simulated time\n"
+                "and the component's name")
+      ->delimiter(',')
+      ->each([](const std::string& f) {
+        if (f != "help") return;
+        std::cout << latsim::log::flags_help();
+        throw CLI::Success();
+      })
+      ->check([](const std::string& f) { return f == "help" ? "" : latsim::log::unknown_flag(f); },
+              "FLAG");
+  c->add_option("--log-level", log.level,
+                "Lowest level written: trace, debug, info, warn, error or off (default: warn;\n"
+                "debug for the --debug-flags channels). info shows the kernel's messages")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
+  c->add_option("--log", log.file, "Write the log to FILE instead of stderr");
+}
+
+std::string version() {
+  const std::string git = LATSIM_GIT_DESCRIBE;
+  return fmt::format("latsim {}{}\nSystemC {}", latsim::platform::kLatsimVersion,
+                     git.empty() ? "" : " (" + git + ")", sc_core::sc_release());
+}
+
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
@@ -123,6 +156,7 @@ int sc_main(int argc, char* argv[]) {
       "preemptible Linux 2.6.9-VP kernel. Latency comes out of modelled mechanisms (bus-master\n"
       "holdoff, port I/O through the PCI and ISA bridges, critical sections), never injected."};
   app.require_subcommand(1);
+  app.set_version_flag("--version", version, "Print latsim's and SystemC's versions and exit");
   RunArgs a;
   auto add_common = [&](CLI::App* c) {
     c->add_option("scenario", a.scenario, "Scenario YAML file (schema_version: 1)")->required();
@@ -164,6 +198,7 @@ int sc_main(int argc, char* argv[]) {
                   "output directory)")
       ->expected(0, 1)
       ->default_str("trace.dat");
+  add_log_options(run, a.log);
   auto* val =
       app.add_subcommand("validate", "Check a scenario (and --set overrides) without running it");
   add_common(val);

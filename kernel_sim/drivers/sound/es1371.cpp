@@ -186,6 +186,7 @@ void Es1371Driver::trigger_stop() {
 // reprograms the SRC rate. 2.4's OSS es1371.c only restarts DAC2 (start_dac2), after the
 // pointers start over.
 void Es1371Driver::recover_xrun() {
+  LATSIM_DEBUG(sound, k_.log_who(), "underrun: restarting playback");
   if (!k_.flavour().snd_ens1371) {  // a 2.4 kernel: the OSS driver
     appl_ptr_ = hw_ptr_ = 0;
     xrun_ = false;

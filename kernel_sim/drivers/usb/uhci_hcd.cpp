@@ -31,6 +31,7 @@ void UhciHcd::probe() {
 void UhciHcd::irq() {
   CpuOps& cpu = k_.this_cpu();
   s_.calls++;
+  LATSIM_DEBUG(usb, k_.log_who(), "uhci at {:#x}: shared interrupt", io_base_);
   uint16_t status = 0;
   if (!k_.flavour().uhci_hcd) {
     // usb-uhci.c uhci_interrupt: "if (!status) return;  /* shared interrupt, not mine */"

@@ -1,0 +1,160 @@
+// The debug log and the version from the command line: the real binary (LATSIM_BINARY),
+// short runs of the reference scenario.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kSource = LATSIM_SOURCE_DIR;
+const std::string kBinary = LATSIM_BINARY;
+const std::string kScenario = kSource + "/scenarios/disk-dma-kernel-build.yaml";
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  return lines;
+}
+
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+std::ostream& operator<<(std::ostream& os, const Result& r) {
+  return os << "exit " << r.code << "\n--- stdout ---\n" << r.out << "--- stderr ---\n" << r.err;
+}
+
+class LogRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ =
+        fs::path(kBinary).parent_path() / "tools_test_tmp" /
+        (std::string("LogRun.") + ::testing::UnitTest::GetInstance()->current_test_info()->name() +
+         "-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!HasFailure()) fs::remove_all(dir_);
+  }
+
+  // latsim ARGS... (no argument needs quoting here), stdin from /dev/null.
+  Result latsim(const std::vector<std::string>& args) {
+    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
+    std::string cmd = "env -u SC_COPYRIGHT_MESSAGE '" + kBinary + "'";
+    for (const auto& a : args) cmd += " '" + a + "'";
+    cmd += " </dev/null >'" + out.string() + "' 2>'" + err.string() + "'";
+    const int status = std::system(cmd.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(LogRun, DebugFlagsHelpListsTheFlagsAndExitsZero) {
+  const Result r = latsim({"run", "--debug-flags", "help"});
+  EXPECT_EQ(r.code, 0) << r;
+  for (const char* flag : {"  ide ", "  pci ", "  sched ", "  irq ", "  printk "})
+    EXPECT_TRUE(contains(r.out, flag)) << flag << "\n" << r;
+}
+
+TEST_F(LogRun, UnknownFlagOrLevelIsAUsageError) {
+  Result r = latsim({"run", kScenario, "--debug-flags", "ide,pcii"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_TRUE(contains(r.err, "unknown debug flag 'pcii': accepted: all, cpu,")) << r;
+  r = latsim({"run", kScenario, "--log-level", "loud"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_TRUE(contains(r.err, "--log-level")) << r;
+  EXPECT_FALSE(fs::exists(dir_ / "out")) << "nothing is run";
+}
+
+TEST_F(LogRun, FlaggedRunPrintsTimestampedLinesOfTheNamedComponents) {
+  const Result r = latsim({"run", kScenario, "--duration", "10ms", "-q", "--out",
+                           (dir_ / "out").string(), "--debug-flags", "ide,pci"});
+  ASSERT_EQ(r.code, 0) << r;
+  EXPECT_EQ(r.out, "") << r;
+  const std::regex line(R"(\[ +[0-9]+\.[0-9]{9} s\] (ide|pci) +[a-z_.0-9]+: .+)");
+  bool command = false, request = false;
+  for (const auto& l : lines_of(r.err)) {
+    EXPECT_TRUE(std::regex_match(l, line)) << l;
+    command |= contains(l, "] ide") && contains(l, "command 0xc8 (READ DMA)");
+    request |= contains(l, "] pci") && contains(l, "REQ# ide");
+  }
+  EXPECT_TRUE(command) << r;
+  EXPECT_TRUE(request) << r;
+}
+
+TEST_F(LogRun, LoggingChangesNoOutputFile) {
+  const fs::path quiet = dir_ / "quiet", loud = dir_ / "loud", log = dir_ / "debug.log";
+  ASSERT_EQ(latsim({"run", kScenario, "--duration", "300ms", "-q", "--out", quiet.string()}).code,
+            0);
+  const Result r = latsim({"run", kScenario, "--duration", "300ms", "-q", "--out", loud.string(),
+                           "--debug-flags", "all", "--log-level", "trace", "--log", log.string()});
+  ASSERT_EQ(r.code, 0) << r;
+  EXPECT_EQ(r.err, "") << "--log takes the lines off stderr";
+  EXPECT_GT(lines_of(slurp(log)).size(), 1000u);
+  size_t compared = 0;
+  for (const auto& e : fs::recursive_directory_iterator(quiet)) {
+    const fs::path rel = fs::relative(e.path(), quiet);
+    if (!e.is_regular_file() || rel == "run-info.json") continue;
+    EXPECT_TRUE(slurp(e.path()) == slurp(loud / rel)) << rel << " differs";
+    ++compared;
+  }
+  EXPECT_GE(compared, 5u);
+}
+
+TEST_F(LogRun, KernelMessagesGoThroughTheLog) {
+  const fs::path out = dir_ / "out";
+  const Result r = latsim({"run", kScenario, "--duration", "300ms", "-q", "--out", out.string(),
+                           "--debug-flags", "printk"});
+  ASSERT_EQ(r.code, 0) << r;
+  const auto dmesg = lines_of(slurp(out / "dmesg.txt"));
+  const auto log = lines_of(r.err);
+  ASSERT_FALSE(dmesg.empty());
+  ASSERT_EQ(log.size(), dmesg.size()) << r;
+  for (const auto& l : log) EXPECT_TRUE(contains(l, "] printk  cpu")) << l;
+  for (const auto& m : dmesg)  // dmesg.txt groups them by source; the log is in time order
+    EXPECT_TRUE(std::any_of(log.begin(), log.end(), [&](const auto& l) {
+      return l.size() >= m.size() + 2 &&
+             l.compare(l.size() - m.size() - 2, std::string::npos, ": " + m) == 0;
+    })) << m;
+}
+
+TEST_F(LogRun, VersionNamesLatsimAndSystemC) {
+  const Result r = latsim({"--version"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(^latsim [0-9]+\.[0-9]+\.[0-9]+)"))) << r;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\nSystemC 2\.[0-9]+\.[0-9]+)"))) << r;
+}
+
+TEST_F(LogRun, RunHelpMentionsTheLogOptions) {
+  const Result r = latsim({"run", "--help"});
+  EXPECT_EQ(r.code, 0) << r;
+  for (const char* opt : {"--debug-flags", "--log-level", "--log "})
+    EXPECT_TRUE(contains(r.out, opt)) << opt;
+}
+
+}  // namespace
