@@ -2,77 +2,14 @@
 // short runs of the reference scenario.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <regex>
-#include <sstream>
-#include <string>
-#include <vector>
 
-#include <sys/wait.h>
-#include <unistd.h>
+#include "tests/tools/sweep_test_support.h"
 
+namespace sweep_test {
 namespace {
 
-namespace fs = std::filesystem;
-const std::string kSource = LATSIM_SOURCE_DIR;
-const std::string kBinary = LATSIM_BINARY;
-const std::string kScenario = kSource + "/scenarios/disk-dma-kernel-build.yaml";
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) lines.push_back(l);
-  return lines;
-}
-
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
-
-struct Result {
-  int code = -1;
-  std::string out, err;
-};
-
-std::ostream& operator<<(std::ostream& os, const Result& r) {
-  return os << "exit " << r.code << "\n--- stdout ---\n" << r.out << "--- stderr ---\n" << r.err;
-}
-
-class LogRun : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ =
-        fs::path(kBinary).parent_path() / "tools_test_tmp" /
-        (std::string("LogRun.") + ::testing::UnitTest::GetInstance()->current_test_info()->name() +
-         "-" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    if (!HasFailure()) fs::remove_all(dir_);
-  }
-
-  // latsim ARGS... (no argument needs quoting here), stdin from /dev/null.
-  Result latsim(const std::vector<std::string>& args) {
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-    std::string cmd = "env -u SC_COPYRIGHT_MESSAGE '" + kBinary + "'";
-    for (const auto& a : args) cmd += " '" + a + "'";
-    cmd += " </dev/null >'" + out.string() + "' 2>'" + err.string() + "'";
-    const int status = std::system(cmd.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
-  }
-
-  fs::path dir_;
-};
+class LogRun : public Sweep {};  // a directory per test, `latsim ARGS...` run in it
 
 TEST_F(LogRun, DebugFlagsHelpListsTheFlagsAndExitsZero) {
   const Result r = latsim({"run", "--debug-flags", "help"});
@@ -158,3 +95,4 @@ TEST_F(LogRun, RunHelpMentionsTheLogOptions) {
 }
 
 }  // namespace
+}  // namespace sweep_test

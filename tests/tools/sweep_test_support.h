@@ -1,8 +1,8 @@
 #pragma once
-// Shared by the tests/tools/sweep_*_test.cpp files: end-to-end tests of `latsim sweep` and
-// `latsim sweep-merge` that run the real binary (LATSIM_BINARY) in a per-test directory
-// under the build tree, as tests/tools/cli_test.cpp does for `latsim run`. Points are short
-// (--duration 1s or less: about 0.1-0.2 s of wall time each).
+// Shared by the end-to-end tests that run the real binary (LATSIM_BINARY) in a per-test
+// directory under the build tree: `latsim sweep` and `sweep-merge` first, also check, explain,
+// bench, the debug log and trace.dat. Sweep points are short (--duration 1s or less: about
+// 0.1-0.2 s of wall time each).
 #include <gtest/gtest.h>
 
 #include <fcntl.h>

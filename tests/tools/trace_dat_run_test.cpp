@@ -14,18 +14,13 @@
 #include <sstream>
 #include <string>
 
+#include "tests/tools/sweep_test_support.h"
+
 namespace {
 
 namespace fs = std::filesystem;
-const std::string kSource = LATSIM_SOURCE_DIR;
-const std::string kScenario = kSource + "/scenarios/disk-dma-kernel-build.yaml";
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using sweep_test::kScenario;
+using sweep_test::slurp;
 
 std::string run(const std::string& cmd) {
   std::string out;
