@@ -45,6 +45,15 @@ Commands::Commands(CLI::App& app) {
       "`latsim check` writes them (cpus.0.stall_us.pci; cpus[0] is read as\n"
       "cpus.0); a path no point has is an error (default:\n"
       "latency_tracer.max_us,workloads.cyclictest.max_us,disk.read_mb_s,ticks.lost)");
+  sweep_->add_option(
+      "--pareto", o.pareto,
+      "Mark the Pareto-optimal settings in the results and draw pareto.svg: two or three\n"
+      "metrics, each to minimise or maximise, e.g.\n"
+      "latency_tracer.max_us:min,disk.read_mb_s:max (they join --metrics); a setting's\n"
+      "value is its worst across the seeds");
+  sweep_->add_option("--pareto-quantile", o.pareto_quantile,
+                     "With --pareto: a setting's value is this quantile across its seeds,\n"
+                     "from 0 (the best seed) to 1 (the worst, the default; 0.5: the median)");
   sweep_
       ->add_option("--point-timeout", o.point_timeout,
                    "Wall-clock seconds a point may take before it is killed and counted failed")
@@ -86,6 +95,9 @@ Commands::Commands(CLI::App& app) {
   merge_->add_option("dirs", mo_.dirs, "Sweep output directories (shards)")->required();
   merge_->add_option("--out", mo_.out, "The merged sweep directory")->required();
   merge_->add_option("--metrics", mo_.metrics, "As for sweep (default: the shards')");
+  merge_->add_option("--pareto", mo_.pareto, "As for sweep (default: the shards')");
+  merge_->add_option("--pareto-quantile", mo_.pareto_quantile,
+                     "As for sweep (default: the shards')");
   merge_->add_flag("-q,--quiet", mo_.quiet, "No summary");
 }
 

@@ -157,6 +157,11 @@ int run_merge(const MergeOptions& o) {
   Manifest m = in.ms[0];
   m.shard = Shard{};
   if (!o.metrics.empty()) m.metrics = parse_metrics(o.metrics);
+  if (!o.pareto.empty())
+    m.pareto = parse_pareto(o.pareto, o.pareto_quantile);
+  else if (o.pareto_quantile)
+    m.pareto = parse_pareto(m.pareto.text(), o.pareto_quantile);
+  m.metrics = with_objectives(m.metrics, m.pareto);
 
   const fs::path out = checked_sweep_dir(o.out);
   for (const auto& d : in.dirs)

@@ -4,6 +4,7 @@
 // regenerate its results and plots. Directories of different sweeps (scenario content,
 // fixed overrides, params or seeds differ) are refused. Exit status as `latsim sweep`'s,
 // counting failed and missing points.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,8 @@ struct MergeOptions {
   std::vector<std::string> dirs;
   std::string out;
   std::string metrics;  // empty: the first directory's
+  std::string pareto;   // empty: the first directory's
+  std::optional<double> pareto_quantile;
   bool quiet = false;
 };
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <set>
@@ -153,6 +154,55 @@ std::string spread_text(const Spread& s) {
                      format_number(*s.hi));
 }
 
+// The frontier over the settings (combinations) of a sweep with --pareto.
+struct Frontier {
+  std::vector<Combo> combos;
+  std::vector<size_t> metric;               // per objective: its index in m.metrics
+  std::vector<std::vector<double>> values;  // per combination, per objective; NaN: no value
+  std::vector<bool> optimal;                // per combination
+  std::vector<size_t> order;                // the optimal ones, frontier order
+  std::map<size_t, bool> by_combo;          // combination index (point index / seeds) -> optimal
+};
+
+// A setting with a failed or missing seed has no value: its worst case is unknown.
+double objective_of(const Manifest& m, const Combo& c, size_t k, tune::Sense sense) {
+  if (c.runs.size() != m.grid.seeds.size()) return NAN;
+  std::vector<double> v;
+  for (const auto* r : c.runs) {
+    const auto x = r->status == Status::Ok ? number(r->metrics[k]) : std::nullopt;
+    if (!x) return NAN;
+    v.push_back(*x);
+  }
+  return across_seeds(v, sense, m.pareto.quantile);
+}
+
+Frontier frontier_of(const Manifest& m, const std::vector<PointResult>& results) {
+  Frontier f;
+  f.combos = combos(m, results);
+  std::vector<tune::Sense> senses;
+  for (const auto& o : m.pareto.objectives) {
+    senses.push_back(o.sense);
+    f.metric.push_back(
+        size_t(std::find(m.metrics.begin(), m.metrics.end(), o.metric.text) - m.metrics.begin()));
+  }
+  for (const auto& c : f.combos) {
+    std::vector<double> v;
+    for (size_t k = 0; k < senses.size(); ++k)
+      v.push_back(objective_of(m, c, f.metric[k], senses[k]));
+    f.values.push_back(v);
+  }
+  f.optimal = tune::pareto_optimal(f.values, senses);
+  f.order = frontier_order(f.values, f.optimal, senses);
+  for (size_t i = 0; i < f.combos.size(); ++i)
+    f.by_combo[f.combos[i].runs.front()->point.index / m.grid.seeds.size()] = f.optimal[i];
+  return f;
+}
+
+bool optimal_point(const Manifest& m, const Frontier& f, const PointResult& r) {
+  const auto it = f.by_combo.find(r.point.index / m.grid.seeds.size());
+  return it != f.by_combo.end() && it->second;
+}
+
 // A markdown table with right-aligned, padded columns (readable as plain text too).
 // Numbers right-aligned; `left_last` left-aligns the last column (a text note).
 std::string md_table(const std::vector<std::string>& header,
@@ -216,6 +266,7 @@ std::string file_safe(const std::string& s) {
 }
 
 bool is_plot_file(const std::string& name) {
+  if (name == "pareto.svg") return true;
   auto starts = [&](const char* p) { return name.rfind(p, 0) == 0; };
   return (starts("plot-") || starts("heatmap-")) && name.size() > 4 &&
          name.compare(name.size() - 4, 4, ".svg") == 0;
@@ -319,12 +370,51 @@ void heat_maps(const Manifest& m, const std::vector<PointResult>& results,
   }
 }
 
-// The plot files a sweep over one or two keys gets, by file name; none for more keys.
+// A setting as a label: "max_sectors_kb=32 read_ahead_kb=64" (short keys).
+std::string setting_label(const std::vector<std::string>& keys, const Combo& c) {
+  std::vector<std::string> kv;
+  for (size_t i = 0; i < keys.size(); ++i) kv.push_back(keys[i] + "=" + c.values[i]);
+  return kv.empty() ? "(no swept key)" : fmt::format("{}", fmt::join(kv, " "));
+}
+
+// The objective's name on an axis: metric (unit, how the seeds are combined).
+std::string objective_label(const Manifest& m, const tune::Objective& o) {
+  const std::string unit = unit_of(o.metric.text);
+  return fmt::format("{} ({}{})", o.metric.text, unit.empty() ? "" : unit + ", ",
+                     m.pareto.across(m.grid.seeds.size()));
+}
+
+// pareto.svg: every setting against the frontier's first two objectives.
+std::string pareto_plot(const Manifest& m, const std::vector<PointResult>& results) {
+  const Frontier f = frontier_of(m, results);
+  const auto keys = short_keys(m.grid);
+  ParetoPlot p;
+  std::vector<std::string> names;
+  for (const auto& o : m.pareto.objectives) {
+    names.push_back(o.metric.text + (o.sense == tune::Sense::Min ? " ↓" : " ↑"));
+    p.axis_labels.push_back(objective_label(m, o));
+    p.lower_better.push_back(o.sense == tune::Sense::Min);
+  }
+  p.title = fmt::format("{}: Pareto frontier of {}", m.scenario_name, fmt::join(names, ", "));
+  std::string head = header_line(m, results.size());  // markdown: **name**
+  head.erase(std::remove(head.begin(), head.end(), '*'), head.end());
+  p.subtitle =
+      fmt::format("{}; each setting's value: {}", head, m.pareto.across(m.grid.seeds.size()));
+  for (size_t i = 0; i < f.combos.size(); ++i) p.labels.push_back(setting_label(keys, f.combos[i]));
+  p.values = f.values;
+  p.optimal = f.optimal;
+  p.order = f.order;
+  return pareto_svg(p);
+}
+
+// The plot files a sweep over one or two keys gets, by file name; none for more keys; and
+// pareto.svg with --pareto.
 std::map<std::string, std::string> plots(const Manifest& m,
                                          const std::vector<PointResult>& results) {
   std::map<std::string, std::string> files;
   if (m.grid.params.size() == 1) line_plots(m, results, files);
   if (m.grid.params.size() == 2) heat_maps(m, results, files);
+  if (m.pareto.any()) files["pareto.svg"] = pareto_plot(m, results);
   return files;
 }
 
@@ -349,9 +439,13 @@ std::string md_points(const Manifest& m, const std::vector<std::string>& keys,
   const bool several = m.grid.seeds.size() > 1;
   bool notes = false;
   for (const auto& r : results) notes |= r.status != Status::Ok;
+  const bool pareto = m.pareto.any();
+  const Frontier f = pareto ? frontier_of(m, results) : Frontier{};
+  const char* const kOptimal = "★";
   std::vector<std::string> header = keys;
   if (!several) header.push_back("seed");
   for (const auto& k : m.metrics) header.push_back(k);
+  if (pareto) header.push_back("pareto");
   if (notes) header.push_back("note");
   std::string o;
   std::vector<std::vector<std::string>> rows;
@@ -361,6 +455,7 @@ std::string md_points(const Manifest& m, const std::vector<std::string>& keys,
       for (const auto& kv : r.point.values) row.push_back(kv.second);
       row.push_back(std::to_string(r.point.seed));
       for (const auto& v : r.metrics) row.push_back(cell_text(v));
+      if (pareto) row.push_back(optimal_point(m, f, r) ? kOptimal : "");
       if (notes)
         row.push_back(r.status == Status::Ok       ? ""
                       : r.status == Status::Failed ? "failed: " + r.error
@@ -373,6 +468,7 @@ std::string md_points(const Manifest& m, const std::vector<std::string>& keys,
       std::vector<std::string> row = c.values;
       for (size_t k = 0; k < m.metrics.size(); ++k)
         row.push_back(spread_text(spread_of(c, k, false)));
+      if (pareto) row.push_back(optimal_point(m, f, *c.runs.front()) ? kOptimal : "");
       if (notes) {
         size_t failed = 0, missing = 0;
         for (const auto* r : c.runs) {
@@ -418,6 +514,33 @@ std::string md_grid(const Manifest& m, const std::vector<std::string>& keys,
   return o + md_table(h, grid_rows);
 }
 
+// The frontier's settings in frontier order with their objective values.
+std::string md_frontier(const Manifest& m, const std::vector<std::string>& keys,
+                        const std::vector<PointResult>& results) {
+  const Frontier f = frontier_of(m, results);
+  std::vector<std::string> objectives;
+  for (const auto& o : m.pareto.objectives)
+    objectives.push_back(o.metric.text + (o.sense == tune::Sense::Min ? " (min)" : " (max)"));
+  size_t with_value = 0;
+  for (const auto& v : f.values)
+    with_value += std::none_of(v.begin(), v.end(), [](double x) { return std::isnan(x); });
+  std::string o = fmt::format(
+      "\nPareto frontier (★) of {}; values: {}. {} of {} setting{} optimal{}, in frontier "
+      "order:\n\n",
+      fmt::join(objectives, ", "), m.pareto.across(m.grid.seeds.size()), f.order.size(), with_value,
+      with_value == 1 ? "" : "s",
+      with_value < f.combos.size() ? " (the others have a failed or missing seed)" : "");
+  std::vector<std::string> header = keys;
+  for (const auto& ob : m.pareto.objectives) header.push_back(ob.metric.text);
+  std::vector<std::vector<std::string>> rows;
+  for (size_t i : f.order) {
+    std::vector<std::string> row = f.combos[i].values;
+    for (double v : f.values[i]) row.push_back(format_number(v));
+    rows.push_back(row);
+  }
+  return o + md_table(header, rows);
+}
+
 // How many points failed or are missing, and a line per failure; "" when none.
 std::string md_failures(const std::vector<PointResult>& results) {
   size_t failed = 0, missing = 0;
@@ -445,12 +568,14 @@ std::string md_failures(const std::vector<PointResult>& results) {
 }
 
 std::string results_csv(const Manifest& m, const std::vector<PointResult>& results) {
+  const Frontier front = m.pareto.any() ? frontier_of(m, results) : Frontier{};
   std::string csv;
   {
     std::vector<std::string> h;
     for (const auto& p : m.grid.params) h.push_back(csv_field(p.key));
     h.push_back("seed");
     for (const auto& k : m.metrics) h.push_back(csv_field(k));
+    if (m.pareto.any()) h.push_back("pareto");
     h.push_back("status");
     h.push_back("id");
     csv += fmt::format("{}\n", fmt::join(h, ","));
@@ -461,6 +586,7 @@ std::string results_csv(const Manifest& m, const std::vector<PointResult>& resul
     f.push_back(std::to_string(r.point.seed));
     for (const auto& v : r.metrics)
       f.push_back(csv_field(v.is_null() ? "" : v.is_string() ? v.get<std::string>() : v.dump()));
+    if (m.pareto.any()) f.push_back(optimal_point(m, front, r) ? "true" : "false");
     f.push_back(status_name(r.status));
     f.push_back(r.point.id);
     csv += fmt::format("{}\n", fmt::join(f, ","));
@@ -468,8 +594,8 @@ std::string results_csv(const Manifest& m, const std::vector<PointResult>& resul
   return csv;
 }
 
-// One point in results.json.
-json point_json(const Manifest& m, const PointResult& r) {
+// One point in results.json (`optimal`: its setting is on the frontier, with --pareto).
+json point_json(const Manifest& m, const PointResult& r, std::optional<bool> optimal) {
   json values = json::object();
   for (const auto& [k, v] : r.point.values) values[k] = typed_value(v);
   json metrics = json::object();
@@ -479,6 +605,7 @@ json point_json(const Manifest& m, const PointResult& r) {
             {"values", values},
             {"seed", r.point.seed},
             {"status", status_name(r.status)}};
+  if (optimal) p["pareto"] = *optimal;
   if (r.status == Status::Ok) {
     p["dir"] = "points/" + r.point.id;
     p["metrics"] = metrics;
@@ -492,6 +619,7 @@ json point_json(const Manifest& m, const PointResult& r) {
 
 // results.json's across_seeds: min, median and max of each metric per combination.
 json across_seeds_json(const Manifest& m, const std::vector<PointResult>& results) {
+  const Frontier f = m.pareto.any() ? frontier_of(m, results) : Frontier{};
   json agg = json::array();
   for (const auto& c : combos(m, results)) {
     json values = json::object();
@@ -505,20 +633,47 @@ json across_seeds_json(const Manifest& m, const std::vector<PointResult>& result
       ms[m.metrics[k]] =
           s.mid ? json{{"min", *s.lo}, {"median", *s.mid}, {"max", *s.hi}} : json(nullptr);
     }
-    agg.push_back({{"values", values}, {"ok_seeds", n}, {"metrics", ms}});
+    json entry = {{"values", values}, {"ok_seeds", n}, {"metrics", ms}};
+    if (m.pareto.any()) entry["pareto"] = optimal_point(m, f, *c.runs.front());
+    agg.push_back(entry);
   }
   return agg;
 }
 
+// results.json's pareto: the objectives, how seeds combine, and the frontier in order.
+json pareto_json(const Manifest& m, const std::vector<PointResult>& results) {
+  const Frontier f = frontier_of(m, results);
+  json objectives = json::array();
+  for (const auto& o : m.pareto.objectives)
+    objectives.push_back(
+        {{"metric", o.metric.text}, {"sense", o.sense == tune::Sense::Min ? "min" : "max"}});
+  json frontier = json::array();
+  for (size_t i : f.order) {
+    json values = json::object();
+    for (size_t k = 0; k < f.combos[i].values.size(); ++k)
+      values[m.grid.params[k].key] = typed_value(f.combos[i].values[k]);
+    json obj = json::object();
+    for (size_t k = 0; k < m.pareto.objectives.size(); ++k)
+      obj[m.pareto.objectives[k].metric.text] = f.values[i][k];
+    frontier.push_back({{"values", values}, {"objectives", obj}});
+  }
+  return {
+      {"objectives", objectives},
+      {"across_seeds", m.pareto.quantile ? json{{"quantile", *m.pareto.quantile}} : json("worst")},
+      {"frontier", frontier}};
+}
+
 json results_json(const Manifest& m, const std::vector<PointResult>& results) {
   const auto& g = m.grid;
+  const Frontier front = m.pareto.any() ? frontier_of(m, results) : Frontier{};
   json pts = json::array();
   size_t ok = 0, failed = 0, missing = 0;
   for (const auto& r : results) {
     ok += r.status == Status::Ok;
     failed += r.status == Status::Failed;
     missing += r.status == Status::Missing;
-    pts.push_back(point_json(m, r));
+    pts.push_back(point_json(
+        m, r, m.pareto.any() ? std::optional<bool>(optimal_point(m, front, r)) : std::nullopt));
   }
   json params = json::array();
   for (const auto& p : g.params) {
@@ -540,6 +695,7 @@ json results_json(const Manifest& m, const std::vector<PointResult>& results) {
                {{"points", results.size()}, {"ok", ok}, {"failed", failed}, {"missing", missing}}},
               {"points", pts}};
   if (g.seeds.size() > 1) res["across_seeds"] = across_seeds_json(m, results);
+  if (m.pareto.any()) res["pareto"] = pareto_json(m, results);
   return res;
 }
 
@@ -564,6 +720,13 @@ std::vector<std::string> parse_metrics(const std::string& text) {
   return out;
 }
 
+std::vector<std::string> with_objectives(std::vector<std::string> metrics, const ParetoSpec& p) {
+  for (const auto& o : p.objectives)
+    if (std::find(metrics.begin(), metrics.end(), o.metric.text) == metrics.end())
+      metrics.push_back(o.metric.text);
+  return metrics;
+}
+
 std::string read_text(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read " + path.string());
@@ -579,19 +742,24 @@ json Manifest::to_json() const {
     for (const auto& v : p.values) values.push_back(typed_value(v));
     params.push_back({{"key", p.key}, {"values", values}});
   }
-  return {{"schema_version", 1},
-          {"kind", "latsim-sweep"},
-          {"scenario", scenario_path},
-          {"scenario_name", scenario_name},
-          {"scenario_fnv1a", scenario_hash},
-          {"duration_s", duration_s},
-          {"sets", grid.sets},
-          {"params", params},
-          {"seeds", grid.seeds},
-          {"points", grid.size()},
-          {"metrics", metrics},
-          {"shard",
-           shard.whole() ? json(nullptr) : json(fmt::format("{}/{}", shard.index, shard.count))}};
+  json j = {{"schema_version", 1},
+            {"kind", "latsim-sweep"},
+            {"scenario", scenario_path},
+            {"scenario_name", scenario_name},
+            {"scenario_fnv1a", scenario_hash},
+            {"duration_s", duration_s},
+            {"sets", grid.sets},
+            {"params", params},
+            {"seeds", grid.seeds},
+            {"points", grid.size()},
+            {"metrics", metrics},
+            {"shard",
+             shard.whole() ? json(nullptr) : json(fmt::format("{}/{}", shard.index, shard.count))}};
+  if (pareto.any()) {  // only then, so that a sweep without one keeps its manifest
+    j["pareto"] = pareto.text();
+    if (pareto.quantile) j["pareto_quantile"] = *pareto.quantile;
+  }
+  return j;
 }
 
 Manifest Manifest::from_json(const json& j, const std::string& where) {
@@ -614,6 +782,11 @@ Manifest Manifest::from_json(const json& j, const std::string& where) {
     for (const auto& metric : j.at("metrics").get<std::vector<std::string>>())
       m.metrics.push_back(parse_metrics(metric).front());
     if (!j.at("shard").is_null()) m.shard = parse_shard(j.at("shard").get<std::string>());
+    if (j.contains("pareto"))
+      m.pareto = parse_pareto(j.at("pareto").get<std::string>(),
+                              j.contains("pareto_quantile")
+                                  ? std::optional<double>(j.at("pareto_quantile").get<double>())
+                                  : std::nullopt);
     m.grid.check();
     return m;
   } catch (const std::exception& e) {
@@ -747,6 +920,7 @@ std::string markdown(const Manifest& m, const std::vector<PointResult>& results)
   std::string o = md_intro(m, keys, results.size());
   o += md_points(m, keys, results);
   if (m.grid.params.size() == 2 && !m.metrics.empty()) o += md_grid(m, keys, results);
+  if (m.pareto.any()) o += md_frontier(m, keys, results);
   return o + md_failures(results);
 }
 

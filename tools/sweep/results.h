@@ -10,7 +10,7 @@
 //   points/<id>.failed.json a point that failed (how, and its stderr tail), with
 //   points/<id>.stderr.txt  its whole stderr
 //   results.csv/.json/.md   one row per point in grid order (deterministic: no wall times)
-//   *.svg                   plots (svg_plot.h)
+//   *.svg                   plots (svg_plot.h); pareto.svg with --pareto
 //   sweep-run-info.json     how the last run went (wall time, jobs): the one
 //                           non-deterministic file
 //
@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "tools/sweep/grid.h"
+#include "tools/sweep/pareto.h"
 
 namespace latsim::sweep {
 
@@ -34,13 +35,17 @@ const std::vector<std::string>& default_metrics();
 // "a.b,c.d" -> {"a.b", "c.d"}; throws GridError on an empty or malformed path.
 std::vector<std::string> parse_metrics(const std::string& text);
 
+// `metrics` followed by the frontier's metrics it lacks: what the tables show.
+std::vector<std::string> with_objectives(std::vector<std::string> metrics, const ParetoSpec& p);
+
 struct Manifest {
   std::string scenario_path;  // as given on the command line
   std::string scenario_name;
   std::string scenario_hash;  // fnv1a_hex of the scenario file's bytes
   double duration_s = 0;      // simulated time of a point (unless duration is swept)
   Grid grid;
-  std::vector<std::string> metrics;
+  std::vector<std::string> metrics;  // includes the frontier's
+  ParetoSpec pareto;                 // none: no frontier
   Shard shard;
 
   nlohmann::json to_json() const;
@@ -49,7 +54,7 @@ struct Manifest {
   static Manifest read(const fs::path& dir);  // DIR/sweep.json
 
   // Why `other` is a different sweep (scenario content, fixed overrides, params, seeds);
-  // empty when it is the same one. Path, metrics and shard do not count.
+  // empty when it is the same one. Path, metrics, frontier and shard do not count.
   std::vector<std::string> differences(const Manifest& other) const;
   // The grid indices this manifest's shard holds, in grid order.
   std::vector<size_t> indices() const;

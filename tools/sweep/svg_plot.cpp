@@ -505,6 +505,152 @@ void color_bar(std::string& o, const HeatMap& h, const HeatLayout& l, const Heat
   if (scale.log) o += text(l.bar_x, by1 + 18, "log scale", 10, "fill=\"#555555\"");
 }
 
+// Ticks, labels and vertical grid lines of a value axis along the bottom of the frame.
+void value_x_ticks(std::string& o, const Frame& f, const Axis& ax) {
+  o += "<g stroke=\"#e6e6e6\" stroke-width=\"1\">\n";
+  for (double t : ax.ticks)
+    o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>\n", num(ax.at(t)), num(f.y0),
+                     num(ax.at(t)), num(f.y1));
+  o += "</g>\n";
+  for (double t : ax.ticks) {
+    o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#333333\"/>\n",
+                     num(ax.at(t)), num(f.y1), num(ax.at(t)), num(f.y1 + 5));
+    o += text(ax.at(t), f.y1 + 19, format_number(t), 11, "text-anchor=\"middle\"");
+  }
+}
+
+// The axis of objective k over every setting that has a value.
+Axis pareto_axis(const ParetoPlot& p, size_t k, double p0, double p1) {
+  double mn = INFINITY, mx = -INFINITY;
+  for (const auto& v : p.values)
+    if (std::isfinite(v[k])) mn = std::min(mn, v[k]), mx = std::max(mx, v[k]);
+  if (!(mn <= mx)) mn = 0, mx = 1;
+  return value_axis(mn, mx, p0, p1, true);
+}
+
+bool has_values(const std::vector<double>& v) {
+  for (double x : v)
+    if (!std::isfinite(x)) return false;
+  return true;
+}
+
+// Dot radius: 4.5, or with a third objective 3 (worst) to 9 (best).
+std::vector<double> pareto_radii(const ParetoPlot& p) {
+  std::vector<double> r(p.values.size(), 4.5);
+  if (p.lower_better.size() < 3) return r;
+  double mn = INFINITY, mx = -INFINITY;
+  for (const auto& v : p.values)
+    if (has_values(v)) mn = std::min(mn, v[2]), mx = std::max(mx, v[2]);
+  for (size_t i = 0; i < r.size(); ++i) {
+    if (!has_values(p.values[i])) continue;
+    double t = mx > mn ? (p.values[i][2] - mn) / (mx - mn) : 0.5;
+    if (p.lower_better[2]) t = 1 - t;
+    r[i] = 3 + 6 * t;
+  }
+  return r;
+}
+
+// The line through the optimal settings in frontier order: with two objectives the
+// staircase bounding what is reachable (each corner takes the worse of its two neighbours'
+// coordinates), with three a dashed line (the projection of a 3-D frontier is no staircase).
+void frontier_line(std::string& o, const ParetoPlot& p, const Axis& ax, const Axis& ay) {
+  if (p.order.empty()) return;
+  auto worse = [&](size_t k, double a, double b) {
+    return p.lower_better[k] ? std::max(a, b) : std::min(a, b);
+  };
+  const bool stairs = p.lower_better.size() == 2;
+  std::string d;
+  for (size_t n = 0; n < p.order.size(); ++n) {
+    const auto& v = p.values[p.order[n]];
+    if (n > 0 && stairs) {
+      const auto& u = p.values[p.order[n - 1]];
+      d += fmt::format(" L{},{}", num(ax.at(worse(0, u[0], v[0]))),
+                       num(ay.at(worse(1, u[1], v[1]))));
+    }
+    d += fmt::format("{}{},{}", n ? " L" : "M", num(ax.at(v[0])), num(ay.at(v[1])));
+  }
+  o += fmt::format(
+      "<path class=\"frontier\" d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{}/>\n", d,
+      color(3), stairs ? "" : " stroke-dasharray=\"6 4\"");
+}
+
+std::string pareto_tip(const ParetoPlot& p, size_t i) {
+  std::string tip = p.labels[i] + ":";
+  for (size_t k = 0; k < p.values[i].size(); ++k)
+    tip += fmt::format(" {} = {}", p.axis_labels[k], format_number(p.values[i][k]));
+  return tip + (p.optimal[i] ? " (Pareto-optimal)" : " (dominated)");
+}
+
+// Dominated settings first and grey, so the optimal ones are drawn over them.
+void pareto_dots(std::string& o, const ParetoPlot& p, const Axis& ax, const Axis& ay) {
+  const auto r = pareto_radii(p);
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t i = 0; i < p.values.size(); ++i) {
+      if (!has_values(p.values[i]) || p.optimal[i] != (pass == 1)) continue;
+      o += fmt::format(
+          "<circle class=\"{}\" cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\" "
+          "stroke=\"{}\"><title>{}</title>"
+          "</circle>\n",
+          pass ? "optimal" : "dominated", num(ax.at(p.values[i][0])), num(ay.at(p.values[i][1])),
+          num(r[i]), pass ? color(3) : "#c8c8c8", pass ? "#7f0f10" : "#a0a0a0",
+          esc(pareto_tip(p, i)));
+    }
+  }
+}
+
+// Each optimal setting's label just above the line that leaves its dot, moved up or down
+// until it covers no earlier label and no optimal dot (a thin leader line then points back);
+// on the left of the dot where the right would leave the picture. A white halo keeps it
+// legible over the lines.
+void pareto_labels(std::string& o, const ParetoPlot& p, const Axis& ax, const Axis& ay, double W) {
+  struct Box {
+    double x0, y0, x1, y1;
+  };
+  std::vector<Box> placed;
+  for (size_t i : p.order) {
+    const double x = ax.at(p.values[i][0]), y = ay.at(p.values[i][1]);
+    placed.push_back({x - 5, y - 5, x + 5, y + 5});
+  }
+  const double size = 11, h = 13;
+  for (size_t i : p.order) {
+    std::string label = p.labels[i];
+    if (p.values[i].size() > 2) label += fmt::format(" ({})", format_number(p.values[i][2]));
+    const double w = text_width(label, size);
+    const double x = ax.at(p.values[i][0]), y = ay.at(p.values[i][1]);
+    const bool left = x + 10 + w > W - 8;
+    const double x0 = left ? x - 10 - w : x + 10;
+    double base = y - 4, dy = 0;
+    for (int tries = 0; tries < 16; ++tries) {
+      dy = (tries % 2 ? 1 : -1) * h * double((tries + 1) / 2);
+      const Box b{x0, base + dy - h + 3, x0 + w, base + dy + 3};
+      const bool clash = std::any_of(placed.begin(), placed.end(), [&](const Box& q) {
+        return b.x0 < q.x1 && q.x0 < b.x1 && b.y0 < q.y1 && q.y0 < b.y1;
+      });
+      if (!clash) {
+        placed.push_back(b);
+        break;
+      }
+    }
+    if (dy != 0)
+      o += fmt::format(
+          "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#999999\" "
+          "stroke-width=\"0.8\"/>\n",
+          num(x + (left ? -5 : 5)), num(y), num(left ? x0 + w + 2 : x0 - 2), num(base + dy - 4));
+    o += text(x0, base + dy, label, size,
+              "class=\"label\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\"");
+  }
+}
+
+// Which way is better: an arrow in the corner where both objectives are best.
+void better_corner(std::string& o, const ParetoPlot& p, const Frame& f) {
+  const bool left = p.lower_better[0], top = !p.lower_better[1];
+  const char* arrow = left ? (top ? "↖" : "↙") : (top ? "↗" : "↘");
+  const std::string s = left ? fmt::format("{} better", arrow) : fmt::format("better {}", arrow);
+  o += text(left ? f.x0 + 8 : f.x1 - 8, top ? f.y0 + 18 : f.y1 - 10, s, 13,
+            fmt::format("fill=\"{}\" font-weight=\"bold\"{}", color(2),
+                        left ? "" : " text-anchor=\"end\""));
+}
+
 }  // namespace
 
 std::string format_number(double v) {
@@ -560,6 +706,50 @@ std::string heat_map_svg(const HeatMap& h) {
     color_bar(o, h, l, scale);
   else
     o += text(l.gx, l.gy + l.gh + 20, "no values", 12, "fill=\"#999999\"");
+  o += "</svg>\n";
+  return o;
+}
+
+std::string pareto_svg(const ParetoPlot& p) {
+  const double extra = 16.0 * double(lines_of(p.subtitle).size() - 1);
+  const double W = 900, H = 520 + extra;
+  const Frame f{84, 680, 72 + extra, 436 + extra};
+  std::string o = svg_open(W, H);
+  heading(o, p.title, p.subtitle, f.x0);
+  const Axis ax = pareto_axis(p, 0, f.x0, f.x1);
+  const Axis ay = pareto_axis(p, 1, f.y1, f.y0);
+  grid(o, f, ay, false);
+  value_x_ticks(o, f, ax);
+  frame_rect(o, f);
+  y_ticks(o, f, ay);
+  auto better = [&](size_t k) {
+    return std::string(k == 0
+                           ? (p.lower_better[0] ? "  ← lower is better" : "  higher is better →")
+                           : (p.lower_better[1] ? "  lower is better ↓" : "  higher is better ↑"));
+  };
+  axis_labels(o, f, p.axis_labels[0] + (ax.log ? " (log scale)" : "") + better(0),
+              p.axis_labels[1] + (ay.log ? " (log scale)" : "") + better(1));
+  better_corner(o, p, f);
+  frontier_line(o, p, ax, ay);
+  pareto_dots(o, p, ax, ay);
+  pareto_labels(o, p, ax, ay, W);
+
+  // Legend below the x label.
+  const double ly = f.y1 + 68;
+  size_t dominated = 0;
+  for (size_t i = 0; i < p.values.size(); ++i)
+    dominated += !p.optimal[i] && has_values(p.values[i]);
+  o += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"4.5\" fill=\"{}\" stroke=\"#7f0f10\"/>\n",
+                   num(f.x0 + 6), num(ly - 4), color(3));
+  std::string legend = fmt::format("Pareto-optimal ({}), joined in frontier order", p.order.size());
+  o += text(f.x0 + 16, ly, legend, 12);
+  const double x2 = f.x0 + 16 + text_width(legend, 12) + 24;
+  o += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"4.5\" fill=\"#c8c8c8\" stroke=\"#a0a0a0\"/>\n",
+                   num(x2), num(ly - 4));
+  std::string rest = fmt::format("dominated ({})", dominated);
+  if (p.lower_better.size() > 2)
+    rest += fmt::format("; dot size: {}, larger is better", p.axis_labels[2]);
+  o += text(x2 + 10, ly, rest, 12);
   o += "</svg>\n";
   return o;
 }

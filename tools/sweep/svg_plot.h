@@ -53,7 +53,22 @@ struct StackedBars {
   std::vector<std::vector<double>> values;  // [row][part]
 };
 
+// The Pareto frontier of a sweep: a dot per setting, x the first objective, y the second (a
+// third, if any, sets the dot's size and is named in the labels); the optimal settings
+// coloured, labelled and, for two objectives, joined by the staircase that bounds what is
+// reachable; the dominated ones grey.
+struct ParetoPlot {
+  std::string title, subtitle;
+  std::vector<std::string> axis_labels;     // per objective, with unit and aggregation
+  std::vector<bool> lower_better;           // per objective
+  std::vector<std::string> labels;          // per setting: "max_sectors_kb=32 read_ahead_kb=64"
+  std::vector<std::vector<double>> values;  // per setting, per objective (NaN: no value)
+  std::vector<bool> optimal;                // per setting
+  std::vector<size_t> order;                // the optimal settings in frontier order
+};
+
 std::string line_plot_svg(const LinePlot& p);
+std::string pareto_svg(const ParetoPlot& p);
 std::string stacked_bars_svg(const StackedBars& b);
 std::string histogram_svg(const Histogram& h);
 std::string heat_map_svg(const HeatMap& h);

@@ -52,6 +52,8 @@ Manifest manifest_of(const SweepOptions& o) {
   if (!o.shard.empty()) m.shard = parse_shard(o.shard);
   const std::string metrics = o.metrics.empty() ? s.sweep.metrics : o.metrics;
   m.metrics = metrics.empty() ? default_metrics() : parse_metrics(metrics);
+  m.pareto = parse_pareto(o.pareto, o.pareto_quantile);
+  m.metrics = with_objectives(m.metrics, m.pareto);
   const size_t seeds = o.seeds ? o.seeds : s.sweep.seeds > 0 ? size_t(s.sweep.seeds) : 1;
 
   // The seed is per point (--seeds); every other fixed override goes to every point.

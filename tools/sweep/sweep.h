@@ -6,6 +6,7 @@
 // points, 101 more than 100, 255 an error before any point ran (usage, scenario, a point
 // `latsim run` would refuse, output directory) or a metric that no point has, 128+N when
 // stopped by signal N (finished points are kept; --resume goes on).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,10 +29,12 @@ struct SweepOptions {
   size_t jobs = 0;                  // 0: the CPUs this process may use
   std::string out;                  // default: out/<scenario-name>-sweep[-shard-K-of-N]
   bool resume = false;
-  std::string shard;         // "K/N", empty: the whole grid
-  std::string metrics;       // comma-separated dotted paths, empty: default_metrics()
-  double point_timeout = 0;  // seconds, 0: none
-  bool dry_run = false;      // check and print the points, run nothing
+  std::string shard;                      // "K/N", empty: the whole grid
+  std::string metrics;                    // comma-separated dotted paths, empty: default_metrics()
+  std::string pareto;                     // METRIC:min|max,... (two or three), empty: no frontier
+  std::optional<double> pareto_quantile;  // across seeds; none: the worst
+  double point_timeout = 0;               // seconds, 0: none
+  bool dry_run = false;                   // check and print the points, run nothing
   bool quiet = false;
   Keep keep = Keep::All;
   double progress_interval = 30;  // seconds between progress lines when stderr is no terminal
