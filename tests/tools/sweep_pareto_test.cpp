@@ -71,6 +71,46 @@ TEST_F(Sweep, ParetoMarksTheUndominatedSettings) {
   EXPECT_FALSE(read_json(dir_ / "s" / "results.json").contains("pareto"));
 }
 
+TEST_F(Sweep, ParetoJudgesASettingByItsWorstSeedOrAQuantile) {
+  const std::vector<std::string> grid{"--param",    kMaxSectors + "=16,128",
+                                      "--duration", "200ms",
+                                      "--seeds",    "3",
+                                      "--pareto",   kSpec,
+                                      "-j",         "2",
+                                      "-q"};
+  auto args = grid;
+  args.insert(args.end(), {"--out", "s"});
+  ASSERT_EQ(sweep(args).code, 0);
+  const json res = read_json(dir_ / "s" / "results.json");
+  // Each frontier setting's objectives are the worst of its three seeds.
+  for (const auto& f : res["pareto"]["frontier"]) {
+    double worst_latency = 0, worst_mbs = 1e300;
+    for (const auto& p : res["points"]) {
+      if (p["values"] != f["values"]) continue;
+      worst_latency = std::max(worst_latency, p["metrics"]["latency_tracer.max_us"].get<double>());
+      worst_mbs = std::min(worst_mbs, p["metrics"]["disk.read_mb_s"].get<double>());
+    }
+    EXPECT_EQ(f["objectives"]["latency_tracer.max_us"], worst_latency) << f;
+    EXPECT_EQ(f["objectives"]["disk.read_mb_s"], worst_mbs) << f;
+  }
+  EXPECT_TRUE(contains(slurp(dir_ / "s" / "pareto.svg"), "(µs, worst of 3 seeds)"));
+
+  // The median instead: the same runs, only the results are rewritten.
+  args.insert(args.end(), {"--resume", "--pareto-quantile", "0.5"});
+  ASSERT_EQ(sweep(args).code, 0);
+  EXPECT_EQ(read_json(dir_ / "s" / "sweep-run-info.json")["run"], 0);
+  const json med = read_json(dir_ / "s" / "results.json");
+  EXPECT_EQ(med["pareto"]["across_seeds"], (json{{"quantile", 0.5}}));
+  for (const auto& f : med["pareto"]["frontier"])
+    for (const auto& a : med["across_seeds"])
+      if (a["values"] == f["values"])
+        EXPECT_EQ(f["objectives"]["latency_tracer.max_us"],
+                  a["metrics"]["latency_tracer.max_us"]["median"])
+            << f;
+  EXPECT_TRUE(
+      contains(slurp(dir_ / "s" / "pareto.svg"), "0.5 quantile of 3 seeds (0: best, 1: worst)"));
+}
+
 TEST_F(Sweep, ParetoOfMergedShardsEqualsUnsharded) {
   auto whole = kGrid;
   whole.insert(whole.end(), {"-j", "2", "-q", "--out", "whole"});
