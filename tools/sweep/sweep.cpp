@@ -326,7 +326,8 @@ int finish(const SweepOptions& o, const fs::path& dir, const Manifest& m,
   const auto unknown = unknown_metrics(dir, m, results);
   for (const auto& u : unknown)
     std::cerr << fmt::format(
-        "sweep: error: {}\nsweep: fix --metrics and run the same command with --resume: the "
+        "sweep: error: {}\nsweep: fix --metrics (or --pareto) and run the same command with "
+        "--resume: the "
         "results are rewritten and no point runs again\n",
         u);
   return unknown.empty() ? failed_status(failed) : kErrorStatus;
