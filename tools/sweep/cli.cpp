@@ -47,10 +47,10 @@ Commands::Commands(CLI::App& app) {
       "latency_tracer.max_us,workloads.cyclictest.max_us,disk.read_mb_s,ticks.lost)");
   sweep_->add_option(
       "--pareto", o.pareto,
-      "Mark the Pareto-optimal settings in the results and draw pareto.svg: two or three\n"
-      "metrics, each to minimise or maximise, e.g.\n"
-      "latency_tracer.max_us:min,disk.read_mb_s:max (they join --metrics); a setting's\n"
-      "value is its worst across the seeds");
+      "Mark the Pareto-optimal settings in the results and draw pareto.svg: two or\n"
+      "three metrics, each to minimise or maximise (they join --metrics), e.g.\n"
+      "latency_tracer.max_us:min,disk.read_mb_s:max; a setting's value is its worst\n"
+      "across the seeds");
   sweep_->add_option("--pareto-quantile", o.pareto_quantile,
                      "With --pareto: a setting's value is this quantile across its seeds,\n"
                      "from 0 (the best seed) to 1 (the worst, the default; 0.5: the median)");
