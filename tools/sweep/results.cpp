@@ -787,6 +787,7 @@ Manifest Manifest::from_json(const json& j, const std::string& where) {
                               j.contains("pareto_quantile")
                                   ? std::optional<double>(j.at("pareto_quantile").get<double>())
                                   : std::nullopt);
+    m.metrics = with_objectives(m.metrics, m.pareto);
     m.grid.check();
     return m;
   } catch (const std::exception& e) {
