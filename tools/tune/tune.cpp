@@ -272,8 +272,10 @@ json figures_json(const Setup& su, const Setting& s, const std::vector<std::opti
   std::vector<double> t, o;
   for (size_t k = 0; k < v.size(); ++k) {
     if (!v[k]) continue;
-    runs.push_back(
-        {{"seed", su.m.grid.seeds[k]}, {"target", v[k]->target}, {"objective", v[k]->objective}});
+    runs.push_back({{"seed", su.m.grid.seeds[k]},
+                    {"id", point_of(su, Run{s, k}).id},
+                    {"target", v[k]->target},
+                    {"objective", v[k]->objective}});
     t.push_back(v[k]->target);
     o.push_back(v[k]->objective);
   }
