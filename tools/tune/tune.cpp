@@ -99,7 +99,15 @@ Setup setup_of(const TuneOptions& o) {
     throw TuneError(as_knob(e.what()));
   }
   const std::string text = platform::read_input_file(o.scenario, "scenario file");
-  sweep::check_grid(o.scenario, text, m.grid, where);  // throws InputError, nothing run
+  try {
+    sweep::check_grid(o.scenario, text, m.grid, where);
+  } catch (const platform::InputError& e) {
+    // The summary line speaks for the command that checked.
+    auto d = e.diagnostics();
+    for (auto& x : d)
+      if (x.location == "latsim sweep") x.location = "latsim tune";
+    throw platform::InputError(std::move(d));
+  }
   m.scenario_path = o.scenario;
   m.scenario_name = s.name;
   m.scenario_hash = sweep::fnv1a_hex(text);
@@ -442,10 +450,12 @@ Report report(const Setup& su, SearchResult& r) {
   const Sense tsense = spec.target.worse(1, 0) ? Sense::Min : Sense::Max;
   const auto optimal = pareto_optimal(pts, {tsense, spec.sense});
   json fj = json::array();
-  md += fmt::format(
-      "\n## Frontier (feasible boundary settings, worst of seeds)\n\n| setting | {} | {} | "
-      "Pareto-optimal |\n|---|---:|---:|:---:|\n",
-      spec.target.metric.text, su.objective.text);
+  md += "\n## Frontier (feasible boundary settings, worst of seeds)\n\n";
+  if (r.boundary.empty())
+    md += "None: no setting the walk ran met the target on every seed.\n";
+  else
+    md += fmt::format("| setting | {} | {} | Pareto-optimal |\n|---|---:|---:|:---:|\n",
+                      spec.target.metric.text, su.objective.text);
   for (size_t i = 0; i < r.boundary.size(); ++i) {
     fj.push_back({{"setting", setting_json(g, r.boundary[i])},
                   {"target_worst", pts[i][0]},

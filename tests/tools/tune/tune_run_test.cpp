@@ -36,8 +36,8 @@ TEST_F(TuneRun, AnswersTheGridOptimumAndTunedYamlReproducesIt) {
              "latency_tracer.max_us,disk.read_mb_s", "--out", "grid"});
   ASSERT_EQ(s.code, 0) << s;
   std::map<std::string, std::vector<json>> by;  // setting -> its points' metrics
-  for (const auto& p : read_json(dir_ / "grid" / "results.json")["points"])
-    by[p["values"].dump()].push_back(p["metrics"]);
+  const json results = read_json(dir_ / "grid" / "results.json");
+  for (const auto& p : results["points"]) by[p["values"].dump()].push_back(p["metrics"]);
   std::optional<double> best;
   for (const auto& [k, ms] : by) {
     bool ok = true;
