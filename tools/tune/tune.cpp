@@ -56,6 +56,16 @@ std::string as_knob(std::string s) {
   return s;
 }
 
+// The walk reads "up" as the order given: numbers must be given smallest first.
+void check_order(const sweep::Param& p) {
+  for (size_t i = 1; i < p.values.size(); ++i) {
+    const auto a = sweep::typed_value(p.values[i - 1]), b = sweep::typed_value(p.values[i]);
+    if (a.is_number() && b.is_number() && a.get<double>() >= b.get<double>())
+      throw TuneError(fmt::format("--knob {}: list the values smallest first ({} comes after {})",
+                                  p.key, p.values[i], p.values[i - 1]));
+  }
+}
+
 struct Setup {
   Manifest m;  // the grid: knobs x seeds, and the fixed overrides
   SearchSpec spec;
@@ -91,6 +101,7 @@ Setup setup_of(const TuneOptions& o) {
       m.grid.params.push_back(sweep::parse_param(k));
       where.push_back("--knob " + m.grid.params.back().key);
     }
+    for (const auto& p : m.grid.params) check_order(p);
     for (const auto& kv : sets)
       if (kv.substr(0, kv.find('=')) != "seed") m.grid.sets.push_back(kv);
     for (size_t i = 0; i < o.seeds; ++i) m.grid.seeds.push_back(s.seed + i);
