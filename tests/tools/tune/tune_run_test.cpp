@@ -109,6 +109,8 @@ TEST_F(TuneRun, BadInputIsRefusedBeforeAnyRun) {
         kMaxSectors + "=4,8"},
        "`METRIC <= X`, `METRIC < X`, `METRIC >= X`, `METRIC > X`"},
       {{"--target", kTarget, "--knob", kMaxSectors + "=4,8"}, "exactly one of --maximise"},
+      {{"--target", kTarget, "--maximise", "disk.read_mb_s", "--knob", kMaxSectors + "=64,32"},
+       "list the values smallest first (32 comes after 64)"},
   };
   for (const auto& c : cases) {
     std::vector<std::string> a{"tune", kScenario, "--out", "never"};
