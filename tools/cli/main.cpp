@@ -20,6 +20,7 @@
 #include "tools/cli/version.h"
 #include "tools/explain/explain.h"
 #include "tools/sweep/cli.h"
+#include "tools/tune/cli.h"
 
 namespace {
 
@@ -216,12 +217,13 @@ int sc_main(int argc, char* argv[]) {
   const latsim::check::CensusCommand traces(app);  // traces
   const latsim::bench::Command bench(app);         // bench
   const latsim::explain::Command explain(app);     // explain
+  const latsim::tune::Command tune(app);           // tune
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);  // prints help or the usage error
-    return rc == 0 ? 0 : sweeps.selected() ? latsim::sweep::kErrorStatus : 2;
+    return rc == 0 ? 0 : sweeps.selected() || tune.selected() ? latsim::sweep::kErrorStatus : 2;
   }
   try {
     if (list_keys) {
@@ -237,6 +239,7 @@ int sc_main(int argc, char* argv[]) {
     if (traces.selected()) return traces.run();
     if (bench.selected()) return bench.run();
     if (explain.selected()) return explain.run();
+    if (tune.selected()) return tune.run();
     if (*run) return cmd_run(a);
     return cmd_validate(a);
   } catch (const latsim::platform::InputError& e) {
