@@ -96,3 +96,28 @@ TEST_F(LogRun, RunHelpMentionsTheLogOptions) {
 
 }  // namespace
 }  // namespace sweep_test
+
+namespace sweep_test {
+namespace {
+
+// A sweep passes the debug options to each point's run: the lines land in the point's
+// stderr.txt, and the results are those of the same sweep without them.
+TEST_F(LogRun, SweepPassesTheFlagsToEveryPoint) {
+  const std::vector<std::string> grid{"sweep",      kScenario, "--param", kMaxSectors + "=32,128",
+                                      "--duration", "20ms",    "-j",      "1",
+                                      "-q"};
+  auto with = grid, without = grid;
+  with.insert(with.end(), {"--debug-flags", "ide", "--out", (dir_ / "with").string()});
+  without.insert(without.end(), {"--out", (dir_ / "without").string()});
+  ASSERT_EQ(latsim(with).code, 0);
+  ASSERT_EQ(latsim(without).code, 0);
+  EXPECT_EQ(slurp(dir_ / "with" / "results.csv"), slurp(dir_ / "without" / "results.csv"));
+  size_t logged = 0;
+  for (const auto& e : fs::directory_iterator(dir_ / "with" / "points"))
+    logged += contains(slurp(e.path() / "stderr.txt"), "] ide     ide: command 0xc8");
+  EXPECT_EQ(logged, 2u);
+  EXPECT_NE(latsim({"check", "--debug-flags", "idee", "x.yaml"}).code, 0);
+}
+
+}  // namespace
+}  // namespace sweep_test

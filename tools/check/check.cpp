@@ -1,4 +1,5 @@
 #include "tools/check/check.h"
+#include "tools/log_options.h"
 
 #include <fmt/format.h>
 #include <sys/ioctl.h>
@@ -136,6 +137,7 @@ sweep::Job case_job(const CheckOptions& o, const Hypothesis& h, const Case& c, c
   for (const auto& s : o.sets) add_set(s);
   if (!o.duration.empty()) add_set("duration=" + o.duration);
   j.argv.insert(j.argv.end(), {"--seed", std::to_string(r.seed), "-q", "--out", r.dir.string()});
+  for (const auto& a : cli::child_log_args(o.log)) j.argv.push_back(a);
   j.stderr_path = (r.dir.parent_path() / fmt::format(".seed-{}.stderr-{}", r.seed, self)).string();
   j.timeout_s = o.case_timeout;
   return j;

@@ -9,6 +9,7 @@
 // metric is missing), 2 on a bad hypothesis file or command line, 128+N when stopped by signal N.
 #include <string>
 #include <vector>
+#include "common/log.h"
 
 namespace latsim::check {
 
@@ -24,6 +25,7 @@ struct CheckOptions {
   std::string duration;  // "" : each file's (or its base scenario's)
   // KEY=VALUE overrides of every run, after its case's own sets (a counterfactual).
   std::vector<std::string> sets;
+  log::Config log;          // debug-log options passed to every child run (its stderr is kept)
   double case_timeout = 0;  // wall seconds a run may take, 0: no limit
   bool validate = false;    // load and check the files, run nothing
   bool quiet = false;       // no table, only failures and the summary line

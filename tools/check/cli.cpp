@@ -1,4 +1,5 @@
 #include "tools/check/cli.h"
+#include "tools/log_options.h"
 
 #include <iostream>
 
@@ -96,6 +97,7 @@ Command::Command(CLI::App& app) {
       ->check(cli::in_range(1, cli::kMaxSeeds));
   cmd_->add_option("--duration", o_.duration,
                    "Simulated time of every run (e.g. 5s), instead of the files' and scenarios'");
+  cli::add_log_options(cmd_, o_.log, false);
   cmd_->add_option("--set", o_.sets,
                    "Override a value in every run, as for `latsim run`, after each case's own\n"
                    "`set` (a counterfactual: which expectations still hold without a\n"

@@ -19,6 +19,7 @@
 #include "tools/cli/plots.h"
 #include "tools/cli/version.h"
 #include "tools/explain/explain.h"
+#include "tools/log_options.h"
 #include "tools/sweep/cli.h"
 #include "tools/tune/cli.h"
 
@@ -122,27 +123,6 @@ int cmd_validate(const RunArgs& a) {
   return 0;
 }
 
-// The debug log's options (common/log.h) on `latsim run`.
-void add_log_options(CLI::App* c, latsim::log::Config& log) {
-  c->add_option("--debug-flags", log.flags,
-                "Debug lines of these components, comma-separated: pci,ide,sched,... or all\n"
-                "(`--debug-flags help` lists them); each line starts with the simulated time\n"
-                "and the component's name")
-      ->delimiter(',')
-      ->each([](const std::string& f) {
-        if (f != "help") return;
-        std::cout << latsim::log::flags_help();
-        throw CLI::Success();
-      })
-      ->check([](const std::string& f) { return f == "help" ? "" : latsim::log::unknown_flag(f); },
-              "FLAG");
-  c->add_option("--log-level", log.level,
-                "Lowest level written: trace, debug, info, warn, error or off (default: warn;\n"
-                "debug for the --debug-flags channels). info shows the kernel's messages")
-      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
-  c->add_option("--log", log.file, "Write the log to FILE instead of stderr");
-}
-
 std::string version() {
   const std::string git = LATSIM_GIT_DESCRIBE;
   return fmt::format("latsim {}{}\nSystemC {}", latsim::platform::kLatsimVersion,
@@ -199,7 +179,7 @@ int sc_main(int argc, char* argv[]) {
                   "output directory)")
       ->expected(0, 1)
       ->default_str("trace.dat");
-  add_log_options(run, a.log);
+  latsim::cli::add_log_options(run, a.log);
   auto* val =
       app.add_subcommand("validate", "Check a scenario (and --set overrides) without running it");
   add_common(val);

@@ -1,4 +1,5 @@
 #include "tools/sweep/cli.h"
+#include "tools/log_options.h"
 
 #include <fmt/format.h>
 #include <iostream>
@@ -58,6 +59,7 @@ Commands::Commands(CLI::App& app) {
       ->add_option("--point-timeout", o.point_timeout,
                    "Wall-clock seconds a point may take before it is killed and counted failed")
       ->check(cli::in_range(0, cli::kMaxTimeoutSeconds, "seconds; 0: no limit"));
+  cli::add_log_options(sweep_, o.log, false);
   sweep_->add_option("--set", o.sets, "Fixed override of every point, as for `latsim run`")
       ->allow_extra_args(false);
   sweep_->add_option("--seed", o.seed, "First seed (default: the scenario's)");

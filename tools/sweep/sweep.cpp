@@ -1,4 +1,5 @@
 #include "tools/sweep/sweep.h"
+#include "tools/log_options.h"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -231,6 +232,7 @@ Job point_job(const SweepOptions& o, const Manifest& m, const fs::path& dir,
   }
   j.argv.insert(j.argv.end(), {"--seed", std::to_string(p.seed), "-q", "--out",
                                run_dir(dir, scratch, p).string()});
+  for (const auto& a : cli::child_log_args(o.log)) j.argv.push_back(a);
   j.stderr_path = (dir / "points" / ("." + p.id + ".stderr-" + self)).string();
   j.timeout_s = o.point_timeout;
   return j;

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include "common/log.h"
 
 namespace latsim::sweep {
 
@@ -24,10 +25,11 @@ struct SweepOptions {
   std::string scenario;
   std::vector<std::string> params;  // KEY=VALUES
   std::vector<std::string> sets;    // fixed KEY=VALUE overrides of every point
-  std::string seed, duration;       // as `latsim run --seed/--duration`
-  size_t seeds = 0;                 // seed, seed+1, ... seed+K-1; 0: the scenario's sweep: or 1
-  size_t jobs = 0;                  // 0: the CPUs this process may use
-  std::string out;                  // default: out/<scenario-name>-sweep[-shard-K-of-N]
+  log::Config log;             // debug-log options passed to every child run (its stderr is kept)
+  std::string seed, duration;  // as `latsim run --seed/--duration`
+  size_t seeds = 0;            // seed, seed+1, ... seed+K-1; 0: the scenario's sweep: or 1
+  size_t jobs = 0;             // 0: the CPUs this process may use
+  std::string out;             // default: out/<scenario-name>-sweep[-shard-K-of-N]
   bool resume = false;
   std::string shard;                      // "K/N", empty: the whole grid
   std::string metrics;                    // comma-separated dotted paths, empty: default_metrics()

@@ -1,4 +1,5 @@
 #include "tools/tune/cli.h"
+#include "tools/log_options.h"
 
 #include <iostream>
 
@@ -59,6 +60,7 @@ Command::Command(CLI::App& app) {
   cmd_->add_option("--out", o.out, "Output directory (default: out/<scenario-name>-tune/)");
   cmd_->add_flag("--resume", o.resume,
                  "Continue the tune in --out: finished runs are read back, not run again");
+  cli::add_log_options(cmd_, o.log, false);
   cmd_->add_option("--set", o.sets, "Fixed override of every run, as for `latsim run`")
       ->allow_extra_args(false);
   cmd_->add_option("--seed", o.seed, "First seed (default: the scenario's)");

@@ -1,4 +1,5 @@
 #include "tools/tune/tune.h"
+#include "tools/log_options.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -216,6 +217,7 @@ class ChildRuns : public Evaluator {
     for (const auto& s : su_.m.grid.overrides(p)) j.argv.insert(j.argv.end(), {"--set", s});
     j.argv.insert(j.argv.end(), {"--seed", std::to_string(p.seed), "-q", "--out",
                                  sweep::point_dir(dir_, p).string()});
+    for (const auto& a : cli::child_log_args(o_.log)) j.argv.push_back(a);
     j.stderr_path = (dir_ / "points" / ("." + p.id + ".stderr-" + self)).string();
     j.timeout_s = o_.run_timeout;
     return j;

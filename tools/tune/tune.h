@@ -13,6 +13,7 @@
 // (the finished runs are kept; --resume goes on).
 #include <string>
 #include <vector>
+#include "common/log.h"
 
 namespace latsim::tune {
 
@@ -25,7 +26,8 @@ struct TuneOptions {
   std::string maximise, minimise;  // the objective: exactly one
   std::vector<std::string> knobs;  // KEY=VALUES, sweep's --param syntax
   std::vector<std::string> sets;   // fixed KEY=VALUE overrides of every run
-  std::string seed, duration;      // as `latsim run --seed/--duration`
+  log::Config log;             // debug-log options passed to every child run (its stderr is kept)
+  std::string seed, duration;  // as `latsim run --seed/--duration`
   size_t seeds = 5;
   size_t jobs = 0;    // 0: the CPUs this process may use
   size_t budget = 0;  // runs at most, 0: no limit
