@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 #include <algorithm>
-#include <cmath>
 #include <numeric>
 
 #include "tools/sweep/grid.h"
@@ -45,18 +44,6 @@ ParetoSpec parse_pareto(const std::string& text, std::optional<double> quantile)
   spec.objectives = *objectives;
   spec.quantile = quantile;
   return spec;
-}
-
-double across_seeds(std::vector<double> values, tune::Sense sense, std::optional<double> quantile) {
-  if (values.empty()) return NAN;
-  // Best first: ascending for :min, descending for :max.
-  std::sort(values.begin(), values.end());
-  if (sense == tune::Sense::Max) std::reverse(values.begin(), values.end());
-  const double q = quantile.value_or(1.0);
-  const double pos = q * double(values.size() - 1);
-  const size_t lo = size_t(std::floor(pos));
-  const size_t hi = std::min(lo + 1, values.size() - 1);
-  return values[lo] + (values[hi] - values[lo]) * (pos - double(lo));
 }
 
 std::vector<size_t> frontier_order(const std::vector<std::vector<double>>& values,

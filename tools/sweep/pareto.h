@@ -26,11 +26,6 @@ struct ParetoSpec {
 // The spec of --pareto TEXT [--pareto-quantile Q]; throws GridError saying what is wrong.
 ParetoSpec parse_pareto(const std::string& text, std::optional<double> quantile);
 
-// One objective's value for a setting from its seeds' values: the worst (max for :min, min
-// for :max) or the quantile (linear between the order statistics, best to worst); NaN when
-// there are none.
-double across_seeds(std::vector<double> values, tune::Sense sense, std::optional<double> quantile);
-
 // The optimal settings in frontier order: by the first objective from best to worst, ties by
 // the second, then by index.
 std::vector<size_t> frontier_order(const std::vector<std::vector<double>>& values,

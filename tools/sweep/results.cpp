@@ -173,7 +173,7 @@ double objective_of(const Manifest& m, const Combo& c, size_t k, tune::Sense sen
     if (!x) return NAN;
     v.push_back(*x);
   }
-  return across_seeds(v, sense, m.pareto.quantile);
+  return tune::across_seeds(v, sense, m.pareto.quantile);
 }
 
 Frontier frontier_of(const Manifest& m, const std::vector<PointResult>& results) {

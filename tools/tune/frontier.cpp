@@ -1,5 +1,6 @@
 #include "tools/tune/frontier.h"
 #include <fmt/format.h>
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -71,6 +72,18 @@ std::optional<std::vector<Objective>> parse_objectives(const std::string& text,
     return std::nullopt;
   }
   return out;
+}
+
+double across_seeds(std::vector<double> values, Sense sense, std::optional<double> quantile) {
+  if (values.empty()) return NAN;
+  // Best first: ascending for :min, descending for :max.
+  std::sort(values.begin(), values.end());
+  if (sense == Sense::Max) std::reverse(values.begin(), values.end());
+  const double q = quantile.value_or(1.0);
+  const double pos = q * double(values.size() - 1);
+  const size_t lo = size_t(std::floor(pos));
+  const size_t hi = std::min(lo + 1, values.size() - 1);
+  return values[lo] + (values[hi] - values[lo]) * (pos - double(lo));
 }
 
 std::vector<bool> pareto_optimal(const std::vector<std::vector<double>>& values,

@@ -21,6 +21,12 @@ struct Objective {
 // :min or :max; nullopt with why in `error`.
 std::optional<std::vector<Objective>> parse_objectives(const std::string& text, std::string& error);
 
+// One objective's value for a setting from its seeds' values: the worst (max for Min, min
+// for Max) or the quantile (linear between the order statistics, 0 the best, 1 the worst);
+// NaN when there are none. `sweep --pareto` and `tune` judge a setting by it.
+double across_seeds(std::vector<double> values, Sense sense,
+                    std::optional<double> quantile = std::nullopt);
+
 // One flag per point (`values[i]`: its objectives' values, in `senses` order): true when no
 // other point dominates it, i.e. is at least as good on every objective and better on one.
 // Equal points are all optimal; an objective equal everywhere decides nothing. A point with

@@ -193,17 +193,16 @@ bool feasible(const SearchSpec& spec, const std::vector<std::optional<Sample>>& 
 }
 
 double worst_target(const SearchSpec& spec, const std::vector<std::optional<Sample>>& s) {
-  double w = s.at(0)->target;
-  for (const auto& x : s)
-    if (spec.target.worse(x->target, w)) w = x->target;
-  return w;
+  std::vector<double> v;
+  for (const auto& x : s) v.push_back(x.value().target);
+  const bool below = spec.target.cmp == Cmp::Le || spec.target.cmp == Cmp::Lt;
+  return across_seeds(v, below ? Sense::Min : Sense::Max);
 }
 
 double worst_objective(const SearchSpec& spec, const std::vector<std::optional<Sample>>& s) {
-  double w = s.at(0)->objective;
-  for (const auto& x : s)
-    w = spec.sense == Sense::Max ? std::min(w, x->objective) : std::max(w, x->objective);
-  return w;
+  std::vector<double> v;
+  for (const auto& x : s) v.push_back(x.value().objective);
+  return across_seeds(v, spec.sense);
 }
 
 SearchResult search(const SearchSpec& spec, Evaluator& evaluator) {

@@ -1,8 +1,6 @@
-// A setting's value across seeds (worst or quantile), the frontier's order, the spec's errors
-// and pareto.svg, on hand-made values.
+// The frontier's order, the spec's errors and pareto.svg, on hand-made values.
 #include "tools/sweep/pareto.h"
 #include <gtest/gtest.h>
-#include <cmath>
 
 #include "tools/sweep/grid.h"
 #include "tools/sweep/svg_plot.h"
@@ -11,24 +9,6 @@ namespace latsim::sweep {
 namespace {
 
 using tune::Sense;
-
-TEST(ParetoAcrossSeeds, WorstIsTheMaxOfAMinimumAndTheMinOfAMaximum) {
-  EXPECT_EQ(across_seeds({600, 2300, 900}, Sense::Min, std::nullopt), 2300);
-  EXPECT_EQ(across_seeds({20, 40, 30}, Sense::Max, std::nullopt), 20);
-}
-
-TEST(ParetoAcrossSeeds, QuantileRunsFromTheBestSeedToTheWorst) {
-  const std::vector<double> lat{100, 400, 200, 300, 500};
-  EXPECT_EQ(across_seeds(lat, Sense::Min, 0.0), 100);
-  EXPECT_EQ(across_seeds(lat, Sense::Min, 0.5), 300);
-  EXPECT_EQ(across_seeds(lat, Sense::Min, 1.0), 500);
-  EXPECT_EQ(across_seeds(lat, Sense::Min, 0.875), 450);  // between the 4th and 5th best
-  // For throughput the worst seed is the slowest.
-  const std::vector<double> mbs{10, 40, 20, 30, 50};
-  EXPECT_EQ(across_seeds(mbs, Sense::Max, 1.0), 10);
-  EXPECT_EQ(across_seeds(mbs, Sense::Max, 0.25), 40);
-  EXPECT_TRUE(std::isnan(across_seeds({}, Sense::Min, std::nullopt)));
-}
 
 TEST(ParetoOrder, OptimalSettingsByTheFirstObjectiveBestFirst) {
   const std::vector<std::vector<double>> v{{2300, 40}, {600, 20}, {900, 15}, {1200, 30}};

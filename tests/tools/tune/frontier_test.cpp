@@ -1,5 +1,5 @@
 // The Pareto frontier on hand-made points: domination, ties, a constant objective, missing
-// values, and the objective list's syntax.
+// values; a setting's value across seeds (worst or quantile); the objective list's syntax.
 #include "tools/tune/frontier.h"
 #include <gtest/gtest.h>
 #include <cmath>
@@ -36,6 +36,24 @@ TEST(Frontier, ThreeObjectives) {
   const std::vector<Sense> s{Sense::Min, Sense::Max, Sense::Min};
   const auto f = pareto_optimal({{1, 1, 5}, {1, 1, 4}, {2, 3, 9}}, s);
   EXPECT_EQ(f, (std::vector<bool>{false, true, true}));
+}
+
+TEST(FrontierAcrossSeeds, WorstIsTheMaxOfAMinimumAndTheMinOfAMaximum) {
+  EXPECT_EQ(across_seeds({600, 2300, 900}, Sense::Min, std::nullopt), 2300);
+  EXPECT_EQ(across_seeds({20, 40, 30}, Sense::Max, std::nullopt), 20);
+}
+
+TEST(FrontierAcrossSeeds, QuantileRunsFromTheBestSeedToTheWorst) {
+  const std::vector<double> lat{100, 400, 200, 300, 500};
+  EXPECT_EQ(across_seeds(lat, Sense::Min, 0.0), 100);
+  EXPECT_EQ(across_seeds(lat, Sense::Min, 0.5), 300);
+  EXPECT_EQ(across_seeds(lat, Sense::Min, 1.0), 500);
+  EXPECT_EQ(across_seeds(lat, Sense::Min, 0.875), 450);  // between the 4th and 5th best
+  // For throughput the worst seed is the slowest.
+  const std::vector<double> mbs{10, 40, 20, 30, 50};
+  EXPECT_EQ(across_seeds(mbs, Sense::Max, 1.0), 10);
+  EXPECT_EQ(across_seeds(mbs, Sense::Max, 0.25), 40);
+  EXPECT_TRUE(std::isnan(across_seeds({}, Sense::Min, std::nullopt)));
 }
 
 TEST(Frontier, ObjectivesParse) {
