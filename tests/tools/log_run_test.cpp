@@ -116,7 +116,12 @@ TEST_F(LogRun, SweepPassesTheFlagsToEveryPoint) {
   for (const auto& e : fs::directory_iterator(dir_ / "with" / "points"))
     logged += contains(slurp(e.path() / "stderr.txt"), "] ide     ide: command 0xc8");
   EXPECT_EQ(logged, 2u);
-  EXPECT_NE(latsim({"check", "--debug-flags", "idee", "x.yaml"}).code, 0);
+  // check and tune refuse a bad flag as run does, before reading anything.
+  for (const char* cmd : {"check", "tune"}) {
+    const Result r = latsim({cmd, "--debug-flags", "idee", kScenario});
+    EXPECT_NE(r.code, 0) << r;  // check's usage error is 2, tune's errors 255
+    EXPECT_TRUE(contains(r.err, "unknown debug flag 'idee': accepted: all, cpu,")) << r;
+  }
 }
 
 }  // namespace
