@@ -14,6 +14,7 @@ Flavour two_four(Flavour f) {
   f.irq_flags_per_chain = false;
   f.kmap_atomic_inc_preempt = false;
   f.cache_reap = false;
+  f.kernel_fpu_preempt_disable = false;
   f.elevator = "noop";
   f.plugging = "inline";
   f.snd_ens1371 = false;
@@ -41,6 +42,7 @@ Flavour voluntary_preempt() {
   f.preempt_rt_full = false;
   f.kmap_atomic_inc_preempt = true;
   f.cache_reap = true;
+  f.kernel_fpu_preempt_disable = true;
   f.elevator = "anticipatory";
   f.plugging = "timer";
   f.snd_ens1371 = true;

@@ -66,6 +66,9 @@ struct Flavour {
   bool kmap_atomic_inc_preempt{};
   // mm/slab.c cache_reap on events/N every 2 s (2.6); 2.4 reaps from kswapd only.
   bool cache_reap{};
+  // 2.6 i387.h kernel_fpu_begin() does preempt_disable(); 2.4's does not (the 2001
+  // preempt patch needs the Athlon patch, kernel.fpu.athlon_patch).
+  bool kernel_fpu_preempt_disable{};
 
   // Block layer: what kernel.elevator and kernel.plugging `auto` mean.
   std::string elevator{};  // anticipatory: 2.6.9's default; noop stands in for 2.4's elevator

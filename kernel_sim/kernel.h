@@ -97,6 +97,8 @@ struct PerCpu {
   // nmi_count(cpu).
   std::array<uint64_t, NR_IRQS> kstat_irqs{};
   uint64_t apic_timer_irqs = 0, nmi_count = 0;
+  bool cr0_ts = true;  // CR0.TS: the next FPU/MMX instruction traps (#NM); cpu_init sets it
+  FpuImage fpu_regs;   // what the live FPU/MMX registers hold (arch/i387.cpp)
 };
 // PerCpu::intr_time slots after the IRQ lines.
 constexpr unsigned INTR_LOC = NR_IRQS, INTR_NMI = NR_IRQS + 1, INTR_IPI = NR_IRQS + 2;
@@ -247,6 +249,18 @@ class Kernel {
   }
   void scheduler_tick(bool user);
   void resched_task(Task* p);
+  // --- arch/i387.cpp: the FPU's lazy switching; arch/mmx.cpp: the MMX routines ---
+  // A user task's FPU instructions (a decoder's): #NM if CR0.TS is set, then the checker
+  // compares the registers with what the task last left there, and its work changes them.
+  void fpu_use(const char* parent);
+  void kernel_fpu_begin(const char* parent);
+  void kernel_fpu_end(const char* parent);
+  // kernel.fpu.mmx_routines: clear_page, copy_page and memcpy through mmx.c; false when
+  // the generic routine runs instead (not built for the Athlon, in an interrupt, short).
+  bool mmx_clear_page(const char* parent);
+  bool mmx_copy_page(const char* parent);
+  bool mmx_memcpy(uint64_t bytes, const char* parent);
+  const FpuStats& fpu_stats() const { return fpu_stats_; }
   // --- mm/highmem.cpp: kmap_atomic()/kunmap_atomic() around a page's copy or clear ---
   void kmap_atomic(const char* parent);
   void kunmap_atomic(const char* parent);
@@ -384,6 +398,17 @@ class Kernel {
 
  private:
   bool kmap_atomic_is_function() const;  // 2.6 with CONFIG_HIGHMEM (mm/highmem.cpp)
+  // arch/i387.cpp
+  void unlazy_fpu(Task& prev);  // __switch_to: save prev's registers if it owns them, stts
+  void save_init_fpu(Task& t);  // fxsave into t's thread.i387; PF_USEDFPU cleared
+  void math_state_restore();    // the #NM trap: clts, restore or init current's image
+  bool kernel_fpu_preempt_off() const;
+  // arch/mmx.cpp: an MMX loop of `bytes` in 512-byte steps; `loads` if each iteration
+  // loads its registers afresh (copies), not once before the loop (clears).
+  void mmx_loop(const char* name, const char* parent, uint64_t bytes, uint32_t cycles_per_64,
+                bool loads);
+  void mmx_check(Task& t, bool loads);
+  FpuStats fpu_stats_;
   // arch/i386/kernel: boot and interrupt entry
   void cpu_idle(int cpu);
   void start_kernel();

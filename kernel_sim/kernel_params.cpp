@@ -274,6 +274,7 @@ Table<KernelParams> kernel_keys() {
   append(t, tunable_keys());
   append(t, fs_keys());
   mount_all(t, reiserfs_keys(), "reiserfs.", [](P& p) -> ReiserFsParams& { return p.reiserfs; });
+  mount_all(t, i387_keys(), "fpu.", [](P& p) -> I387Params& { return p.fpu; });
   mount_all(t, hdparm_keys(), "hdparm.", [](P& p) -> Hdparm& { return p.block.hdparm; });
   return t;
 }

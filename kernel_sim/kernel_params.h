@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 #include "common/params.h"
+#include "kernel_sim/arch/i387_params.h"
 #include "kernel_sim/block/block_params.h"
 #include "kernel_sim/flavour.h"
 #include "kernel_sim/fs/reiserfs_params.h"
@@ -93,6 +94,7 @@ struct KernelParams {
   // preempt-stats logs from the first read of /proc/latencytimes (seconds).
   double latencytimes_read_s = 0;
   ReiserFsParams reiserfs;  // kernel.reiserfs.*: kupdated's period, the journal's batch limit
+  I387Params fpu;           // kernel.fpu.*: CONFIG_MK7's MMX routines, the Athlon patch, costs
 
   // ---- mechanisms.* keys the kernel reads (mechanism_keys) ----
   bool io_delay = true;         // outb_p/inb_p add a port 0x80 write

@@ -383,6 +383,20 @@ void sched_metrics(json& j, const RunView& v) {
                         {"wait_total_us", us(tlb.wait_total)}};
 }
 
+// fpu.*: the lazy FPU switch and the kernel's MMX routines, once either was used.
+void fpu_metrics(json& j, const RunView& v) {
+  const kernel::FpuStats& f = v.k.fpu_stats();
+  if (!f.active()) return;
+  j["fpu"] = {{"nm_traps", f.nm_traps},
+              {"saves", f.saves},
+              {"restores", f.restores},
+              {"kernel_fpu_sections", f.kernel_fpu},
+              {"kernel_fpu_mb", round3(double(f.kernel_fpu_bytes) / 1e6)},
+              {"corrupted_user", f.corrupted_user},
+              {"corrupted_kernel", f.corrupted_kernel},
+              {"corrupted", f.corrupted_user + f.corrupted_kernel}};
+}
+
 // Every component's counters, under their names in metrics.json.
 using Publisher = void (*)(json&, const RunView&);
 constexpr Publisher kPublishers[] = {
@@ -398,6 +412,7 @@ constexpr Publisher kPublishers[] = {
     cpu_metrics,
     video_metrics,
     sched_metrics,
+    fpu_metrics,
     [](json& j, const RunView& v) { add_kernel_metrics(j, v.k); },
 };
 

@@ -11,6 +11,10 @@ struct AudioPlayerParams {
   int fragments = 3;            // fragments in the buffer
   double decode_percent = 3.0;  // CPU share of MPEG-1 layer 3 decoding on a 1 GHz CPU
   int nice = 0;
+  // The decoder's synthesis filterbank and IMDCT run on the FPU (mpg123-style float
+  // decoding): each granule of 576 samples is FPU work whose registers must survive
+  // preemption (the lazy-FPU checker, kernel_sim/arch/i387.cpp). false: integer only.
+  bool fpu = false;
 };
 
 class AudioPlayer : public Program {
@@ -23,6 +27,7 @@ class AudioPlayer : public Program {
 
  private:
   void run(Kernel& k);
+  void decode(Kernel& k, uint64_t cycles);
   std::string name_;
   AudioPlayerParams p_;
   uint64_t written_ = 0;

@@ -15,7 +15,13 @@ const Registration kDbench{
      {name_key(), param(params::bind(params::integer("clients", 0, 256, "",
                                                      "client processes (dbench N); 0: none, the "
                                                      "file system idle"),
-                                     &DbenchParams::clients))},
+                                     &DbenchParams::clients)),
+      param(params::bind_as<DbenchParams, int64_t>(
+          params::with_source(params::integer("buffer_bytes", 0, 1 << 20, "bytes",
+                                              "each client's I/O buffer, faulted in page by "
+                                              "page as ops first reach it (0: already mapped)"),
+                              "dbench 1.x fileio.c: static char buf[70000]"),
+          [](DbenchParams& p) -> uint32_t& { return p.buffer_bytes; }))},
      [] { return DbenchParams{}; },
      [](const Config& c, const Board&) {
        return std::make_unique<Dbench>(c.name, c.as<DbenchParams>());
@@ -45,9 +51,26 @@ uint64_t Dbench::page_of(const Client& c, size_t f, uint32_t p, const Kernel& k)
   return fs.data_page_index((file * p_.max_file_pages + p) % fs.data_pages());
 }
 
+// The buffer's pages an op of `pages` reaches for the first time fault in: 2.4's
+// do_anonymous_page drops page_table_lock, allocates and clears the page (a ReadX's
+// copy_to_user writes it; a WriteX's read maps the zero page, which do_wp_page later
+// replaces by a cleared one: one clear either way).
+void Dbench::fault_in_buffer(Kernel& k, Client& c, uint32_t pages) {
+  const uint32_t buffer_pages = (p_.buffer_bytes + 4095) / 4096;
+  for (; c.buffer_mapped < std::min(pages, buffer_pages); ++c.buffer_mapped) {
+    k.fn("do_page_fault", "error_code", 300, 3);
+    k.fn("do_anonymous_page", "handle_mm_fault", 200, 2);
+    k.kmap_atomic("do_anonymous_page");  // clear_user_highpage
+    if (!k.mmx_clear_page("do_anonymous_page"))
+      k.fn("clear_page", "do_anonymous_page", 1100, 2, 128);
+    k.kunmap_atomic("do_anonymous_page");
+  }
+}
+
 // WriteX: generic_file_write page by page; a page past the end needs a new block.
 void Dbench::write(Kernel& k, Client& c, size_t f, uint32_t pages) {
   k.fn("sys_write", "system_call", 200, 2);
+  fault_in_buffer(k, c, pages);
   uint32_t& size = c.file_pages[f];
   const uint32_t at = size >= p_.max_file_pages ? 0 : size;  // a full file is rewritten
   for (uint32_t i = 0; i < pages && at + i < p_.max_file_pages; ++i) {
@@ -67,6 +90,7 @@ void Dbench::write(Kernel& k, Client& c, size_t f, uint32_t pages) {
 void Dbench::read(Kernel& k, Client& c, size_t f, uint32_t pages) {
   k.fn("sys_read", "system_call", 200, 2);
   const uint32_t n = std::min(pages, c.file_pages[f]);
+  fault_in_buffer(k, c, n);
   for (uint32_t i = 0; i < n; ++i) {
     k.fn("__find_get_page", "do_generic_file_read", 150, 2);
     k.fn("__copy_to_user", "file_read_actor", 1100, 2, 128);  // 4 KiB from DRAM

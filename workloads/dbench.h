@@ -18,6 +18,10 @@ struct DbenchParams {
   uint32_t files_per_client = 32;          // files each client keeps open or on disk
   uint32_t max_file_pages = 256;           // files grow to 1 MiB, then are rewritten
   uint64_t user_cycles_per_op = 15000;     // dbench parsing its load file, 1 GHz class
+  // dbench 1.x fileio.c `static char buf[70000]`: ReadX/WriteX go through it, and each of
+  // its pages faults in (do_anonymous_page, clear_page) the first time an op reaches it.
+  // 0: the model's earlier clients, whose buffer is already mapped.
+  uint32_t buffer_bytes = 0;
 };
 
 class Dbench : public Program {
@@ -33,7 +37,9 @@ class Dbench : public Program {
   struct Client {
     int id = 0;
     std::vector<uint32_t> file_pages;  // pages of each existing file (its size)
+    uint32_t buffer_mapped = 0;        // pages of its I/O buffer faulted in so far
   };
+  void fault_in_buffer(Kernel& k, Client& c, uint32_t pages);
   void run(Kernel& k, Client& c);
   void write(Kernel& k, Client& c, size_t f, uint32_t pages);
   void read(Kernel& k, Client& c, size_t f, uint32_t pages);

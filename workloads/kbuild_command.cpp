@@ -253,7 +253,7 @@ void KernelBuild::dup_mmap(Kernel& k, Spinlock& parent, Spinlock& child) {
       k.spin_unlock(child, {"pte_alloc_map", "unlock"});
       k.fn("pte_alloc_one", "pte_alloc_map", 100, 2);
       k.kmap_atomic("clear_highpage");  // the new PTE page is zeroed under kmap_atomic
-      k.fn("clear_page", "clear_highpage", 1000, 0, 128);
+      if (!k.mmx_clear_page("clear_highpage")) k.fn("clear_page", "clear_highpage", 1000, 0, 128);
       k.kunmap_atomic("clear_highpage");
       k.spin_lock(child, "pte_alloc_map");
     }

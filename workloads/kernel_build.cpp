@@ -280,7 +280,8 @@ void KernelBuild::cc1(Kernel& k, Job& job) {
       k.fn("do_anonymous_page", "handle_mm_fault", 200, 2);
       k.might_sleep("clear_user_highpage");
       k.kmap_atomic("do_anonymous_page");  // clear_user_highpage
-      k.fn("clear_page", "do_anonymous_page", 1100, 2, 128);
+      if (!k.mmx_clear_page("do_anonymous_page"))
+        k.fn("clear_page", "do_anonymous_page", 1100, 2, 128);
       k.kunmap_atomic("do_anonymous_page");
     }
     // The parser reaches the next #include: the headers spread over its first part.

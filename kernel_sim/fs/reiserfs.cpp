@@ -69,7 +69,8 @@ void ReiserFs::do_journal_end(const char* parent) {
   j_len_ = 0;
   j_blocks_.clear();
   for (uint32_t i = 0; i < n; ++i)  // memcpy(tmp_bh->b_data, cn->bh->b_data, 4096)
-    k_.fn("journal_getblk", "do_journal_end", 1100, 1, 128);
+    if (!k_.mmx_memcpy(4096, "do_journal_end"))
+      k_.fn("journal_getblk", "do_journal_end", 1100, 1, 128);
   if (log_head_ + n + 2 > p_.journal_blocks) log_head_ = 0;       // the log wraps
   k_.block().write_sync(log_head_, n + 1, "do_journal_end");      // descriptor + blocks
   k_.block().write_sync(log_head_ + n + 1, 1, "do_journal_end");  // commit block

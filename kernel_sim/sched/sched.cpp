@@ -319,6 +319,7 @@ void Kernel::context_switch(Runqueue& rq, Task* prev, Task* next, uint64_t code_
   exec(0, line_fills(&next->cpu, uint64_t(p_.switch_next_lines), true));
   shared(&next->state, 2, true);  // what a waker on the other CPU wrote: timestamp, activated
   switch_mm(rq.cpu, *next);
+  unlazy_fpu(*prev);  // __switch_to's first act: prev's FPU registers saved, CR0.TS set
   // Its code and this CPU's TSS/GDT lines; next's own lines follow in switch_resume_lines.
   fn("__switch_to", "schedule", 300, 6);
   next->started = true;

@@ -5,6 +5,7 @@
 #include <list>
 #include <string>
 #include <systemc>
+#include "kernel_sim/arch/i387.h"
 #include "kernel_sim/locks/spinlock.h"
 
 namespace latsim::kernel {
@@ -68,6 +69,7 @@ struct Task {
   Spinlock siglock{"sighand->siglock", true};
   uint64_t nr_migrations = 0;
   uint64_t cache_footprint = 0;  // lines of its working set refilled after a switch-in
+  TaskFpu fpu;                   // its FPU state (arch/i387.cpp)
 
   bool rt() const { return prio < MAX_RT_PRIO; }
 };

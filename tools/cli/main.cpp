@@ -83,6 +83,10 @@ void print_summary(const Scenario& s, const latsim::platform::RunResult& r) {
              m["disk"]["read_mb_s"].get<double>(), m["disk"]["max_request_kb"].get<uint64_t>());
   fmt::print("  ticks            {} handled, {} lost\n", m["ticks"]["handled"].get<uint64_t>(),
              m["ticks"]["lost"].get<uint64_t>());
+  if (m.contains("fpu") && m["fpu"]["corrupted"].get<uint64_t>())
+    fmt::print("  FPU              {} corrupted states ({} user, {} kernel MMX)\n",
+               m["fpu"]["corrupted"].get<uint64_t>(), m["fpu"]["corrupted_user"].get<uint64_t>(),
+               m["fpu"]["corrupted_kernel"].get<uint64_t>());
   fmt::print("  speed            {:.1f}x real time ({:.2f} s wall), {:.0f} events/simulated s\n",
              ri["x_real_time"].get<double>(), ri["wall_seconds"].get<double>(),
              ri["events_per_simulated_s"].get<double>());
