@@ -15,12 +15,12 @@ const Registration kAudioPlayer{
       param(params::bind(params::number("decode_percent", 0, 100, "%", "CPU share of decoding"),
                          &P::decode_percent)),
       param(params::bind(integer("nice", -20, 19, "", "nice value"), &P::nice)),
-      param(params::bind(params::with_source(
-                             params::of_type(params::ValueType::Bool, "fpu",
-                                             "decode on the FPU, granule by granule (its "
-                                             "registers checked after every granule)"),
-                             "ISO 11172-3: 576-sample granules; float decoders (mpg123)"),
-                         &P::fpu))},
+      param(params::bind(
+          params::with_source(params::of_type(params::ValueType::Bool, "fpu",
+                                              "decode on the FPU, granule by granule (its "
+                                              "registers checked after every granule)"),
+                              "ISO 11172-3: 576-sample granules; float decoders (mpg123)"),
+          &P::fpu))},
      [] { return P{}; },
      [](const Config& c, const Board&) {
        return std::make_unique<AudioPlayer>(c.name, c.as<P>());

@@ -12,10 +12,11 @@ const Registration kDbench{
     {"dbench",
      "dbench N: NetBench file-server clients on the ReiserFS root (creates, writes, reads, "
      "stats, unlinks)",
-     {name_key(), param(params::bind(params::integer("clients", 0, 256, "",
-                                                     "client processes (dbench N); 0: none, the "
-                                                     "file system idle"),
-                                     &DbenchParams::clients)),
+     {name_key(),
+      param(params::bind(params::integer("clients", 0, 256, "",
+                                         "client processes (dbench N); 0: none, the "
+                                         "file system idle"),
+                         &DbenchParams::clients)),
       param(params::bind_as<DbenchParams, int64_t>(
           params::with_source(params::integer("buffer_bytes", 0, 1 << 20, "bytes",
                                               "each client's I/O buffer, faulted in page by "

@@ -6,6 +6,7 @@
 // clears TS. On 2.4 nothing stops preemption inside: the task switched to may find TS
 // clear and the kernel's MMX values in the registers, and the kernel's loop may resume
 // with someone else's (Robert Love, LKML 2001-09-14: "not preempt safe (but SMP safe)").
+#include <algorithm>
 #include "kernel_sim/kernel.h"
 
 namespace latsim::kernel {
@@ -59,6 +60,7 @@ void Kernel::save_init_fpu(Task& t) {
 
 // include/asm-i386/i387.h unlazy_fpu -> save_init_fpu: __save_init_fpu, then stts().
 void Kernel::unlazy_fpu(Task& prev) {
+  if (prev.fpu.in_kernel_fpu) fpu_stats_.switched_inside++;
   if (!prev.fpu.used_fpu) return;
   save_init_fpu(prev);
   pcpu_[size_t(prev.cpu)].cr0_ts = true;
@@ -112,6 +114,7 @@ void Kernel::kernel_fpu_begin(const char* parent) {
   pcpu_[size_t(t.cpu)].cr0_ts = false;  // clts
   t.fpu.in_kernel_fpu = true;
   t.fpu.kernel_corrupted = false;
+  t.fpu.kernel_begin_s = now().to_seconds();
   t.fpu.kernel = {-t.pid, t.fpu.kernel.gen + 1};
   pcpu_[size_t(t.cpu)].fpu_regs = t.fpu.kernel;
   fpu_stats_.kernel_fpu++;
@@ -122,6 +125,8 @@ void Kernel::kernel_fpu_end(const char* parent) {
   Task& t = current();
   pcpu_[size_t(t.cpu)].cr0_ts = true;
   t.fpu.in_kernel_fpu = false;
+  fpu_stats_.kernel_fpu_max_us =
+      std::max(fpu_stats_.kernel_fpu_max_us, (now().to_seconds() - t.fpu.kernel_begin_s) * 1e6);
   if (kernel_fpu_preempt_off()) preempt_enable({"kernel_fpu_end", "unlock"});
   (void)parent;
 }

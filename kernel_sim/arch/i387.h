@@ -25,6 +25,7 @@ struct TaskFpu {
   FpuImage kernel;         // its kernel MMX routine's registers, while one runs
   bool in_kernel_fpu = false;
   bool kernel_corrupted = false;  // the running routine already found its registers changed
+  double kernel_begin_s = 0;      // when it entered kernel_fpu_begin
 };
 
 // Counters of the mechanism (metrics.json fpu.*).
@@ -34,8 +35,10 @@ struct FpuStats {
   uint64_t restores = 0;          // fxrstor in math_state_restore
   uint64_t kernel_fpu = 0;        // kernel_fpu_begin .. kernel_fpu_end sections
   uint64_t kernel_fpu_bytes = 0;  // bytes the MMX routines cleared or copied
+  uint64_t switched_inside = 0;   // a task switched away between kernel_fpu_begin and _end
   uint64_t corrupted_user = 0;    // a task's FPU use found registers not its own
   uint64_t corrupted_kernel = 0;  // an MMX routine found its registers changed under it
+  double kernel_fpu_max_us = 0;   // the longest kernel_fpu_begin .. kernel_fpu_end
   bool active() const { return nm_traps || saves || kernel_fpu; }
 };
 

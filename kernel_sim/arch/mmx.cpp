@@ -23,8 +23,8 @@ void Kernel::mmx_check(Task& t, bool loads) {
   if (loads) pc.fpu_regs = t.fpu.kernel;
 }
 
-void Kernel::mmx_loop(const char* name, const char* parent, uint64_t bytes,
-                      uint32_t cycles_per_64, bool loads) {
+void Kernel::mmx_loop(const char* name, const char* parent, uint64_t bytes, uint32_t cycles_per_64,
+                      bool loads) {
   mcount(name, parent);
   kernel_fpu_begin(name);
   Task& t = current();
