@@ -393,6 +393,8 @@ void fpu_metrics(json& j, const RunView& v) {
               {"kernel_fpu_sections", f.kernel_fpu},
               {"kernel_fpu_mb", round3(double(f.kernel_fpu_bytes) / 1e6)},
               {"kernel_fpu_max_us", round3(f.kernel_fpu_max_us)},
+              {"preemptible_ms", round3(f.preemptible_s * 1e3)},
+              {"preemptible_max_us", round3(f.preemptible_max_us)},
               {"switched_inside", f.switched_inside},
               {"corrupted_user", f.corrupted_user},
               {"corrupted_kernel", f.corrupted_kernel},

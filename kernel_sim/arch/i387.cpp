@@ -107,6 +107,7 @@ bool Kernel::kernel_fpu_preempt_off() const {
 // i387.c kernel_fpu_begin: save the current task's registers if it owns them (TS stays
 // clear: it owned them), else clts. The routine then loads its own values.
 void Kernel::kernel_fpu_begin(const char* parent) {
+  current().fpu.kernel_preemptible = current().preempt_count == 0;
   if (kernel_fpu_preempt_off()) preempt_disable({"kernel_fpu_begin", "lock"});
   fn("kernel_fpu_begin", parent, 10);
   Task& t = current();
@@ -125,8 +126,12 @@ void Kernel::kernel_fpu_end(const char* parent) {
   Task& t = current();
   pcpu_[size_t(t.cpu)].cr0_ts = true;
   t.fpu.in_kernel_fpu = false;
-  fpu_stats_.kernel_fpu_max_us =
-      std::max(fpu_stats_.kernel_fpu_max_us, (now().to_seconds() - t.fpu.kernel_begin_s) * 1e6);
+  const double held_s = now().to_seconds() - t.fpu.kernel_begin_s;
+  fpu_stats_.kernel_fpu_max_us = std::max(fpu_stats_.kernel_fpu_max_us, held_s * 1e6);
+  if (t.fpu.kernel_preemptible) {
+    fpu_stats_.preemptible_s += held_s;
+    fpu_stats_.preemptible_max_us = std::max(fpu_stats_.preemptible_max_us, held_s * 1e6);
+  }
   if (kernel_fpu_preempt_off()) preempt_enable({"kernel_fpu_end", "unlock"});
   (void)parent;
 }

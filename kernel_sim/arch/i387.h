@@ -24,8 +24,9 @@ struct TaskFpu {
   FpuImage own;            // what it last left in its registers: the checker's reference
   FpuImage kernel;         // its kernel MMX routine's registers, while one runs
   bool in_kernel_fpu = false;
-  bool kernel_corrupted = false;  // the running routine already found its registers changed
-  double kernel_begin_s = 0;      // when it entered kernel_fpu_begin
+  bool kernel_corrupted = false;    // the running routine already found its registers changed
+  double kernel_begin_s = 0;        // when it entered kernel_fpu_begin
+  bool kernel_preemptible = false;  // and whether preemption was on there (before the patch's)
 };
 
 // Counters of the mechanism (metrics.json fpu.*).
@@ -39,6 +40,10 @@ struct FpuStats {
   uint64_t corrupted_user = 0;    // a task's FPU use found registers not its own
   uint64_t corrupted_kernel = 0;  // an MMX routine found its registers changed under it
   double kernel_fpu_max_us = 0;   // the longest kernel_fpu_begin .. kernel_fpu_end
+  // Time in sections entered with preemption on: where 2.4 can switch tasks mid-routine
+  // (with the Athlon patch, the non-preemptible time the patch adds).
+  double preemptible_s = 0;
+  double preemptible_max_us = 0;
   bool active() const { return nm_traps || saves || kernel_fpu; }
 };
 
