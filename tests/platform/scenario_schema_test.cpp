@@ -59,7 +59,8 @@ TEST(ScenarioSchema, KernelKeysSetTheKernelsMembers) {
       load_scenario(kReference, {"kernel.pci_irq_trigger=edge", "kernel.irq_delivery=cpu0",
                                  "/proc/irq/14/ide0/threaded=0", "tracing.task_at=start",
                                  "/proc/sys/kernel/preempt_max_latency=700",
-                                 "kernel.reiserfs.journal_max_batch=64", "kernel.hdparm.dma=off"});
+                                 "kernel.reiserfs.journal_max_batch=64", "kernel.hdparm.dma=off",
+                                 "kernel.fpu.athlon_patch=true"});
   EXPECT_FALSE(s.kernel.pci_irq_level);
   EXPECT_FALSE(s.kernel.irq_lowest_priority);
   EXPECT_FALSE(s.kernel.irq_threaded.at(14));
@@ -67,6 +68,8 @@ TEST(ScenarioSchema, KernelKeysSetTheKernelsMembers) {
   EXPECT_EQ(s.kernel.trace.threshold_us, 700u);
   EXPECT_EQ(s.kernel.reiserfs.journal_max_batch, 64u);
   EXPECT_FALSE(s.kernel.block.hdparm.dma);
+  EXPECT_TRUE(s.kernel.fpu.athlon_patch);
+  EXPECT_FALSE(s.kernel.fpu.mmx_routines);  // off unless a scenario builds for the Athlon
 }
 
 TEST(ScenarioSchema, DurationSpellings) {
