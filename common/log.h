@@ -20,6 +20,7 @@ namespace latsim::log {
   X(pci, "PCI bus: bus-master burst trains announced, trains deferred by a host cycle")    \
   X(isa, "PCI-ISA bridge: every ISA port cycle (at level trace)")                          \
   X(ide, "IDE controller: ATA commands issued, DMA start and end per PRD entry, INTRQ")    \
+  X(scsi, "AIC-7880 model: SCBs started, data phases planned, commands completed")         \
   X(apic, "interrupt controllers: I/O APIC deliveries, 8259A input changes")               \
   X(pit, "8254 PIT: counter programming (and each OUT edge, at level trace)")              \
   X(video, "Permedia2: host writes to a full FIFO (held or retried)")                      \

@@ -225,7 +225,10 @@ void Kernel::start_kernel() {
     events_ = std::make_unique<Workqueue>(*this, "events");
     slab_ = std::make_unique<Slab>(*this, *events_);
   }
-  block_->init_ide();                     // ide-probe: hda on the primary channel, IRQ 14
+  if (params().scsi_disk)
+    block_->init_scsi();  // aic7xxx attach: sda on an AIC-7880
+  else
+    block_->init_ide();                   // ide-probe: hda on the primary channel, IRQ 14
   for (const uint16_t io : p_.uhci_io) {  // uhci_hcd_init: one HCD per controller found
     uhci_.push_back(std::make_unique<UhciHcd>(*this, io, p_.usb_irq));
     uhci_.back()->probe();

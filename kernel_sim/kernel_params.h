@@ -110,6 +110,10 @@ struct KernelParams {
   uint64_t seed = 1;              // the scenario's: root of the kernel's random streams
   std::vector<uint16_t> uhci_io;  // UHCI controllers' I/O BARs, as PCI probing finds them
   unsigned usb_irq = 10;          // their (shared) interrupt line
+  // platform.disk.adapter aic7xxx: the disk is sda on an AIC-7880 at this I/O BAR and IRQ.
+  bool scsi_disk = false;
+  uint16_t scsi_io = 0;
+  unsigned scsi_irq = 9;
   // The board has an IO-APIC; without one IRQs go through the 8259A pair (virtual
   // wire to CPU0) and the tick is the PIT's IRQ0 (a 2.4 UP kernel, no local APIC timer).
   bool io_apic = true;

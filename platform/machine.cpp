@@ -18,8 +18,8 @@ chipset::SmiParams smi_params(const Scenario& s) {
   return p;
 }
 
-ide::IdeDiskParams disk_params(const Scenario& s) {
-  ide::IdeDiskParams p = s.platform.disk;
+disk::DiskDriveParams disk_params(const Scenario& s) {
+  disk::DiskDriveParams p = s.platform.disk;
   p.spindle_phase = Rng(s.seed, "hda/spindle").uniform();
   return p;
 }
@@ -128,6 +128,13 @@ Machine::Machine(const Scenario& s)
 
   // The graphics card, where the board has one: a PCI memory target (its AGP slot is
   // PCI-compatible for these cycles), no interrupt used by the X server.
+  if (s.platform.disk.adapter == "aic7xxx") {
+    scsi_disk = std::make_unique<scsi::Ddys>(disk, s.platform.scsi.bus_mb_s);
+    scsi = std::make_unique<scsi::Aic7880>("scsi", s.platform.scsi, *scsi_disk, dram, pci);
+    pci.target_socket.bind(scsi->socket);
+    pci.map(io_addr(kScsiIoBase), 0x100, next_target++, "aic7880", 2);
+    steer_pci_irq(scsi->inta, s.platform.scsi.irq, pic_master, pic_slave, ioapic);
+  }
   if (s.platform.video.card == "permedia2") {
     video = std::make_unique<video::Permedia2>("video", s.platform.video);
     pci.target_socket.bind(video->socket);

@@ -8,6 +8,7 @@
 //        |                 |                  |         |          |
 //   IDE (686B fn1)    PCI-ISA (686B fn0)   IO-APIC   RTL8139    ES1371   UHCI x2
 //     |  disk hda        |  8254 PIT, 8259A x2,       IRQ11      IRQ10   (686B fn2, fn3)
+//     (or the disk on an AIC-7880 SCSI adapter, INTA# -> IRQ9: platform.disk.adapter)
 //     INTRQ -> IRQ14     |  port 0x80; OUT0 -> IRQ0                      IRQ10, no device
 //                        |  PM (686B fn4): SMI# -> every CPU (platform.smi)
 //
@@ -21,14 +22,16 @@
 #include "models/chipset/smi_source.h"
 #include "models/cpu/local_apic.h"
 #include "models/cpu/pentium3.h"
+#include "models/disk/disk_drive.h"
 #include "models/ide/ide_controller.h"
-#include "models/ide/ide_disk.h"
 #include "models/irq/apic_bus.h"
 #include "models/irq/i8259a.h"
 #include "models/irq/ioapic.h"
 #include "models/isa/pci_isa_bridge.h"
 #include "models/net/rtl8139.h"
 #include "models/pci/pci_bus.h"
+#include "models/scsi/aic7880.h"
+#include "models/scsi/ddys.h"
 #include "models/sound/es1371.h"
 #include "models/timer/i8254.h"
 #include "models/usb/uhci.h"
@@ -53,7 +56,7 @@ class Machine {
   irq::ApicBusHub apic_bus;
   chipset::SmiSource smi;   // the 686B's power management: SMI# to every CPU
   cpu::MesiDirectory mesi;  // the CPUs' caches snoop each other on the FSB
-  ide::IdeDisk disk;
+  disk::DiskDrive disk;
   ide::IdeController ide;
   net::Rtl8139 nic;                             // idle until a network workload drives it
   sound::Es1371 sound;                          // idle until an audio workload programs it
@@ -62,6 +65,10 @@ class Machine {
   std::vector<std::unique_ptr<cpu::Pentium3>> cpus;
   std::vector<std::unique_ptr<CpuPort>> ports;
   std::unique_ptr<video::Permedia2> video;  // only on boards with platform.video.card
+  // platform.disk.adapter aic7xxx: the disk is a SCSI target behind an AIC-7880 instead
+  // of hda on the IDE channel (which stays, with nothing the kernel drives behind it).
+  std::unique_ptr<scsi::Ddys> scsi_disk;
+  std::unique_ptr<scsi::Aic7880> scsi;
 };
 
 // Port and address map of the board (what the BIOS set up).
@@ -71,5 +78,6 @@ constexpr uint16_t kNicIoBase = 0xe000;               // RTL8139 I/O BAR (256 by
 constexpr uint16_t kSoundIoBase = 0xe400;             // ES1371 I/O BAR (64 bytes)
 constexpr uint16_t kUhciIoBase[] = {0xd400, 0xd800};  // UHCI I/O BARs (32 bytes; assumption)
 constexpr uint64_t kVideoControlBase = 0xe0000000;    // Permedia 2 control aperture (64 KiB)
+constexpr uint16_t kScsiIoBase = 0xe800;              // AIC-7880 I/O BAR (256 bytes; assumption)
 
 }  // namespace latsim::platform

@@ -237,6 +237,22 @@ void time_metrics(json& j, const RunView& v) {
                    {"ksoftirqd_runs", v.k.softirq_stats().ksoftirqd_runs}};
 }
 
+// disk.scsi.*: the AIC-7880's commands, tagged queueing and disconnections (fitted only
+// with platform.disk.adapter aic7xxx).
+json scsi_metrics(const scsi::Aic7880& a) {
+  const auto& st = a.stats();
+  return {{"commands", st.commands},
+          {"bytes", st.bytes},
+          {"bytes_written", st.bytes_written},
+          {"max_outstanding", st.max_outstanding},
+          {"disconnects", st.disconnects},
+          {"selections_delayed", st.selections_delayed},
+          {"irqs", st.irqs},
+          {"bus_busy_us", us(st.bus_busy)},
+          {"mean_command_us", st.commands ? round3(us(st.busy) / double(st.commands)) : 0.0},
+          {"longest_data_phase_us", us(st.longest_data_phase)}};
+}
+
 // disk.*: bytes the disk delivered into the page cache, for every file (cat's own read(2)
 // figures are workloads.<disk_read>), the requests, the IDE channel and the page cache.
 void disk_metrics(json& j, const RunView& v) {
@@ -266,6 +282,7 @@ void disk_metrics(json& j, const RunView& v) {
                         {"activations", lru.stats().activations},
                         {"deactivations", lru.stats().deactivations},
                         {"evictions", bs.evictions}};
+  if (v.m.scsi) disk["scsi"] = scsi_metrics(*v.m.scsi);
   j["disk"] = disk;
 }
 

@@ -27,6 +27,9 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.io_apic = s.platform.ioapic.fitted;
   for (int i = 0; i < s.platform.usb.uhci; ++i) p.uhci_io.push_back(kUhciIoBase[i]);
   p.usb_irq = unsigned(s.platform.usb.irq);
+  p.scsi_disk = s.platform.disk.adapter == "aic7xxx";
+  p.scsi_io = kScsiIoBase;
+  p.scsi_irq = unsigned(s.platform.scsi.irq);
   p.seed = s.seed;
   return p;
 }

@@ -12,13 +12,14 @@
 #include "models/chipset/host_bridge.h"
 #include "models/chipset/smi_source.h"
 #include "models/cpu/pentium3.h"
+#include "models/disk/disk_drive.h"
 #include "models/ide/ide_controller.h"
-#include "models/ide/ide_disk.h"
 #include "models/irq/apic_bus.h"
 #include "models/irq/ioapic.h"
 #include "models/isa/pci_isa_bridge.h"
 #include "models/net/rtl8139.h"
 #include "models/pci/pci_bus.h"
+#include "models/scsi/aic7880.h"
 #include "models/sound/es1371.h"
 #include "models/usb/uhci.h"
 #include "models/video/permedia2.h"
@@ -37,11 +38,12 @@ struct PlatformConfig {
   isa::PciIsaBridgeParams isa;
   chipset::SmiParams smi;
   ide::IdeControllerParams ide;
-  ide::IdeDiskParams disk;
+  disk::DiskDriveParams disk;
   net::Rtl8139Params nic;
   sound::Es1371Params sound;
   usb::UhciParams usb;
   video::Permedia2Params video;
+  scsi::Aic7880Params scsi;  // fitted when platform.disk.adapter is aic7xxx
   irq::IoApicParams ioapic;
   irq::ApicBusParams apic_bus;
 };

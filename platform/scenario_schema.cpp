@@ -51,11 +51,12 @@ std::vector<Key<Scenario>> platform_device_keys() {
   mount_all(k, isa::pci_isa_bridge_keys(), "platform.isa.", LATSIM_AT(platform.isa));
   mount_all(k, chipset::smi_keys(), "platform.smi.", LATSIM_AT(platform.smi));
   mount_all(k, ide::ide_controller_keys(), "platform.ide.", LATSIM_AT(platform.ide));
-  mount_all(k, ide::ide_disk_keys(), "platform.disk.", LATSIM_AT(platform.disk));
+  mount_all(k, disk::disk_drive_keys(), "platform.disk.", LATSIM_AT(platform.disk));
   mount_all(k, net::rtl8139_keys(), "platform.nic.", LATSIM_AT(platform.nic));
   mount_all(k, sound::es1371_keys(), "platform.sound.", LATSIM_AT(platform.sound));
   mount_all(k, usb::uhci_keys(), "platform.usb.", LATSIM_AT(platform.usb));
   mount_all(k, video::permedia2_keys(), "platform.video.", LATSIM_AT(platform.video));
+  mount_all(k, scsi::aic7880_keys(), "platform.scsi.", LATSIM_AT(platform.scsi));
   return k;
 }
 

@@ -89,7 +89,7 @@ void BlockLayer::as_antic_stop(const Request& rq) {
 void BlockLayer::as_work_handler() {
   k_.fn("as_work_handler", "worker_thread", 40, 1);
   k_.spin_lock_irq(ide_lock_, "as_work_handler");
-  ide_do_request("as_work_handler");
+  do_request("as_work_handler", false);
   k_.spin_unlock_irq(ide_lock_, {"as_work_handler", "unlock"});
 }
 

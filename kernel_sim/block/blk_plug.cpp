@@ -51,7 +51,7 @@ void BlockLayer::unplug_device_locked(const char* parent, uint64_t* cause) {
   k_.fn("__generic_unplug_device", parent, 20);
   if (!blk_remove_plug()) return;
   ++*cause;
-  ide_do_request("do_ide_request");
+  do_request("__generic_unplug_device");
 }
 
 // __elv_add_request after the elevator took a new request: rq.count[READ] +

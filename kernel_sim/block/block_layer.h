@@ -71,6 +71,11 @@ class BlockLayer {
   };
   const RaState& ra_state(FileId f) const { return files_[f].ra; }
   void init_ide();  // request_irq(14, "ide0") etc.
+  // The disk is sda behind an AIC-7880 (platform.disk.adapter aic7xxx): the aic7xxx
+  // driver's attach (request_irq, the SCB array and QIN/QOUT FIFOs) and the SCSI
+  // bottom half. The queue's request_fn is then scsi_request_fn.
+  void init_scsi();
+  size_t scsi_outstanding() const { return scsi_cmds_.size(); }  // commands at the adapter
 
   // The write side (mm/filemap.c generic_file_write, mm/page-writeback.c, pdflush):
   // a second file whose pages are dirtied by write(2) and written back by WRITE DMA.
@@ -156,6 +161,10 @@ class BlockLayer {
   void unplug_after_submit();  // inline: run the queue after submitting; timer: nothing
   // timer: a task about to wait on I/O runs the queue (`via`: block_sync_page, sync_buffer)
   void sync_page(const char* via, const char* parent);
+  void blk_dev_init();
+  // q->request_fn from `caller`, with the queue lock held and interrupts off: IDE's
+  // do_ide_request (`via_request_fn`; else ide_do_request directly), or scsi_request_fn.
+  void do_request(const char* caller, bool via_request_fn = true);
   // ide
   void ide_do_request(const char* parent);
   // as-iosched.c: the index in queue_ of the request to start, or -1 while it waits
@@ -173,6 +182,18 @@ class BlockLayer {
   void start_pio(const Request& rq);
   void ide_pio_intr(bool flags);
   void ide_end_request(const Request& rq);
+  std::vector<std::pair<uint64_t, uint32_t>> blk_rq_map_sg(const Request& rq) const;
+  void end_that_request_first(const Request& rq, const char* parent);
+  void request_freed();  // a request left the driver: wake blk_congestion_wait
+  // drivers/scsi (2.4): the mid-layer (scsi_lib.c, scsi.c) and aic7xxx (aic7xxx_linux.c)
+  void scsi_request_fn(const char* parent);
+  void scsi_init_io(uint8_t tag, const Request& rq);  // the command's SG list
+  void scsi_dispatch_cmd(uint8_t tag);
+  void ahc_linux_queue(uint8_t tag);
+  void ahc_linux_isr();
+  void scsi_done(uint8_t tag);
+  void scsi_bottom_half_handler();
+  void scsi_io_completion(uint8_t tag);
   uint64_t frame_of(PageRef p) const;
   // page-writeback.c
   void balance_dirty_pages();
@@ -192,13 +213,22 @@ class BlockLayer {
   uint64_t capacity_pages_;
   uint32_t max_sectors_;  // queue limit from max_sectors_kb
   uint64_t ra_pages_;
-  Spinlock ide_lock_{"ide_lock"};
+  Spinlock ide_lock_;
   std::deque<Request> queue_;
   bool busy_ = false;  // hwgroup->busy
   Request active_;
   BlameRequest active_blame_;  // active_ as the blame ledger names it (seq 0: idle)
   uint32_t pio_left_ = 0;      // sectors of the PIO request still to read
   static constexpr uint64_t kPrdTable = 0x00100000;  // pci_alloc_consistent page
+  // aic7xxx: SCBs (64 bytes each), QOUTFIFO + QINFIFO, and one SG list per tag
+  // (256 segments of 8 bytes), each in pci_alloc_consistent memory.
+  static constexpr uint64_t kScbArray = 0x00102000, kSharedData = 0x00106000;
+  static constexpr uint64_t kSgLists = 0x00108000;
+  std::map<uint8_t, Request> scsi_cmds_;  // tag -> request queued at the adapter
+  std::deque<uint8_t> scsi_bh_queue_;     // scsi_done'd commands for the SCSI bottom half
+  uint8_t qinfifonext_ = 0, qoutfifonext_ = 0;
+  Spinlock ahc_lock_{"ahc_lock"};                    // ahc->platform_data->spin_lock
+  Spinlock scsi_bhqueue_lock_{"scsi_bhqueue_lock"};  // scsi.c
   BlockStats stats_;
   // write side
   std::deque<FileId> dirty_files_;   // sb->s_dirty: files with dirty pages, first dirtied first

@@ -13,6 +13,11 @@ struct Hdparm {
   bool io_32bit = false;   // hdparm -c
 };
 
+// The aic7xxx driver's options (aic7xxx=tag_info:..., drivers/scsi/aic7xxx).
+struct Aic7xxxOptions {
+  int tag_depth = 32;  // tagged commands per device: CONFIG_AIC7XXX_CMDS_PER_DEVICE's default
+};
+
 struct BlockParams {
   // The request queue's I/O scheduler: noop (FIFO with back-merging), anticipatory
   // (drivers/block/as-iosched.c) or auto, the flavour's (Flavour::elevator).
@@ -33,6 +38,7 @@ struct BlockParams {
   int read_ahead_kb = 128;   // /sys/block/hda/queue/read_ahead_kb
   int pagecache_mb = 256;    // assumption: page cache share of 512 MB during a build (no key)
   Hdparm hdparm;
+  Aic7xxxOptions aic7xxx;
 };
 
 // kernel.{elevator, plugging, page_lru, unplug_delay_ms, unplug_thresh}, paths under
@@ -42,5 +48,7 @@ params::Table<BlockParams> block_queue_keys();
 params::Table<BlockParams> block_sysfs_keys();
 // kernel.hdparm.*, paths under "kernel.hdparm." (ide.cpp).
 params::Table<Hdparm> hdparm_keys();
+// kernel.aic7xxx.*, paths under "kernel.aic7xxx." (drivers/scsi/aic7xxx.cpp).
+params::Table<Aic7xxxOptions> aic7xxx_keys();
 
 }  // namespace latsim::kernel

@@ -33,14 +33,23 @@ params::Table<Hdparm> hdparm_keys() {
   };
 }
 
-void BlockLayer::init_ide() {
-  // blk_dev_init: create_workqueue("kblockd"), a worker_thread per CPU. Its work here is
-  // the anticipatory scheduler's and the unplug timer's, so without both it is not created.
+void BlockLayer::blk_dev_init() {
+  // create_workqueue("kblockd"), a worker_thread per CPU. Its work here is the
+  // anticipatory scheduler's and the unplug timer's, so without both it is not created.
   const bool kblockd = k_.params().block.elevator == "anticipatory" || plugging_timer();
   if (kblockd) kblockd_ = std::make_unique<Workqueue>(k_, "kblockd");
+}
+
+void BlockLayer::init_ide() {
+  blk_dev_init();
   k_.outb(0x00, IDE_CONTROL);  // nIEN clear: the drive may interrupt
   // ide-probe.c init_irq on a PCI chipset without CONFIG_IDEPCI_SHARE_IRQ.
   k_.request_irq(IDE_IRQ, "ide0", IRQF_SHARED | IRQF_DISABLED, [this] { ide_intr(); });
+}
+
+void BlockLayer::do_request(const char* caller, bool via_request_fn) {
+  if (k_.params().scsi_disk) return scsi_request_fn(caller);
+  ide_do_request(via_request_fn ? "do_ide_request" : caller);
 }
 
 // Called with ide_lock held and interrupts off.
@@ -67,11 +76,8 @@ void BlockLayer::ide_do_request(const char* parent) {
   k_.enable_irq(IDE_IRQ, "ide_do_request");
 }
 
-void BlockLayer::start_request(const Request& rq) {
-  k_.fn("start_request", "ide_do_request", 60, 1);
-  k_.fn("ide_do_rw_disk", "start_request", 100, 1);
-  if (!k_.params().block.hdparm.dma) return start_pio(rq);
-  // blk_rq_map_sg: physically contiguous pages form one segment.
+// blk_rq_map_sg: physically contiguous pages form one segment (of at most 64 KiB).
+std::vector<std::pair<uint64_t, uint32_t>> BlockLayer::blk_rq_map_sg(const Request& rq) const {
   std::vector<std::pair<uint64_t, uint32_t>> segs;
   for (PageRef page : rq.pages) {
     const uint64_t a = rq.write ? files_[page.file].wframes[page.index] : frame_of(page);
@@ -81,10 +87,19 @@ void BlockLayer::start_request(const Request& rq) {
     else
       segs.push_back({a, 4096});
   }
+  return segs;
+}
+
+void BlockLayer::start_request(const Request& rq) {
+  k_.fn("start_request", "ide_do_request", 60, 1);
+  k_.fn("ide_do_rw_disk", "start_request", 100, 1);
+  if (!k_.params().block.hdparm.dma) return start_pio(rq);
+  const std::vector<std::pair<uint64_t, uint32_t>> segs = blk_rq_map_sg(rq);
   k_.fn("ide_build_sglist", "__ide_dma_setup", 40 + 20 * segs.size(), 1);
   // ide_build_dmatable: 8-byte PRD entries, never crossing 64 KiB, EOT on the last.
   std::vector<uint32_t> table;
-  for (auto [addr, len] : segs) {
+  for (auto seg : segs) {
+    auto [addr, len] = seg;
     while (len) {
       const uint32_t room = uint32_t(0x10000 - (addr & 0xffff));
       const uint32_t n = std::min(len, room);
@@ -177,18 +192,28 @@ void BlockLayer::ide_intr() {
   ide_end_request(active_);
   busy_ = false;
   stats_.ios_completed++;
-  if (!congestion_waiters_.empty()) {  // a request was freed: wake blk_congestion_wait
-    auto waiters = std::move(congestion_waiters_);
-    congestion_waiters_.clear();
-    for (Task* t : waiters) k_.try_to_wake_up(t, "__wake_up_common");
-  }
+  request_freed();
   ide_do_request("ide_intr");
   k_.spin_unlock_irqrestore(ide_lock_, flags, {"ide_intr", "unlock"});
 }
 
 void BlockLayer::ide_end_request(const Request& rq) {
   k_.fn("ide_end_request", "ide_dma_intr", 40);
-  k_.fn("end_that_request_first", "ide_end_request", 60, 1);
+  end_that_request_first(rq, "ide_end_request");
+  k_.fn("end_that_request_last", "ide_end_request", 40, 1);
+  as_completed_request(rq);
+}
+
+void BlockLayer::request_freed() {
+  if (congestion_waiters_.empty()) return;  // wake blk_congestion_wait
+  auto waiters = std::move(congestion_waiters_);
+  congestion_waiters_.clear();
+  for (Task* t : waiters) k_.try_to_wake_up(t, "__wake_up_common");
+}
+
+// The bio pages of a finished request: written back, or up to date and unlocked.
+void BlockLayer::end_that_request_first(const Request& rq, const char* parent) {
+  k_.fn("end_that_request_first", parent, 60, 1);
   for (PageRef page : rq.pages) {
     if (rq.write) {
       end_page_writeback(page);
@@ -198,8 +223,6 @@ void BlockLayer::ide_end_request(const Request& rq) {
     stats_.pages_from_disk++;
     unlock_page(page);
   }
-  k_.fn("end_that_request_last", "ide_end_request", 40, 1);
-  as_completed_request(rq);
 }
 
 }  // namespace latsim::kernel

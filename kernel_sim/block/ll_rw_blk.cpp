@@ -98,7 +98,7 @@ void BlockLayer::generic_unplug_device(const char* parent, uint64_t* cause) {
   if (plugging_timer())
     unplug_device_locked("generic_unplug_device", cause ? cause : &stats_.unplugs_wait);
   else
-    ide_do_request("do_ide_request");  // inline: the queue is never plugged
+    do_request("generic_unplug_device");  // inline: the queue is never plugged
   k_.spin_unlock_irq(ide_lock_, {"generic_unplug_device", "unlock"});
 }
 

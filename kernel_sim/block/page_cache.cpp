@@ -14,7 +14,9 @@ BlockLayer::BlockLayer(Kernel& k)
                                                : PageLru::Policy::ActiveInactive),
       capacity_pages_(uint64_t(k.params().block.pagecache_mb) * 256),
       max_sectors_(uint32_t(k.params().block.max_sectors_kb) * 2),
-      ra_pages_(uint64_t(k.params().block.read_ahead_kb) / 4) {}
+      ra_pages_(uint64_t(k.params().block.read_ahead_kb) / 4),
+      // 2.4's one queue lock (ide_lock on 2.6's IDE): the SCSI mid-layer's io_request_lock
+      ide_lock_(k.params().scsi_disk ? "io_request_lock" : "ide_lock") {}
 
 // A file's pages, empty of data: none cached, none dirty.
 void BlockLayer::init_file(File& f, uint64_t pages, uint64_t start_lba) {

@@ -150,6 +150,25 @@ const std::unordered_map<SiteKey, SourceLine, SiteKeyHash>& source_table() {
       {{"generic_unplug_device", "unlock"}, {"ll_rw_blk.c", 381, 0xc019fa3d}},
       {{"ide_intr", "lock"}, {"ide.c", 1716, 0xc01b343e}},
       {{"ide_intr", "unlock"}, {"ide.c", 1790, 0xc01b35a1}},
+      // drivers/scsi (sda on an AIC-7880): lines and addresses are assumptions.
+      {{"scsi_request_fn", "lock"}, {"scsi_lib.c", 1040, 0xc01c5a7e}},
+      {{"scsi_request_fn", "unlock"}, {"scsi_lib.c", 1010, 0xc01c59f2}},
+      {{"scsi_dispatch_cmd", "lock"}, {"scsi.c", 775, 0xc01c1c4d}},
+      {{"scsi_dispatch_cmd", "unlock"}, {"scsi.c", 777, 0xc01c1c6b}},
+      {{"ahc_linux_queue", "lock"}, {"aic7xxx_linux.c", 1425, 0xc01d3e31}},
+      {{"ahc_linux_queue", "unlock"}, {"aic7xxx_linux.c", 1470, 0xc01d3f0a}},
+      {{"ahc_linux_isr", "lock"}, {"aic7xxx_linux.c", 2172, 0xc01d5a19}},
+      {{"ahc_linux_isr", "unlock"}, {"aic7xxx_linux.c", 2180, 0xc01d5a6c}},
+      {{"ahc_linux_run_complete_queue", "lock"}, {"aic7xxx_linux.c", 2205, 0xc01d5ae3}},
+      {{"ahc_linux_run_complete_queue", "unlock"}, {"aic7xxx_linux.c", 2230, 0xc01d5b6e}},
+      {{"scsi_done", "lock"}, {"scsi.c", 1042, 0xc01c22b9}},
+      {{"scsi_done", "unlock"}, {"scsi.c", 1049, 0xc01c22e4}},
+      {{"scsi_bottom_half_handler", "lock"}, {"scsi.c", 1083, 0xc01c2333}},
+      {{"scsi_bottom_half_handler", "unlock"}, {"scsi.c", 1088, 0xc01c235a}},
+      {{"__scsi_end_request", "lock"}, {"scsi_lib.c", 420, 0xc01c4c1f}},
+      {{"__scsi_end_request", "unlock"}, {"scsi_lib.c", 423, 0xc01c4c4a}},
+      {{"scsi_queue_next_request", "lock"}, {"scsi_lib.c", 325, 0xc01c48b4}},
+      {{"scsi_queue_next_request", "unlock"}, {"scsi_lib.c", 376, 0xc01c4a1c}},
   };
   return t;
 }

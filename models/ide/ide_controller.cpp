@@ -52,7 +52,7 @@ params::Table<IdeControllerParams> ide_controller_keys() {
 }
 
 IdeController::IdeController(sc_core::sc_module_name name, const IdeControllerParams& p,
-                             IdeDisk& disk, chipset::Dram& dram, pci::PciBus& pci)
+                             disk::DiskDrive& disk, chipset::Dram& dram, pci::PciBus& pci)
     : sc_module(name), socket("socket"), p_(p), disk_(disk), dram_(dram), pci_(pci) {
   socket.register_b_transport(this, &IdeController::b_transport);
   // An entry announced but not started when a held transaction took the bus starts

@@ -11,7 +11,7 @@
 #include "models/chipset/dram.h"
 #include "models/common/register_bank.h"
 #include "models/common/time.h"
-#include "models/ide/ide_disk.h"
+#include "models/disk/disk_drive.h"
 #include "models/ide/prd_table.h"
 #include "models/irq/irq_line.h"
 #include "models/pci/pci_bus.h"
@@ -61,7 +61,7 @@ class IdeController : public sc_core::sc_module {
   tlm_utils::simple_target_socket<IdeController> socket;
   irq::IrqLine intrq;
 
-  IdeController(sc_core::sc_module_name name, const IdeControllerParams& p, IdeDisk& disk,
+  IdeController(sc_core::sc_module_name name, const IdeControllerParams& p, disk::DiskDrive& disk,
                 chipset::Dram& dram, pci::PciBus& pci);
 
   uint8_t read(uint64_t offset);
@@ -100,7 +100,7 @@ class IdeController : public sc_core::sc_module {
   sc_time pio_access_time(unsigned len) const;
 
   IdeControllerParams p_;
-  IdeDisk& disk_;
+  disk::DiskDrive& disk_;
   chipset::Dram& dram_;
   pci::PciBus& pci_;
   pci::PciConfig pci_config_{pci_identity()};
@@ -125,8 +125,8 @@ class IdeController : public sc_core::sc_module {
   Reg devctl_ = Reg(regs_, "Device Control", {kControl, 1}, RegAccess::WO, 0, nullptr,
                     &IdeController::write_devctl);
   bool command_pending_ = false, irq_pending_ = false;
-  ReadPlan plan_;
-  WritePlan wplan_;
+  disk::ReadPlan plan_;
+  disk::WritePlan wplan_;
   bool writing_ = false;     // the DMA command is a write: the bus master reads memory
   bool pio_ = false;         // a PIO data-in command is in progress
   uint32_t pio_sector_ = 0;  // sector being (or next to be) moved

@@ -35,10 +35,9 @@ void athlon_1000_irongate(PlatformConfig& p) {
   // A uniprocessor board: no IO-APIC, the 686A's 8259A pair in virtual wire mode.
   p.ioapic.fitted = false;
 
-  // The disk is a SCSI drive on an AHA-2940UW (seed 001), not modelled yet: the IDE
-  // bus master stands in, at the Ultra Wide bus's 40 MB/s rounded to udma3 (44 MB/s).
-  p.ide.udma_mode = 3;
-  p.ide.prd_fetch_ns = 500;
+  // seed 001: "IBM DDYS 18 GB U160 (on AHA-2940UW)": the disk behind an AIC-7880 on a
+  // 40 MB/s Ultra Wide bus (the U160 drive runs at the adapter's rate).
+  p.disk.adapter = "aic7xxx";
   // Assumption (IBM Ultrastar 18LZX/36LZX class, datasheet not at hand): 10 000 rpm,
   // 4.9 ms average seek, 36 to 21 MB/s zoned media rate, 18 GB; command overheads and
   // write cache as the reference drive's.
@@ -55,7 +54,7 @@ namespace {
 const PresetRegistration kRegistration{
     {kAthlon1000Irongate,
      "single Athlon 1 GHz, AMD-751 + VT82C686A, 8259A interrupts only (no IO-APIC), "
-     "10 000 rpm disk behind a 40 MB/s bus (seed 001, dbench)",
+     "10 000 rpm SCSI disk on an AHA-2940UW (AIC-7880, Ultra Wide, 40 MB/s; seed 001, dbench)",
      &athlon_1000_irongate}};
 }  // namespace
 

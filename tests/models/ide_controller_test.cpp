@@ -52,8 +52,8 @@ struct Prd {
 struct Rig {
   pci::PciBus pci{"pci"};
   chipset::Dram dram{64ull << 20};
-  IdeDiskParams disk_params;
-  IdeDisk disk{disk_params};
+  disk::DiskDriveParams disk_params;
+  disk::DiskDrive disk{disk_params};
   IdeControllerParams params;
   IdeController ide;
   TestInitiator host{"host"};
@@ -139,7 +139,7 @@ struct ExpectedEntry {
 // its first sector; it ends no sooner than its bytes at the UDMA rate and no sooner
 // than its last sector from the media plus that sector at the UDMA rate. The next
 // PRD is fetched after the entry ends.
-std::vector<ExpectedEntry> expected_entries(const ReadPlan& plan, sc_time dma_start,
+std::vector<ExpectedEntry> expected_entries(const disk::ReadPlan& plan, sc_time dma_start,
                                             const std::vector<Prd>& prds, double udma,
                                             sc_time fetch) {
   std::vector<ExpectedEntry> out;
@@ -158,9 +158,9 @@ std::vector<ExpectedEntry> expected_entries(const ReadPlan& plan, sc_time dma_st
 }
 
 // The drive's plan for a cache miss: overhead, seek from LBA 0, rotation, media pace.
-ReadPlan miss_plan(const IdeDisk& disk, const IdeDiskParams& p, uint64_t lba, uint32_t n,
-                   sc_time at) {
-  ReadPlan plan;
+disk::ReadPlan miss_plan(const disk::DiskDrive& disk, const disk::DiskDriveParams& p, uint64_t lba,
+                         uint32_t n, sc_time at) {
+  disk::ReadPlan plan;
   plan.lba = lba;
   plan.sectors = n;
   plan.not_before = at + p.command_overhead() + disk.seek_time(0, lba);
@@ -192,7 +192,7 @@ TEST(IdeBusMasterDma, ReadDmaAnnouncesOneTrainPerPrdEntryAtUdma2Pace) {
 
   EXPECT_EQ(when.first, t0);
   EXPECT_DOUBLE_EQ(r.ide.udma_rate(), 33.3);  // udma2
-  const ReadPlan plan = miss_plan(r.disk, r.disk_params, kLba, kSectors, t0);
+  const disk::ReadPlan plan = miss_plan(r.disk, r.disk_params, kLba, kSectors, t0);
   const auto exp = expected_entries(plan, t0, kThreeEntries, 33.3, r.params.prd_fetch());
   ASSERT_EQ(r.log.trains.size(), 3u);
   const sc_time tenure = ps(kClkPs * (4 + 16 / 4));  // arbitration + address + 4 data + idle
@@ -296,7 +296,7 @@ TEST(IdeBusMasterDma, ThroughThePciSocketTimesFollowTheRegisterWrites) {
   const sc_time cycle = ps(kClkPs * 5);
   EXPECT_EQ(when.first, sc_time(20, SC_US) + cycle * 9.0);
   EXPECT_EQ(when.second, when.first + cycle);
-  const ReadPlan plan = miss_plan(r.disk, r.disk_params, kLba, kSectors, when.first);
+  const disk::ReadPlan plan = miss_plan(r.disk, r.disk_params, kLba, kSectors, when.first);
   const auto exp = expected_entries(plan, when.second, kThreeEntries, 33.3, r.params.prd_fetch());
   ASSERT_EQ(r.log.trains.size(), 3u);
   for (size_t i = 0; i < 3; ++i) {
@@ -322,7 +322,7 @@ TEST(IdeBusMasterDma, Lba28TakesBits24To27FromTheDeviceRegister) {
     r.linux_read_dma_direct(lba, kSectors);
   });
   sc_core::sc_start();
-  const ReadPlan plan = miss_plan(r.disk, r.disk_params, lba, kSectors, t0);
+  const disk::ReadPlan plan = miss_plan(r.disk, r.disk_params, lba, kSectors, t0);
   const auto exp = expected_entries(plan, t0, kThreeEntries, 33.3, r.params.prd_fetch());
   ASSERT_EQ(r.log.trains.size(), 3u);
   EXPECT_EQ(r.log.trains[0].start, exp[0].start);  // a long seek to the inner half
@@ -365,7 +365,7 @@ TEST(IdeBusMasterDma, MediaBoundEntriesFollowTheDriveAtUdma5) {
     r.linux_read_dma_direct(kLba, kSectors);
   });
   sc_core::sc_start();
-  const ReadPlan plan = miss_plan(r.disk, r.disk_params, kLba, kSectors, t0);
+  const disk::ReadPlan plan = miss_plan(r.disk, r.disk_params, kLba, kSectors, t0);
   const auto exp = expected_entries(plan, t0, kThreeEntries, 100.0, p.prd_fetch());
   ASSERT_EQ(r.log.trains.size(), 3u);
   // Entry i ends one UDMA sector-time after its last sector arrives, and the next
@@ -449,7 +449,7 @@ TEST(IdeBusMasterDma, EntryAnnouncedWhileTheBusIsHeldStartsAPrdFetchAfterTheHold
   });
   sc_core::sc_start();
   EXPECT_EQ(hold_end, t0 + ps(kClkPs * 5) + sc_time(30, SC_MS));
-  const ReadPlan plan = miss_plan(r.disk, r.disk_params, kLba, kSectors, t1);
+  const disk::ReadPlan plan = miss_plan(r.disk, r.disk_params, kLba, kSectors, t1);
   ASSERT_LT(plan.ready(0), hold_end);  // the drive had the data long before
   const auto exp = expected_entries(plan, hold_end, kThreeEntries, 33.3, r.params.prd_fetch());
   ASSERT_EQ(r.log.trains.size(), 3u);

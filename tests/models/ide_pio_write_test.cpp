@@ -40,14 +40,14 @@ struct TrainLog : pci::MasterTrafficListener {
 struct Rig {
   pci::PciBus pci{"pci"};
   chipset::Dram dram{64ull << 20};
-  IdeDiskParams disk_params;
-  IdeDisk disk;
+  disk::DiskDriveParams disk_params;
+  disk::DiskDrive disk;
   IdeController ide;
   TestInitiator host{"host"};
   IrqRecorder irq;
   TrainLog log;
 
-  Rig(IdeControllerParams p, IdeDiskParams d = {})
+  Rig(IdeControllerParams p, disk::DiskDriveParams d = {})
       : disk_params(d), disk(d), ide("ide", p, disk, dram, pci) {
     host.socket.bind(pci.host_socket);
     pci.target_socket.bind(ide.socket);
@@ -93,9 +93,9 @@ struct Rig {
 };
 
 // The drive's read plan for a cache miss from LBA 0 (as the ide_controller test).
-ReadPlan miss_plan(const IdeDisk& disk, const IdeDiskParams& p, uint64_t lba, uint32_t n,
-                   sc_time at) {
-  ReadPlan plan;
+disk::ReadPlan miss_plan(const disk::DiskDrive& disk, const disk::DiskDriveParams& p, uint64_t lba,
+                         uint32_t n, sc_time at) {
+  disk::ReadPlan plan;
   plan.lba = lba;
   plan.sectors = n;
   plan.not_before = at + p.command_overhead() + disk.seek_time(0, lba);
@@ -109,7 +109,7 @@ TEST(IdePio, SectorWith32BitTransfersIs128IoCyclesOfPciPlusTwoAtaCycles) {
   IdeControllerParams p;
   p.pio_mode = 4;
   Rig r(p);
-  IdeDisk reference(r.disk_params);  // the same drive, to compute the plan
+  disk::DiskDrive reference(r.disk_params);  // the same drive, to compute the plan
   sc_time cmd, irq1_seen, sector1_start, sector1_end, sector2_end;
   uint8_t st1 = 0, st_mid = 0, st_end = 0;
   uint64_t accesses_after_1 = 0;
@@ -130,7 +130,7 @@ TEST(IdePio, SectorWith32BitTransfersIs128IoCyclesOfPciPlusTwoAtaCycles) {
     st_end = r.in8(0x1f7);
   });
   sc_core::sc_start();
-  const ReadPlan plan = miss_plan(reference, r.disk_params, kLba, 2, cmd);
+  const disk::ReadPlan plan = miss_plan(reference, r.disk_params, kLba, 2, cmd);
   // INTRQ rises when sector 0 is in the buffer; the poll loop sees it within 10 ns.
   ASSERT_GE(r.irq.edges.size(), 2u);
   EXPECT_EQ(r.irq.edges[0].first, plan.ready(0));
@@ -185,12 +185,12 @@ struct WriteRun {
   sc_time cmd, start_write;
   std::vector<pci::BurstTrain> trains;
   std::vector<std::pair<sc_time, bool>> irq;
-  WritePlan plan;
+  disk::WritePlan plan;
 };
 
 WriteRun write_dma(bool cache) {
   fresh_simulation();
-  IdeDiskParams d;
+  disk::DiskDriveParams d;
   d.write_cache = cache;
   Rig r(IdeControllerParams{}, d);
   const uint32_t dw[2] = {0x200000, 8192 | PrdEntry::kEot};
@@ -207,7 +207,7 @@ WriteRun write_dma(bool cache) {
     r.out8(kBmBase, IC::START);
   });
   sc_core::sc_start();
-  IdeDisk reference(d);
+  disk::DiskDrive reference(d);
   out.plan = reference.write(kLba, 16, out.cmd, transfer_time(512, 33.3));
   out.trains = r.log.trains;
   out.irq = r.irq.edges;

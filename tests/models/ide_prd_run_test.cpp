@@ -34,8 +34,8 @@ constexpr double kUdma4 = 66.7;
 struct Rig {
   pci::PciBus pci{"pci"};
   chipset::Dram dram{64ull << 20};
-  IdeDiskParams disk_params;
-  IdeDisk disk{disk_params};
+  disk::DiskDriveParams disk_params;
+  disk::DiskDrive disk{disk_params};
   IdeControllerParams params;
   IdeController ide;
   chipset::HostBridge hb;
@@ -98,7 +98,7 @@ struct Entry {
 // The controller's rule (ide_controller_test): an entry starts when its PRD is fetched
 // and the drive has its first sector, and ends no sooner than its bytes at the UDMA
 // rate nor than its last sector plus one sector at the UDMA rate.
-std::vector<Entry> expected(const ReadPlan& plan, sc_time dma_start, sc_time fetch) {
+std::vector<Entry> expected(const disk::ReadPlan& plan, sc_time dma_start, sc_time fetch) {
   std::vector<Entry> out;
   sc_time t = dma_start + fetch;
   for (uint32_t i = 0; i < kEntries; ++i) {
@@ -112,16 +112,16 @@ std::vector<Entry> expected(const ReadPlan& plan, sc_time dma_start, sc_time fet
 }
 
 // The first command misses: overhead, seek from LBA 0, rotation, then the media pace.
-ReadPlan miss_plan(const Rig& r, sc_time at) {
-  ReadPlan p;
+disk::ReadPlan miss_plan(const Rig& r, sc_time at) {
+  disk::ReadPlan p;
   p.not_before = at + r.disk_params.command_overhead() + r.disk.seek_time(0, kLba);
   p.arrive0 = p.not_before + r.disk.rotational_wait(kLba, p.not_before);
   p.sector_time = transfer_time(512, r.disk.media_rate_mb_s(kLba));
   return p;
 }
 // The second, sequential command hits the read-ahead stream the first one started.
-ReadPlan hit_plan(const Rig& r, const ReadPlan& first, sc_time at) {
-  ReadPlan p;
+disk::ReadPlan hit_plan(const Rig& r, const disk::ReadPlan& first, sc_time at) {
+  disk::ReadPlan p;
   p.not_before = at + r.disk_params.cache_hit_overhead();
   p.arrive0 = first.arrive0 + first.sector_time * double(kSectors);
   p.sector_time = first.sector_time;
@@ -181,7 +181,7 @@ TEST(IdePrdRun, MediaGapEndsTheRunAndLetsTheCpuIn) {
   Rig r;
   const sc_time lat = cpu::CpuParams{}.dram_latency();
   const sc_time t0 = sc_time(20, SC_US);
-  const ReadPlan first = miss_plan(r, t0);
+  const disk::ReadPlan first = miss_plan(r, t0);
   const sc_time t1 = first.arrive0 + first.sector_time * double(kSectors);
   const std::vector<Entry> exp = expected(hit_plan(r, first, t1), t1, r.params.prd_fetch());
   const sc_time in_2 = exp[1].start + sc_time(10, SC_US);

@@ -61,8 +61,8 @@ struct TrainLog : pci::MasterTrafficListener {
 struct Rig {
   pci::PciBus pci{"pci"};
   chipset::Dram dram{64ull << 20};
-  ide::IdeDiskParams disk_params;
-  ide::IdeDisk disk{disk_params};
+  disk::DiskDriveParams disk_params;
+  disk::DiskDrive disk{disk_params};
   ide::IdeController ide{"ide", ide::IdeControllerParams{}, disk, dram, pci};
   Permedia2 card;
   IsaCycle isa{"isa"};

@@ -3,12 +3,12 @@
 // written to the media in order (after the data is in: seek, rotation, media rate).
 // Without the cache the command lasts until its data is on the media. A read miss
 // waits for queued flushes.
-#include "models/ide/ide_disk.h"
+#include "models/disk/disk_drive.h"
 #include "tests/models/irq_timer_test_util.h"
 
 #include <gtest/gtest.h>
 
-namespace latsim::ide {
+namespace latsim::disk {
 namespace {
 
 using latsim::testing::fresh_simulation;
@@ -16,8 +16,8 @@ using latsim::testing::fresh_simulation;
 sc_time iface() { return transfer_time(512, 33.3); }  // udma2: one sector
 constexpr uint64_t kLba = 100000;
 
-IdeDiskParams params(bool cache, uint32_t cache_sectors = 4096) {
-  IdeDiskParams p;
+DiskDriveParams params(bool cache, uint32_t cache_sectors = 4096) {
+  DiskDriveParams p;
   p.write_cache = cache;
   p.write_cache_kb = int(cache_sectors / 2);
   return p;
@@ -27,7 +27,7 @@ IdeDiskParams params(bool cache, uint32_t cache_sectors = 4096) {
 struct Media {
   sc_time start, end, sector;
 };
-Media media(const IdeDisk& d, uint64_t from_lba, uint64_t lba, uint32_t n, sc_time go) {
+Media media(const DiskDrive& d, uint64_t from_lba, uint64_t lba, uint32_t n, sc_time go) {
   const sc_time after_seek = go + d.seek_time(from_lba, lba);
   Media m;
   m.start = after_seek + d.rotational_wait(lba, after_seek);
@@ -36,9 +36,9 @@ Media media(const IdeDisk& d, uint64_t from_lba, uint64_t lba, uint32_t n, sc_ti
   return m;
 }
 
-TEST(IdeDiskWriteCache, WithRoomSectorsGoInAtOnceAndAreFlushedAfterwards) {
+TEST(DiskDriveWriteCache, WithRoomSectorsGoInAtOnceAndAreFlushedAfterwards) {
   fresh_simulation();
-  IdeDisk disk(params(true));
+  DiskDrive disk(params(true));
   const sc_time t0 = sc_time(1, SC_MS);
   const WritePlan w = disk.write(kLba, 64, t0, iface());
   ASSERT_EQ(w.accept.size(), 64u);
@@ -53,9 +53,9 @@ TEST(IdeDiskWriteCache, WithRoomSectorsGoInAtOnceAndAreFlushedAfterwards) {
   EXPECT_EQ(disk.dirty_sectors(m.end), 0u);
 }
 
-TEST(IdeDiskWriteCache, FullCacheTakesASectorOnlyWhenADirtyOneReachesTheMedia) {
+TEST(DiskDriveWriteCache, FullCacheTakesASectorOnlyWhenADirtyOneReachesTheMedia) {
   fresh_simulation();
-  IdeDisk disk(params(true, 16));  // room for 16 dirty sectors
+  DiskDrive disk(params(true, 16));  // room for 16 dirty sectors
   const sc_time t0 = sc_time(1, SC_MS);
   const WritePlan a = disk.write(kLba, 16, t0, iface());  // fills it
   const sc_time a_in = t0 + sc_time(15, SC_US) + iface() * 16.0;
@@ -75,9 +75,9 @@ TEST(IdeDiskWriteCache, FullCacheTakesASectorOnlyWhenADirtyOneReachesTheMedia) {
 
 // Sequential writes that reach the cache before the flush ahead of them ends are
 // written on in one stream at the media rate: no seek, no revolution lost.
-TEST(IdeDiskWriteCache, SequentialFlushesFollowEachOtherAtTheMediaRate) {
+TEST(DiskDriveWriteCache, SequentialFlushesFollowEachOtherAtTheMediaRate) {
   fresh_simulation();
-  IdeDisk disk(params(true));
+  DiskDrive disk(params(true));
   const sc_time t0 = sc_time(1, SC_MS);
   const WritePlan a = disk.write(kLba, 64, t0, iface());
   const sc_time t1 = t0 + sc_time(15, SC_US) + iface() * 64.0 + sc_time(50, SC_US);
@@ -96,9 +96,9 @@ TEST(IdeDiskWriteCache, SequentialFlushesFollowEachOtherAtTheMediaRate) {
   EXPECT_NEAR(2048 * 512 / 1e6 / (done - b.media_done).to_seconds(), 44.0, 0.1);
 }
 
-TEST(IdeDiskWriteCache, WriteThroughEndsWhenTheDataIsOnTheMedia) {
+TEST(DiskDriveWriteCache, WriteThroughEndsWhenTheDataIsOnTheMedia) {
   fresh_simulation();
-  IdeDisk disk(params(false));
+  DiskDrive disk(params(false));
   const sc_time t0 = sc_time(1, SC_MS);
   const WritePlan w = disk.write(kLba, 64, t0, iface());
   EXPECT_FALSE(w.write_back);
@@ -112,17 +112,17 @@ TEST(IdeDiskWriteCache, WriteThroughEndsWhenTheDataIsOnTheMedia) {
   EXPECT_EQ(disk.dirty_sectors(t0), 0u);
 }
 
-TEST(IdeDiskWriteCache, CommandLargerThanTheCacheIsWrittenThrough) {
+TEST(DiskDriveWriteCache, CommandLargerThanTheCacheIsWrittenThrough) {
   fresh_simulation();
-  IdeDisk disk(params(true, 32));
+  DiskDrive disk(params(true, 32));
   const WritePlan w = disk.write(kLba, 64, sc_time(1, SC_MS), iface());
   EXPECT_FALSE(w.write_back);
 }
 
-TEST(IdeDiskWriteCache, ReadMissWaitsForTheFlushToFinish) {
+TEST(DiskDriveWriteCache, ReadMissWaitsForTheFlushToFinish) {
   fresh_simulation();
-  const IdeDiskParams p = params(true);
-  IdeDisk disk(p);
+  const DiskDriveParams p = params(true);
+  DiskDrive disk(p);
   const sc_time t0 = sc_time(1, SC_MS);
   const WritePlan w = disk.write(kLba, 64, t0, iface());
   const sc_time t1 = t0 + sc_time(100, SC_US);  // long before the flush is done
@@ -134,4 +134,4 @@ TEST(IdeDiskWriteCache, ReadMissWaitsForTheFlushToFinish) {
 }
 
 }  // namespace
-}  // namespace latsim::ide
+}  // namespace latsim::disk

@@ -1,19 +1,23 @@
 #pragma once
-// ATA disk mechanics (a 2002 7200 rpm IBM Deskstar 120GXP class drive):
+// Hard disk mechanics, whatever the interface (an IBM Deskstar 120GXP class drive by default):
 // distance-dependent seek, rotational position, zoned media rate, command
 // overhead, a read cache that keeps streaming ahead of sequential reads, and a
 // write cache that takes data at interface rate and writes it to the media later.
 #include <cstdint>
 #include <deque>
+#include <string>
 #include <vector>
 #include "common/params.h"
 #include "models/common/time.h"
 
-namespace latsim::ide {
+namespace latsim::disk {
 
-// The platform.disk.* knobs (ide_disk_keys), in the scenario's units, and the
+// The platform.disk.* knobs (disk_drive_keys), in the scenario's units, and the
 // drive's fixed facts.
-struct IdeDiskParams {
+struct DiskDriveParams {
+  // The host adapter the drive is cabled to: "ide", the south bridge's IDE channel
+  // (hda); "aic7xxx", an AIC-7880 (AHA-2940UW) SCSI adapter (sda).
+  std::string adapter = "ide";
   bool write_cache = true;           // hdparm -W1 (drives shipped with it on)
   int write_cache_kb = 2048;         // assumption: the whole 2 MB buffer may hold writes
   double write_overhead_ms = 0.015;  // 120GXP write command overhead
@@ -40,7 +44,7 @@ struct IdeDiskParams {
   uint32_t write_cache_sectors() const { return uint32_t(write_cache_kb) * 2; }
   uint64_t capacity() const { return uint64_t(capacity_sectors); }
 };
-params::Table<IdeDiskParams> ide_disk_keys();
+params::Table<DiskDriveParams> disk_drive_keys();
 
 // When the drive can take each sector of a write command, and when the command
 // is done from the drive's side (its data on the media, without write cache).
@@ -67,9 +71,9 @@ struct ReadPlan {
   }
 };
 
-class IdeDisk {
+class DiskDrive {
  public:
-  explicit IdeDisk(const IdeDiskParams& p) : p_(p) {}
+  explicit DiskDrive(const DiskDriveParams& p) : p_(p) {}
 
   ReadPlan read(uint64_t lba, uint32_t sectors, sc_time now);
   // A write command at `now` whose data arrives no faster than one sector per
@@ -90,13 +94,13 @@ class IdeDisk {
 
   uint64_t commands() const { return commands_; }
   uint64_t cache_hits() const { return hits_; }
-  const IdeDiskParams& params() const { return p_; }
+  const DiskDriveParams& params() const { return p_; }
 
  private:
   uint64_t cylinder(uint64_t lba) const {
     return lba / (uint64_t(p_.heads) * p_.sectors_per_track);
   }
-  IdeDiskParams p_;
+  DiskDriveParams p_;
   uint64_t head_lba_ = 0;
   // Read-ahead stream: sector `stream_lba_` arrives at `stream_t0_`, one per stream_st_.
   bool streaming_ = false;
@@ -119,4 +123,4 @@ class IdeDisk {
   sc_time media_free_;
 };
 
-}  // namespace latsim::ide
+}  // namespace latsim::disk

@@ -2,13 +2,13 @@
 // the square root of distance (track-to-track at 1 cylinder, the average seek at
 // one third of the stroke), rotational wait bounded by one revolution, zoned media
 // rate from outer (LBA 0) to inner (capacity) zone, and the read-ahead cache.
-#include "models/ide/ide_disk.h"
+#include "models/disk/disk_drive.h"
 #include "tests/models/irq_timer_test_util.h"
 
 #include <gtest/gtest.h>
 #include <cmath>
 
-namespace latsim::ide {
+namespace latsim::disk {
 namespace {
 
 using latsim::testing::fresh_simulation;
@@ -16,41 +16,41 @@ using latsim::testing::fresh_simulation;
 constexpr uint64_t kSectorsPerCylinder = 16 * 63;  // heads x sectors per track
 
 // A drive of 3000 cylinders: one third of the stroke is exactly 1000 cylinders.
-IdeDiskParams small_disk() {
-  IdeDiskParams p;
+DiskDriveParams small_disk() {
+  DiskDriveParams p;
   p.capacity_sectors = 3000 * kSectorsPerCylinder;
   return p;
 }
 uint64_t cyl(uint64_t c) { return c * kSectorsPerCylinder; }
 
 // The seek rule: t2t + (avg - t2t) * sqrt(d / (cylinders / 3)), in picoseconds.
-double seek_rule_ps(const IdeDiskParams& p, double d, double cylinders) {
+double seek_rule_ps(const DiskDriveParams& p, double d, double cylinders) {
   const double t2t = double(to_ps(p.track_to_track())), avg = double(to_ps(p.avg_seek()));
   return t2t + (avg - t2t) * std::sqrt(d / (cylinders / 3.0));
 }
 
-TEST(IdeDiskSeek, SameCylinderIsFree) {
+TEST(DiskDriveSeek, SameCylinderIsFree) {
   fresh_simulation();
-  IdeDisk disk(small_disk());
+  DiskDrive disk(small_disk());
   EXPECT_EQ(disk.seek_time(0, 0), SC_ZERO_TIME);
   EXPECT_EQ(disk.seek_time(0, kSectorsPerCylinder - 1), SC_ZERO_TIME);  // other head/sector
   EXPECT_EQ(disk.seek_time(cyl(7) + 5, cyl(7) + 900), SC_ZERO_TIME);
 }
 
-TEST(IdeDiskSeek, OneThirdStrokeTakesTheAverageSeek) {
+TEST(DiskDriveSeek, OneThirdStrokeTakesTheAverageSeek) {
   fresh_simulation();
-  const IdeDiskParams p = small_disk();
-  IdeDisk disk(p);
+  const DiskDriveParams p = small_disk();
+  DiskDrive disk(p);
   EXPECT_EQ(disk.seek_time(0, cyl(1000)), sc_time(8.5, SC_MS));
   EXPECT_EQ(disk.seek_time(cyl(1500), cyl(2500)), sc_time(8.5, SC_MS));
   // A quarter of that distance: sqrt(1/4) = 1/2 of the way from t2t to average.
   EXPECT_EQ(disk.seek_time(0, cyl(250)), sc_time(1.2 + (8.5 - 1.2) / 2, SC_MS));
 }
 
-TEST(IdeDiskSeek, GrowsWithSquareRootOfDistanceAndIsSymmetric) {
+TEST(DiskDriveSeek, GrowsWithSquareRootOfDistanceAndIsSymmetric) {
   fresh_simulation();
-  const IdeDiskParams p = small_disk();
-  IdeDisk disk(p);
+  const DiskDriveParams p = small_disk();
+  DiskDrive disk(p);
   sc_time prev = SC_ZERO_TIME;
   for (uint64_t d : {1, 2, 10, 100, 999, 1000, 2000, 2999}) {
     const sc_time s = disk.seek_time(cyl(0), cyl(d));
@@ -64,28 +64,28 @@ TEST(IdeDiskSeek, GrowsWithSquareRootOfDistanceAndIsSymmetric) {
   EXPECT_LT(disk.seek_time(0, cyl(1)), p.track_to_track() + sc_time(0.25, SC_MS));
 }
 
-TEST(IdeDiskSeek, ReferenceDriveAverageAtOneThirdOf58168Cylinders) {
+TEST(DiskDriveSeek, ReferenceDriveAverageAtOneThirdOf58168Cylinders) {
   fresh_simulation();
-  const IdeDiskParams p;  // 58168/16/63 geometry of seed 000
-  IdeDisk disk(p);
+  const DiskDriveParams p;  // 58168/16/63 geometry of seed 000
+  DiskDrive disk(p);
   const uint64_t third = 58168 / 3;  // 19389 of 19389.33
   EXPECT_NEAR(double(to_ps(disk.seek_time(0, cyl(third)))), seek_rule_ps(p, double(third), 58168),
               1.0);
   EXPECT_NEAR(disk.seek_time(0, cyl(third)).to_seconds() * 1e3, 8.5, 0.001);
 }
 
-TEST(IdeDiskRotation, RevolutionIs8333UsAt7200Rpm) {
+TEST(DiskDriveRotation, RevolutionIs8333UsAt7200Rpm) {
   fresh_simulation();
-  IdeDisk disk(IdeDiskParams{});
+  DiskDrive disk(DiskDriveParams{});
   EXPECT_EQ(to_ps(disk.revolution()), 8333333333u);  // 60 / 7200 s
 }
 
 // Sectors lie end to end along the track at the zoned media rate: the angle
 // between two sectors is the time the media takes to pass the sectors between.
-TEST(IdeDiskRotation, WaitIsTheMediaTimeToTheSector) {
+TEST(DiskDriveRotation, WaitIsTheMediaTimeToTheSector) {
   fresh_simulation();
-  const IdeDiskParams p;
-  IdeDisk disk(p);
+  const DiskDriveParams p;
+  DiskDrive disk(p);
   const double st = double(to_ps(transfer_time(512, 44.0)));       // outer zone: 11.64 us
   EXPECT_EQ(disk.rotational_wait(0, SC_ZERO_TIME), SC_ZERO_TIME);  // under the head
   EXPECT_NEAR(double(to_ps(disk.rotational_wait(100, SC_ZERO_TIME))), 100 * st, 1000.0);
@@ -107,9 +107,9 @@ TEST(IdeDiskRotation, WaitIsTheMediaTimeToTheSector) {
 
 // A stream that goes on where the last transfer ended loses no revolution; one
 // that comes a microsecond late waits almost a whole one.
-TEST(IdeDiskRotation, ContiguousSectorIsUnderTheHeadWhenTheLastOneEnds) {
+TEST(DiskDriveRotation, ContiguousSectorIsUnderTheHeadWhenTheLastOneEnds) {
   fresh_simulation();
-  IdeDisk disk(IdeDiskParams{});
+  DiskDrive disk(DiskDriveParams{});
   const uint64_t lba = 100000;
   const sc_time start = sc_time(2, SC_MS);
   const sc_time t = start + disk.rotational_wait(lba, start);
@@ -121,11 +121,11 @@ TEST(IdeDiskRotation, ContiguousSectorIsUnderTheHeadWhenTheLastOneEnds) {
 
 // The platters' phase at t = 0 (seeded per boot by the platform) turns the whole
 // schedule: at phase 1/3 the sector a third of a turn on is under the head at t = 0.
-TEST(IdeDiskRotation, SpindlePhaseShiftsEveryWait) {
+TEST(DiskDriveRotation, SpindlePhaseShiftsEveryWait) {
   fresh_simulation();
-  IdeDiskParams p;
+  DiskDriveParams p;
   p.spindle_phase = 1.0 / 3.0;
-  IdeDisk disk(p);
+  DiskDrive disk(p);
   const double rev = double(to_ps(disk.revolution()));
   EXPECT_NEAR(double(to_ps(disk.rotational_wait(0, SC_ZERO_TIME))), rev * 2 / 3, 2.0);
   const uint64_t third = 239;  // 716.1 / 3 = 238.7 sectors
@@ -133,9 +133,9 @@ TEST(IdeDiskRotation, SpindlePhaseShiftsEveryWait) {
               (third - 716.1 / 3) * 11.636, 0.5);
 }
 
-TEST(IdeDiskRotation, WaitIsBoundedByOneRevolutionAndAveragesHalfOfIt) {
+TEST(DiskDriveRotation, WaitIsBoundedByOneRevolutionAndAveragesHalfOfIt) {
   fresh_simulation();
-  IdeDisk disk(IdeDiskParams{});
+  DiskDrive disk(DiskDriveParams{});
   const sc_time rev = disk.revolution();
   // Sector 0 missed by a microsecond: almost a full turn, never a full one.
   EXPECT_LT(disk.rotational_wait(0, sc_time(1, SC_US)), rev);
@@ -154,10 +154,10 @@ TEST(IdeDiskRotation, WaitIsBoundedByOneRevolutionAndAveragesHalfOfIt) {
   EXPECT_NEAR(sum / n * 1e3, 4.17, 0.1);
 }
 
-TEST(IdeDiskMedia, ZonedRateFallsFromOuterToInner) {
+TEST(DiskDriveMedia, ZonedRateFallsFromOuterToInner) {
   fresh_simulation();
-  const IdeDiskParams p;
-  IdeDisk disk(p);
+  const DiskDriveParams p;
+  DiskDrive disk(p);
   EXPECT_DOUBLE_EQ(disk.media_rate_mb_s(0), 44.0);
   EXPECT_DOUBLE_EQ(disk.media_rate_mb_s(p.capacity()), 22.0);
   EXPECT_DOUBLE_EQ(disk.media_rate_mb_s(p.capacity() / 2),
@@ -167,10 +167,10 @@ TEST(IdeDiskMedia, ZonedRateFallsFromOuterToInner) {
   EXPECT_GT(disk.media_rate_mb_s(1000), disk.media_rate_mb_s(2000));
 }
 
-TEST(IdeDiskCache, MissPaysOverheadSeekAndRotation) {
+TEST(DiskDriveCache, MissPaysOverheadSeekAndRotation) {
   fresh_simulation();
-  const IdeDiskParams p;
-  IdeDisk disk(p);
+  const DiskDriveParams p;
+  DiskDrive disk(p);
   const uint64_t lba = 100000;  // cylinder 99; the heads start at LBA 0
   const sc_time now = sc_time(2, SC_MS);
   const ReadPlan plan = disk.read(lba, 256, now);
@@ -187,10 +187,10 @@ TEST(IdeDiskCache, MissPaysOverheadSeekAndRotation) {
   EXPECT_EQ(disk.cache_hits(), 0u);
 }
 
-TEST(IdeDiskCache, SequentialFollowUpHitsRandomReadMisses) {
+TEST(DiskDriveCache, SequentialFollowUpHitsRandomReadMisses) {
   fresh_simulation();
-  const IdeDiskParams p;
-  IdeDisk disk(p);
+  const DiskDriveParams p;
+  DiskDrive disk(p);
   const ReadPlan first = disk.read(100000, 256, sc_time(2, SC_MS));
   // The next 128 KiB, asked for 20 ms later: the drive kept reading ahead.
   const sc_time t1 = sc_time(22, SC_MS);
@@ -214,10 +214,10 @@ TEST(IdeDiskCache, SequentialFollowUpHitsRandomReadMisses) {
   EXPECT_EQ(disk.cache_hits(), 1u);
 }
 
-TEST(IdeDiskCache, ReadBeyondTheCacheWindowMisses) {
+TEST(DiskDriveCache, ReadBeyondTheCacheWindowMisses) {
   fresh_simulation();
-  const IdeDiskParams p;  // 4096-sector (2 MiB) read cache
-  IdeDisk disk(p);
+  const DiskDriveParams p;  // 4096-sector (2 MiB) read cache
+  DiskDrive disk(p);
   disk.read(200000, 64, SC_ZERO_TIME);  // stream consumed up to 200064
   EXPECT_TRUE(disk.read(200064 + 4095 - 8, 8, sc_time(50, SC_MS)).cache_hit);  // inside the window
   // consumed is now 200064 + 4095; one full window further is out of the cache.
@@ -226,4 +226,4 @@ TEST(IdeDiskCache, ReadBeyondTheCacheWindowMisses) {
 }
 
 }  // namespace
-}  // namespace latsim::ide
+}  // namespace latsim::disk

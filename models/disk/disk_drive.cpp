@@ -1,13 +1,18 @@
-#include "models/ide/ide_disk.h"
+#include "models/disk/disk_drive.h"
 #include <algorithm>
 #include <cmath>
 
-namespace latsim::ide {
+namespace latsim::disk {
 
-params::Table<IdeDiskParams> ide_disk_keys() {
+params::Table<DiskDriveParams> disk_drive_keys() {
   using namespace params;
-  using P = IdeDiskParams;
+  using P = DiskDriveParams;
   return {
+      bind(with_source(choice("adapter", {"ide", "aic7xxx"},
+                              "host adapter the drive is behind: the IDE channel (hda) or an "
+                              "AIC-7880 SCSI adapter (sda)"),
+                       "the board's wiring: seed 000's hda; seed 001's AHA-2940UW"),
+           &P::adapter),
       bind(with_source(of_type(ValueType::Bool, "write_cache",
                                "hdparm -W: writes complete into the drive cache, flushed to media "
                                "later"),
@@ -55,13 +60,13 @@ params::Table<IdeDiskParams> ide_disk_keys() {
   };
 }
 
-double IdeDisk::media_rate_mb_s(uint64_t lba) const {
+double DiskDrive::media_rate_mb_s(uint64_t lba) const {
   // Zoned recording: outer tracks hold more sectors; rate falls linearly with LBA.
   const double f = double(std::min(lba, p_.capacity())) / double(p_.capacity());
   return p_.outer_mb_s - (p_.outer_mb_s - p_.inner_mb_s) * f;
 }
 
-sc_time IdeDisk::seek_time(uint64_t from_lba, uint64_t to_lba) const {
+sc_time DiskDrive::seek_time(uint64_t from_lba, uint64_t to_lba) const {
   const uint64_t a = cylinder(from_lba), b = cylinder(to_lba);
   const uint64_t d = a > b ? a - b : b - a;
   if (d == 0) return SC_ZERO_TIME;
@@ -71,7 +76,7 @@ sc_time IdeDisk::seek_time(uint64_t from_lba, uint64_t to_lba) const {
   return p_.track_to_track() + (p_.avg_seek() - p_.track_to_track()) * f;
 }
 
-double IdeDisk::angle(uint64_t lba) const {
+double DiskDrive::angle(uint64_t lba) const {
   // Sectors lie end to end along the recording at the zoned rate, so the angle of
   // a sector is the revolutions the media takes to pass every sector before it:
   // the integral of 512 / (rate(x) * rev) dx, with rate falling linearly (above).
@@ -86,7 +91,7 @@ double IdeDisk::angle(uint64_t lba) const {
   return turns - std::floor(turns);
 }
 
-sc_time IdeDisk::rotational_wait(uint64_t lba, sc_time at) const {
+sc_time DiskDrive::rotational_wait(uint64_t lba, sc_time at) const {
   const double rev = revolution().to_seconds();
   const double head = std::fmod(at.to_seconds() / rev + p_.spindle_phase, 1.0);
   double w = angle(lba) - head;
@@ -97,7 +102,7 @@ sc_time IdeDisk::rotational_wait(uint64_t lba, sc_time at) const {
   return sc_time(w * rev, SC_SEC);
 }
 
-ReadPlan IdeDisk::read(uint64_t lba, uint32_t sectors, sc_time now) {
+ReadPlan DiskDrive::read(uint64_t lba, uint32_t sectors, sc_time now) {
   commands_++;
   ReadPlan plan;
   plan.lba = lba;
@@ -126,13 +131,13 @@ ReadPlan IdeDisk::read(uint64_t lba, uint32_t sectors, sc_time now) {
   return plan;
 }
 
-sc_time IdeDisk::flushed_at(uint64_t g) const {
+sc_time DiskDrive::flushed_at(uint64_t g) const {
   for (const auto& f : flushes_)
     if (g >= f.first && g < f.first + f.sectors) return f.on_media(g);
   return SC_ZERO_TIME;  // flushed long ago (its segment was pruned)
 }
 
-uint64_t IdeDisk::dirty_sectors(sc_time t) const {
+uint64_t DiskDrive::dirty_sectors(sc_time t) const {
   uint64_t n = 0;
   for (const auto& f : flushes_)
     for (uint64_t g = f.first; g < f.first + f.sectors; ++g)
@@ -140,7 +145,7 @@ uint64_t IdeDisk::dirty_sectors(sc_time t) const {
   return n;
 }
 
-WritePlan IdeDisk::write(uint64_t lba, uint32_t sectors, sc_time now, sc_time iface_sector) {
+WritePlan DiskDrive::write(uint64_t lba, uint32_t sectors, sc_time now, sc_time iface_sector) {
   commands_++;
   streaming_ = false;  // the drive leaves its read-ahead stream to take the write
   WritePlan w;
@@ -180,4 +185,4 @@ WritePlan IdeDisk::write(uint64_t lba, uint32_t sectors, sc_time now, sc_time if
   return w;
 }
 
-}  // namespace latsim::ide
+}  // namespace latsim::disk
