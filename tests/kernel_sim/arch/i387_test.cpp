@@ -95,7 +95,12 @@ FpuStats mmx_under_decoder(const KernelParams& p) {
         "dec", [&k] { decoder(k, 20000); }, Policy::Fifo, 10);
   });
   sc_core::sc_start(ms(20));
-  return m.k->fpu_stats();
+  const FpuStats& f = m.k->fpu_stats();
+  ::testing::Test::RecordProperty("kernel_fpu_sections", int(f.kernel_fpu));
+  ::testing::Test::RecordProperty("switched_inside", int(f.switched_inside));
+  ::testing::Test::RecordProperty("corrupted_user", int(f.corrupted_user));
+  ::testing::Test::RecordProperty("corrupted_kernel", int(f.corrupted_kernel));
+  return f;
 }
 
 TEST(I387, PreemptedMmxClearOn24CorruptsBothSides) {
