@@ -19,6 +19,7 @@
 #include "kernel_sim/locks/rwlock.h"
 #include "kernel_sim/locks/semaphore.h"
 #include "kernel_sim/locks/spinlock.h"
+#include "kernel_sim/rcu/rcupreempt.h"
 #include "kernel_sim/sched/cputime.h"
 #include "kernel_sim/sched/runqueue.h"
 #include "kernel_sim/sched/task.h"
@@ -124,7 +125,9 @@ enum Softirq {
   NET_RX_SOFTIRQ,
   SCSI_SOFTIRQ,
   TASKLET_SOFTIRQ,
-  HRTIMER_SOFTIRQ = 7  // -rt/hrtimer: soft hrtimers (its own number in later kernels)
+  HRTIMER_SOFTIRQ = 7,  // -rt/hrtimer: soft hrtimers (its own number in later kernels)
+  RCU_SOFTIRQ = 8,      // 2.6.24 include/linux/interrupt.h
+  NR_SOFTIRQS = 9
 };
 
 class KernelBlame;
@@ -372,6 +375,14 @@ class Kernel {
   void up(Semaphore& s, const char* parent);
   // Per-lock hold/spin statistics of every live spinlock taken so far (first-use order).
   std::vector<LockStats> lock_stats() const;
+  // rcu/rcupreempt.cpp (Flavour::preempt_rcu; elsewhere they cost nothing here)
+  void rcu_read_lock(const char* parent);
+  void rcu_read_unlock(const char* parent);
+  // call_rcu: `func` runs in RCU_SOFTIRQ after two counter flips (GP_STAGES).
+  void call_rcu(std::function<void()> func, const char* parent);
+  // synchronize_rcu with boosting: boost the preempted readers, wait a grace period.
+  void synchronize_rcu(const char* parent);
+  const RcuState* rcu() const { return rcu_.get(); }
   // time/hrtimer.cpp (POSIX timers: time/posix_timers.h)
   void hrtimer_start(Hrtimer& t, sc_time expires, const char* parent);
   void hrtimer_cancel(Hrtimer& t);
@@ -484,7 +495,7 @@ class Kernel {
   std::unique_ptr<Ext3> ext3_;
   uint32_t io_apic_routed_ = (1u << 0) | (1u << 14);  // set up by setup_io_apic
   IrqDesc irq_desc_[NR_IRQS];
-  std::function<void()> softirq_vec_[8];
+  std::function<void()> softirq_vec_[NR_SOFTIRQS];
   std::vector<TimerList> timers_;    // per-CPU timer bases (tvec_bases)
   std::deque<Spinlock> timer_lock_;  // each base's own lock (DEFINE_PER_CPU tvec_bases)
   // The lock of `cpu`'s timer base: its own on 2.6, 2.4's global timerlist_lock.
@@ -548,6 +559,21 @@ class Kernel {
   void tick_setup_sched_timer(int cpu);
   void ktimersoftd(int cpu);
   int select_task_rq_rt(Task* p, int cpu);
+  // rcu/rcupreempt.cpp, rcu/rcupreempt_boost.cpp
+  std::unique_ptr<RcuState> rcu_;
+  void rcu_init();
+  void rcu_check_callbacks(int cpu);
+  void rcu_try_flip();
+  void rcu_advance_callbacks(RcuCpu& rdp);
+  void rcu_process_callbacks();
+  void rcu_trace(RcuCpu& rdp, const char* parent);  // an RCU_TRACE_*() counter increment
+  void rcu_preempt_boost();                         // schedule(): a reader scheduled out
+  void rcu_preempt_unboost();                       // the outermost rcu_read_unlock
+  void rcu_boost_task(Task* t);
+  void rcu_boost_readers();
+  void rcu_unboost_readers();
+  void rcu_trace_boost(RcuCpu& rdp, const char* marker, const char* parent);
+  void krcupreemptd();
   std::vector<Spinlock*> locks_;
   Spinlock kernel_flag_{"kernel_flag", true};
   const char* bkl_cause_ = "BKL";

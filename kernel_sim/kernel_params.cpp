@@ -275,6 +275,7 @@ Table<KernelParams> kernel_keys() {
   append(t, fs_keys());
   mount_all(t, reiserfs_keys(), "reiserfs.", [](P& p) -> ReiserFsParams& { return p.reiserfs; });
   mount_all(t, hdparm_keys(), "hdparm.", [](P& p) -> Hdparm& { return p.block.hdparm; });
+  mount_all(t, rcu_keys(), "rcu.", [](P& p) -> RcuParams& { return p.rcu; });
   return t;
 }
 

@@ -11,6 +11,7 @@
 #include "kernel_sim/block/block_params.h"
 #include "kernel_sim/flavour.h"
 #include "kernel_sim/fs/reiserfs_params.h"
+#include "kernel_sim/rcu/rcupreempt_params.h"
 #include "kernel_sim/trace/latency_tracer_params.h"
 
 namespace latsim::kernel {
@@ -93,6 +94,7 @@ struct KernelParams {
   // preempt-stats logs from the first read of /proc/latencytimes (seconds).
   double latencytimes_read_s = 0;
   ReiserFsParams reiserfs;  // kernel.reiserfs.*: kupdated's period, the journal's batch limit
+  RcuParams rcu;            // kernel.rcu.*: CONFIG_RCU_TRACE, boosting (preempt-RCU flavours)
 
   // ---- mechanisms.* keys the kernel reads (mechanism_keys) ----
   bool io_delay = true;         // outb_p/inb_p add a port 0x80 write

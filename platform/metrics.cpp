@@ -229,6 +229,18 @@ void ext3_metrics(json& j, const RunView& v) {
                {"unlinks", f.unlinks}};
 }
 
+// rcu.*: preemptible RCU's readers, boosts and grace periods (the preempt-RCU flavours).
+void rcu_metrics(json& j, const RunView& v) {
+  const kernel::RcuState* r = v.k.rcu();
+  if (!r) return;
+  const kernel::RcuStats& s = r->s;
+  j["rcu"] = {{"read_sections", s.read_sections}, {"boost_called", s.boost_called},
+              {"boosted", s.boosted},             {"unboost_called", s.unboost_called},
+              {"unboosted", s.unboosted},         {"boost_readers", s.boost_readers},
+              {"grace_periods", s.grace_periods}, {"callbacks", s.callbacks},
+              {"marker_calls", s.marker_calls},   {"trace_counts", s.trace_counts}};
+}
+
 void time_metrics(json& j, const RunView& v) {
   j["ticks"] = {{"handled", v.k.time_stats().ticks},
                 {"lost", v.k.time_stats().lost_ticks},
@@ -390,6 +402,7 @@ constexpr Publisher kPublishers[] = {
     [](json& j, const RunView& v) { add_preempt_stats(j, v.k); },
     reiserfs_metrics,
     ext3_metrics,
+    rcu_metrics,
     time_metrics,
     disk_metrics,
     workload_metrics,

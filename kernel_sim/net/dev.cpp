@@ -68,10 +68,21 @@ void NetStack::net_rx_action() {
   s_.max_packets_per_action = std::max(s_.max_packets_per_action, action_packets_);
 }
 
+// The ptype walk and delivery run under rcu_read_lock (2.6.24 net/core/dev.c), the
+// protocol handler under another (net/ipv4/ip_input.c ip_local_deliver_finish); on the
+// flavours without preemptible RCU these cost nothing here.
 void NetStack::netif_receive_skb(uint32_t bytes, const char* parent) {
   k_.fn("netif_receive_skb", parent, 200, 3);
+  k_.rcu_read_lock("netif_receive_skb");
   k_.fn("ip_rcv", "netif_receive_skb", 400, 4);
+  k_.rcu_read_lock("ip_local_deliver_finish");
   k_.fn("udp_rcv", "ip_local_deliver", 300, 3);
+  deliver(bytes);
+  k_.rcu_read_unlock("ip_local_deliver_finish");
+  k_.rcu_read_unlock("netif_receive_skb");
+}
+
+void NetStack::deliver(uint32_t bytes) {
   if (int(rcv_queue_.size()) >= rcvbuf_packets) {  // sock_queue_rcv_skb: over sk_rcvbuf
     s_.socket_drops++;
     k_.fn("kfree_skb", "udp_queue_rcv_skb", 120, 2);

@@ -62,6 +62,7 @@ class NetStack {
 
  private:
   void net_rx_action();
+  void deliver(uint32_t bytes);  // sock_queue_rcv_skb and the reader's wake-up
   Kernel& k_;
   NetDevice* dev_ = nullptr;
   std::vector<std::deque<NetDevice*>> poll_list_;  // per CPU (softnet_data)
