@@ -234,11 +234,16 @@ void rcu_metrics(json& j, const RunView& v) {
   const kernel::RcuState* r = v.k.rcu();
   if (!r) return;
   const kernel::RcuStats& s = r->s;
-  j["rcu"] = {{"read_sections", s.read_sections}, {"boost_called", s.boost_called},
-              {"boosted", s.boosted},             {"unboost_called", s.unboost_called},
-              {"unboosted", s.unboosted},         {"boost_readers", s.boost_readers},
-              {"grace_periods", s.grace_periods}, {"callbacks", s.callbacks},
-              {"marker_calls", s.marker_calls},   {"trace_counts", s.trace_counts}};
+  j["rcu"] = {{"read_sections", s.read_sections},
+              {"boost_called", s.boost_called},
+              {"boosted", s.boosted},
+              {"unboost_called", s.unboost_called},
+              {"unboosted", s.unboosted},
+              {"boost_readers", s.boost_readers},
+              {"grace_periods", s.grace_periods},
+              {"callbacks", s.callbacks},
+              {"marker_calls", s.marker_calls},
+              {"trace_counts", s.trace_counts}};
 }
 
 void time_metrics(json& j, const RunView& v) {

@@ -13,13 +13,13 @@ namespace {
 using params::integer;
 
 struct HackbenchParams {
-  int groups = 10;               // hackbench 10
-  int fds = 20;                  // hackbench.c num_fds: senders and receivers per group
-  int loops = 100;               // hackbench.c loops: messages per sender per receiver
-  int message_bytes = 100;       // hackbench.c DATASIZE
-  int socket_messages = 100;     // assumption: messages a socketpair buffers before a write blocks
-  int calibrator_ms = 2000;      // assumption: calibrator 400 32M's run on a 400 MHz board
-  int sleep_s = 30;              // sleep 30
+  int groups = 10;            // hackbench 10
+  int fds = 20;               // hackbench.c num_fds: senders and receivers per group
+  int loops = 100;            // hackbench.c loops: messages per sender per receiver
+  int message_bytes = 100;    // hackbench.c DATASIZE
+  int socket_messages = 100;  // assumption: messages a socketpair buffers before a write blocks
+  int calibrator_ms = 2000;   // assumption: calibrator 400 32M's run on a 400 MHz board
+  int sleep_s = 30;           // sleep 30
 };
 using P = HackbenchParams;
 
@@ -35,7 +35,8 @@ class Hackbench : public Program {
   Hackbench(std::string name, P p) : name_(std::move(name)), p_(std::move(p)) {}
   const std::string& name() const override { return name_; }
   void start(Kernel& k) override {
-    k.create_task("sh", [this, &k] { loop(k); }, Policy::Normal, 0);
+    k.create_task(
+        "sh", [this, &k] { loop(k); }, Policy::Normal, 0);
   }
   nlohmann::json metrics(Kernel&, double) const override {
     return {{"runs", runs_}, {"messages", messages_}};
@@ -61,12 +62,12 @@ class Hackbench : public Program {
     auto left = std::make_shared<int>(2 * groups * fds);
     Task* parent = &k.current();
     for (int g = 0; g < groups; ++g) {
-      for (int r = 0; r < fds; ++r) spawn(k, parent, left, [this, &k, sockets, g, r, fds] {
+      for (int r = 0; r < fds; ++r)
+        spawn(k, parent, left, [this, &k, sockets, g, r, fds] {
           receiver(k, (*sockets)[size_t(g * fds + r)], fds * p_.loops);
         });
-      for (int s = 0; s < fds; ++s) spawn(k, parent, left, [this, &k, sockets, g, fds] {
-          sender(k, *sockets, g * fds, fds);
-        });
+      for (int s = 0; s < fds; ++s)
+        spawn(k, parent, left, [this, &k, sockets, g, fds] { sender(k, *sockets, g * fds, fds); });
     }
     for (;;) {  // wait(): every child reaped
       k.set_current_state(TASK_INTERRUPTIBLE);
@@ -152,8 +153,7 @@ params::Table<Config> hackbench_keys() {
       name_key(),
       param(bind(integer("groups", 1, 100, "", "hackbench N: groups of senders and receivers"),
                  &P::groups)),
-      param(bind(integer("fds", 1, 100, "", "senders and receivers per group (num_fds)"),
-                 &P::fds)),
+      param(bind(integer("fds", 1, 100, "", "senders and receivers per group (num_fds)"), &P::fds)),
       param(bind(integer("loops", 1, 100000, "", "messages per sender per receiver"), &P::loops)),
       param(bind(integer("message_bytes", 1, 65536, "bytes", "bytes per message (DATASIZE)"),
                  &P::message_bytes)),

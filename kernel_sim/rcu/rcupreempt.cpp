@@ -51,7 +51,8 @@ constexpr int kGpStages = 2;  // 2.6.24 kernel/rcupreempt.c GP_STAGES
 void Kernel::rcu_init() {
   open_softirq(RCU_SOFTIRQ, [this] { rcu_process_callbacks(); });
   if (!rcu_->p.boost) return;
-  Task* t = create_task("krcupreemptd", [this] { krcupreemptd(); }, Policy::Fifo, 1);
+  Task* t = create_task(
+      "krcupreemptd", [this] { krcupreemptd(); }, Policy::Fifo, 1);
   t->mm = 0;  // a kernel thread
 }
 
@@ -150,7 +151,8 @@ void Kernel::rcu_advance_callbacks(RcuCpu& rdp) {
     if (!last.empty()) rcu_trace(rdp, "__rcu_advance_callbacks");  // move2done
     for (auto& f : last) rdp.donelist.push_back(std::move(f));
     last.clear();
-    for (int i = kGpStages - 1; i > 0; --i) rdp.waitlist[size_t(i)].swap(rdp.waitlist[size_t(i - 1)]);
+    for (int i = kGpStages - 1; i > 0; --i)
+      rdp.waitlist[size_t(i)].swap(rdp.waitlist[size_t(i - 1)]);
     rdp.waitlist[0].swap(rdp.nextlist);
     if (!rdp.waitlist[0].empty()) rcu_trace(rdp, "__rcu_advance_callbacks");  // move2wait
     rdp.completed = rcu_->completed;

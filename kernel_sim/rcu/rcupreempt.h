@@ -13,18 +13,17 @@
 
 namespace latsim::kernel {
 
-
 struct RcuStats {
-  uint64_t read_sections = 0;     // outermost rcu_read_lock calls
-  uint64_t boost_called = 0;      // __rcu_preempt_boost: a reader scheduled out
-  uint64_t boosted = 0;           // ... whose priority rcu_boost_task raised
-  uint64_t unboost_called = 0;    // __rcu_preempt_unboost calls (every outermost unlock)
-  uint64_t unboosted = 0;         // ... that took the rbs_lock path (the task was listed)
-  uint64_t boost_readers = 0;     // rcu_boost_readers passes that boosted
-  uint64_t grace_periods = 0;     // counter flips completed (back to idle)
-  uint64_t callbacks = 0;         // RCU callbacks invoked
-  uint64_t marker_calls = 0;      // armed trace_mark() probes run (CONFIG_RCU_TRACE, 2.6.24)
-  uint64_t trace_counts = 0;      // rcu_trace_boost_*() / RCU_TRACE_*() increments
+  uint64_t read_sections = 0;   // outermost rcu_read_lock calls
+  uint64_t boost_called = 0;    // __rcu_preempt_boost: a reader scheduled out
+  uint64_t boosted = 0;         // ... whose priority rcu_boost_task raised
+  uint64_t unboost_called = 0;  // __rcu_preempt_unboost calls (every outermost unlock)
+  uint64_t unboosted = 0;       // ... that took the rbs_lock path (the task was listed)
+  uint64_t boost_readers = 0;   // rcu_boost_readers passes that boosted
+  uint64_t grace_periods = 0;   // counter flips completed (back to idle)
+  uint64_t callbacks = 0;       // RCU callbacks invoked
+  uint64_t marker_calls = 0;    // armed trace_mark() probes run (CONFIG_RCU_TRACE, 2.6.24)
+  uint64_t trace_counts = 0;    // rcu_trace_boost_*() / RCU_TRACE_*() increments
 };
 
 // One CPU's rcu_data and rcu_boost_dat.

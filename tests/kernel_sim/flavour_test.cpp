@@ -48,9 +48,9 @@ std::string fields(const std::string& name) {
 }
 
 TEST(Flavour, NamesInTheOrderTheSchemaListsThem) {
-  EXPECT_EQ(flavour_names(), (std::vector<std::string>{"2.6.9-vp", "2.6.9", "2.4.20-lowlatency",
-                                                       "2.4.10-preempt", "rt", "2.6.24-rt",
-                                                       "2.6.25-rt"}));
+  EXPECT_EQ(flavour_names(),
+            (std::vector<std::string>{"2.6.9-vp", "2.6.9", "2.4.20-lowlatency", "2.4.10-preempt",
+                                      "rt", "2.6.24-rt", "2.6.25-rt"}));
   for (const Flavour& f : flavours()) EXPECT_EQ(resolve_flavour(f.name).name, f.name);
 }
 

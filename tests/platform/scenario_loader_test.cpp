@@ -349,7 +349,7 @@ TEST(ScenarioErrors, KeyInTheWrongSection) {
       "maxcpus, "
       "tunables, "
       "rootfs, "
-      "latencytimes_read_s, reiserfs, hdparm)");
+      "latencytimes_read_s, reiserfs, hdparm, rcu)");
 }
 
 TEST(ScenarioErrors, WrongType) {

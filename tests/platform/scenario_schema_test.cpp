@@ -161,9 +161,9 @@ TEST(Presets, RegistryAppliesByName) {
   apply_preset("dual-piii-866-via", p);
   EXPECT_EQ(p.pci.latency_timer, 64);
   EXPECT_EQ(p.cpu.count, 2);
-  EXPECT_EQ(preset_names(), (std::vector<std::string>{"athlon-1000-irongate", "atom-c2758",
-                                                      "dual-piii-866-serverworks",
-                                                      "dual-piii-866-via", "pii-333-permedia2"}));
+  EXPECT_EQ(preset_names(), (std::vector<std::string>{
+                                "athlon-1000-irongate", "atom-c2758", "dual-piii-866-serverworks",
+                                "dual-piii-866-via", "mpc5200-lite5200", "pii-333-permedia2"}));
   apply_preset("pii-333-permedia2", p);
   EXPECT_EQ(p.cpu.count, 1);
   EXPECT_EQ(p.video.card, "permedia2");
