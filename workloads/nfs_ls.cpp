@@ -20,16 +20,16 @@ namespace {
 using params::integer;
 
 struct NfsLsParams {
-  std::string root = "nfs";     // nfs | flash
-  int rpcs_per_ls = 4;          // assumption: GETATTRs of the binary, libs and the directory
-  double replies_per_s = 1500;  // assumption: the server's replies the loop draws
-  int reply_bytes = 1024;       // assumption: READDIR/GETATTR replies, one frame each
-  int request_bytes = 140;      // RPC header + NFSv3 GETATTR/LOOKUP arguments
-  int lookups_per_ls = 30;      // assumption: path components walked (ld.so, libs, argv)
-  int output_bytes = 1500;      // `ls /bin` listing written to the telnet client
-  int fork_exec_kcycles = 300;  // assumption: fork + exec + exit of ls on a 400 MHz core
-  int ls_user_kcycles = 200;    // assumption: ls itself (sorting, formatting)
-  int rcu_frees_per_ls = 8;     // files and dentries freed by call_rcu (file_free_rcu)
+  std::string root = "nfs";      // nfs | flash
+  int rpcs_per_ls = 4;           // assumption: GETATTRs of the binary, libs and the directory
+  double replies_per_s = 1500;   // assumption: the server's replies the loop draws
+  int reply_bytes = 1024;        // assumption: READDIR/GETATTR replies, one frame each
+  int request_bytes = 140;       // RPC header + NFSv3 GETATTR/LOOKUP arguments
+  int lookups_per_ls = 30;       // assumption: path components walked (ld.so, libs, argv)
+  int output_bytes = 1500;       // `ls /bin` listing written to the telnet client
+  int fork_exec_kcycles = 1000;  // CAL CPU and memory: lmbench fork 0.25 + exec 1.1 ms at 790 MHz
+  int ls_user_kcycles = 200;     // assumption: ls itself (sorting, formatting)
+  int rcu_frees_per_ls = 8;      // files and dentries freed by call_rcu (file_free_rcu)
 };
 using P = NfsLsParams;
 
