@@ -49,7 +49,7 @@ TEST(ScenarioSchema, MountsEveryKeyTheKernelDeclares) {
   for (const auto& k : kernel::kernel_keys()) declared.push_back("kernel." + k.spec.path);
   for (const auto& k : kernel::mechanism_keys()) declared.push_back("mechanisms." + k.spec.path);
   for (const auto& k : kernel::tracer_keys()) declared.push_back("tracing." + k.spec.path);
-  EXPECT_EQ(declared.size(), 58u);
+  EXPECT_EQ(declared.size(), 63u);
   for (const auto& path : declared) EXPECT_EQ(mounted[path], 1) << path;
 }
 

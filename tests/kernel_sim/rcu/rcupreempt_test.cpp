@@ -217,7 +217,7 @@ TEST(RcuPreemptTest, FlavoursWithoutPreemptibleRcuHaveNone) {
         Policy::Normal, 0);
   }));
   m.k->boot();
-  sc_core::sc_start(ms(1));
+  sc_core::sc_start(ms(5));
   EXPECT_EQ(m.k->rcu(), nullptr);
   EXPECT_EQ(cost, sc_core::SC_ZERO_TIME);
 }
