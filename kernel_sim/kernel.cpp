@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include "kernel_sim/block/block_layer.h"
+#include "kernel_sim/drivers/net/fec_mpc52xx.h"
 #include "kernel_sim/drivers/net/rtl8139.h"
 #include "kernel_sim/drivers/sound/es1371.h"
 #include "kernel_sim/drivers/usb/uhci_hcd.h"
@@ -71,9 +72,12 @@ NetStack& Kernel::net() {
   return *net_;
 }
 
-Rtl8139Driver& Kernel::nic() {
+NetDriver& Kernel::nic() {
   if (!nic_) {
-    nic_ = std::make_unique<Rtl8139Driver>(*this, net());
+    if (p_.fec)
+      nic_ = std::make_unique<Mpc52xxFecDriver>(*this, net());
+    else
+      nic_ = std::make_unique<Rtl8139Driver>(*this, net());
     nic_->open();
   }
   return *nic_;

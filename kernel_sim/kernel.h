@@ -36,7 +36,7 @@ class BlockLayer;
 class Workqueue;
 class Slab;
 class NetStack;
-class Rtl8139Driver;
+class NetDriver;
 class Es1371Driver;
 class UhciHcd;
 class ReiserFs;
@@ -306,10 +306,11 @@ class Kernel {
   const TlbStats& tlb_stats() const { return tlb_stats_; }
 
   BlockLayer& block();
-  // Network stack with the RTL8139 opened (eth0 up), and the probed ES1371; both
-  // are brought up by their first user (from a task), so an idle board stays idle.
+  // Network stack with eth0's driver opened (8139too, or fec_mpc52xx with kernel fec), and the
+  // probed ES1371; both are brought up by their first user (from a task), so an idle board stays
+  // idle.
   NetStack& net();
-  Rtl8139Driver& nic();
+  NetDriver& nic();
   Es1371Driver& snd();
   // The ReiserFS root of seed 001's machine, mounted (with kupdated) at boot when
   // kernel.rootfs names it, else by its first user.
@@ -319,7 +320,7 @@ class Kernel {
   // starts with its first user.
   Ext3& ext3();
   const Ext3* ext3_if_mounted() const { return ext3_.get(); }
-  Rtl8139Driver* nic_if_up() { return nic_.get(); }
+  NetDriver* nic_if_up() { return nic_.get(); }
   Es1371Driver* snd_if_up() { return snd_.get(); }
   const std::vector<std::unique_ptr<UhciHcd>>& uhci() const { return uhci_; }
   bool has_drivers() const { return nic_ || snd_ || net_ || !uhci_.empty(); }
@@ -488,7 +489,7 @@ class Kernel {
   std::unique_ptr<Workqueue> events_;  // keventd: events/N (slab_reap only here)
   std::unique_ptr<Slab> slab_;
   std::unique_ptr<NetStack> net_;
-  std::unique_ptr<Rtl8139Driver> nic_;
+  std::unique_ptr<NetDriver> nic_;
   std::unique_ptr<Es1371Driver> snd_;
   std::vector<std::unique_ptr<UhciHcd>> uhci_;
   std::unique_ptr<ReiserFs> fs_;

@@ -113,6 +113,8 @@ struct KernelParams {
   // The board has an IO-APIC; without one IRQs go through the 8259A pair (virtual
   // wire to CPU0) and the tick is the PIT's IRQ0 (a 2.4 UP kernel, no local APIC timer).
   bool io_apic = true;
+  // eth0 is the MPC5200's FEC fed by BestComm (fec_mpc52xx), not the RTL8139 (8139too).
+  bool fec = false;
 
   // ---- constants of the model, no keys ----
   int nic_weight = 64;         // dev->weight of 8139too: packets per poll before requeueing

@@ -21,12 +21,14 @@
 #include "models/chipset/smi_source.h"
 #include "models/cpu/local_apic.h"
 #include "models/cpu/pentium3.h"
+#include "models/dma/bestcomm.h"
 #include "models/ide/ide_controller.h"
 #include "models/ide/ide_disk.h"
 #include "models/irq/apic_bus.h"
 #include "models/irq/i8259a.h"
 #include "models/irq/ioapic.h"
 #include "models/isa/pci_isa_bridge.h"
+#include "models/net/mpc52xx_fec.h"
 #include "models/net/rtl8139.h"
 #include "models/pci/pci_bus.h"
 #include "models/sound/es1371.h"
@@ -62,6 +64,14 @@ class Machine {
   std::vector<std::unique_ptr<cpu::Pentium3>> cpus;
   std::vector<std::unique_ptr<CpuPort>> ports;
   std::unique_ptr<video::Permedia2> video;  // only on boards with platform.video.card
+  // The MPC5200's FEC and its BestComm engine, on boards with platform.fec.fitted: the
+  // BestComm masters the bus machinery that stands for the XLB, its registers and SRAM
+  // and the FEC's answer as targets on it (MBAR blocks; assumption: PCI-speed cycles).
+  std::unique_ptr<dma::Bestcomm> bestcomm;
+  std::unique_ptr<net::Mpc52xxFec> fec;
+
+ private:
+  void add_fec(const Scenario& s, int& next_target);
 };
 
 // Port and address map of the board (what the BIOS set up).
@@ -71,5 +81,10 @@ constexpr uint16_t kNicIoBase = 0xe000;               // RTL8139 I/O BAR (256 by
 constexpr uint16_t kSoundIoBase = 0xe400;             // ES1371 I/O BAR (64 bytes)
 constexpr uint16_t kUhciIoBase[] = {0xd400, 0xd800};  // UHCI I/O BARs (32 bytes; assumption)
 constexpr uint64_t kVideoControlBase = 0xe0000000;    // Permedia 2 control aperture (64 KiB)
+constexpr uint64_t kMbar = 0xf0000000;                // MPC5200 MBAR as the boot loader set it
+constexpr uint64_t kMbarSdma = kMbar + 0x1200;        // BestComm SDMA registers (MPC5200BUM)
+constexpr uint64_t kMbarFec = kMbar + 0x3000;         // FEC registers (MPC5200BUM)
+constexpr uint64_t kMbarSram = kMbar + 0x8000;        // BestComm SRAM, 16 KiB (MPC5200BUM)
+constexpr unsigned kBestcommIrqPin = 9;               // the SDMA interrupt on the IO-APIC stand-in
 
 }  // namespace latsim::platform

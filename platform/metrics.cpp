@@ -295,7 +295,13 @@ void workload_metrics(json& j, const RunView& v) {
   j["workloads"] = workloads;
 }
 
-json eth0_metrics(const RunView& v, const kernel::Rtl8139Driver& n) {
+// Frames the NIC lost for want of room: the RTL8139's ring, or the FEC's Rx FIFO.
+uint64_t nic_frames_dropped(const RunView& v) {
+  if (v.m.fec) return v.m.fec->stats().frames_dropped_fifo;
+  return v.m.nic.stats().frames_dropped_overflow;
+}
+
+json eth0_metrics(const RunView& v, const kernel::NetDriver& n) {
   const auto& ns = v.k.net().stats();
   return {{"irqs", n.stats().irqs},
           {"rx_packets", n.stats().rx_packets},
@@ -306,7 +312,7 @@ json eth0_metrics(const RunView& v, const kernel::Rtl8139Driver& n) {
           {"max_packets_per_poll", ns.max_packets_per_poll},
           {"max_schedule_to_poll_us", us(ns.max_schedule_to_poll)},
           {"socket_drops", ns.socket_drops},
-          {"nic_frames_dropped_overflow", v.m.nic.stats().frames_dropped_overflow}};
+          {"nic_frames_dropped_overflow", nic_frames_dropped(v)}};
 }
 
 json audiopci_metrics(const kernel::Es1371Driver& a) {

@@ -12,11 +12,13 @@
 #include "models/chipset/host_bridge.h"
 #include "models/chipset/smi_source.h"
 #include "models/cpu/pentium3.h"
+#include "models/dma/bestcomm.h"
 #include "models/ide/ide_controller.h"
 #include "models/ide/ide_disk.h"
 #include "models/irq/apic_bus.h"
 #include "models/irq/ioapic.h"
 #include "models/isa/pci_isa_bridge.h"
+#include "models/net/mpc52xx_fec.h"
 #include "models/net/rtl8139.h"
 #include "models/pci/pci_bus.h"
 #include "models/sound/es1371.h"
@@ -39,6 +41,8 @@ struct PlatformConfig {
   ide::IdeControllerParams ide;
   ide::IdeDiskParams disk;
   net::Rtl8139Params nic;
+  net::Mpc52xxFecParams fec;     // the MPC5200's FEC: eth0 when fitted
+  dma::BestcommParams bestcomm;  // its BestComm engine (XLB clock: cpu.fsb_mhz)
   sound::Es1371Params sound;
   usb::UhciParams usb;
   video::Permedia2Params video;

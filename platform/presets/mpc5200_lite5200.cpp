@@ -40,16 +40,16 @@ void mpc5200_lite5200(PlatformConfig& p) {
   // USB is OHCI on the MPC5200 (not modelled); no sound, no video.
   p.usb.uhci = 0;
 
-  // The FEC and its BestComm tasks are not modelled: the RTL8139's PCI bus-master Rx ring
-  // stands in for the FEC's BestComm-fed buffer descriptors (100 Mbit/s both; MPC5200BUM:
-  // FEC 10/100). The kernel's driver is then 8139too's path, not fec_mpc52xx.c's.
+  // eth0 is the FEC, its FIFOs moved by BestComm tasks over the XLB (models/net/mpc52xx_fec,
+  // models/dma/bestcomm; the kernel's fec_mpc52xx). The RTL8139 stays on PCI, unopened.
+  p.fec.fitted = true;
 }
 
 namespace {
 const PresetRegistration kRegistration{
     {kMpc5200Lite5200,
      "Lite5200B-class MPC5200B board: one e300 core at 396 MHz, 16+16 KiB L1 and no L2, "
-     "132 MHz XLB and DDR; the FEC, BestComm and MPC5200 PIC have stand-ins (seed 002)",
+     "132 MHz XLB and DDR, FEC with BestComm; the MPC5200 PIC has a stand-in (seed 002)",
      &mpc5200_lite5200}};
 }  // namespace
 
