@@ -7,6 +7,7 @@
 #include "models/dma/bestcomm.h"
 #include "models/net/ethernet.h"
 #include "tests/models/irq_timer_test_util.h"
+#include "tests/models/params_test_util.h"
 #include "tests/models/script_thread.h"
 
 #include <gtest/gtest.h>
@@ -15,8 +16,8 @@
 namespace latsim::dma {
 namespace {
 
-using latsim::testing::fresh_simulation;
 using latsim::test::Script;
+using latsim::testing::fresh_simulation;
 using B = Bestcomm;
 
 constexpr uint32_t kRxRing = 0x100, kTxRing = 0x900, kBuf = 0x00400000;
@@ -150,6 +151,8 @@ TEST(BestcommTx, ReadyDescriptorsMoveWhenEnabledOneFrameAfterTheOtherAtWireSpeed
   EXPECT_EQ(r.bc.read(B::INT_PEND, 4), 2u);
   EXPECT_EQ(r.bc.stats().tx_frames, 2u);
 }
+
+TEST(BestcommParams, KeysRoundTrip) { latsim::testing::expect_keys_round_trip(bestcomm_keys()); }
 
 }  // namespace
 }  // namespace latsim::dma

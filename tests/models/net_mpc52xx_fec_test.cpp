@@ -2,9 +2,10 @@
 // frames from the cable enter the Rx FIFO and go to BestComm's receive task once its first
 // burst is in; without a ready descriptor the FIFO overruns (IEVENT RFIFO_ERROR, the FEC's
 // interrupt when unmasked); with ETHER_EN off frames are not received.
-#include "models/net/mpc52xx_fec.h"
 #include "models/net/ethernet.h"
+#include "models/net/mpc52xx_fec.h"
 #include "tests/models/irq_timer_test_util.h"
+#include "tests/models/params_test_util.h"
 #include "tests/models/script_thread.h"
 
 #include <gtest/gtest.h>
@@ -12,8 +13,8 @@
 namespace latsim::net {
 namespace {
 
-using latsim::testing::fresh_simulation;
 using latsim::test::Script;
+using latsim::testing::fresh_simulation;
 using B = dma::Bestcomm;
 using F = Mpc52xxFec;
 
@@ -87,6 +88,10 @@ TEST(Mpc52xxFecRx, EtherEnOffReceivesNothing) {
   sc_core::sc_start();
   EXPECT_EQ(r.fec.stats().frames_dropped_disabled, 2u);
   EXPECT_EQ(r.bc.stats().rx_frames, 0u);
+}
+
+TEST(Mpc52xxFecParams, KeysRoundTrip) {
+  latsim::testing::expect_keys_round_trip(mpc52xx_fec_keys());
 }
 
 }  // namespace

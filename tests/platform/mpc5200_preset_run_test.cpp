@@ -1,6 +1,6 @@
 // Seed 002's board (platform/presets/mpc5200_lite5200) through the whole machine: one e300
 // core at 396 MHz with 32 KiB of cache, the 2.6.24-rt kernel with preemptible RCU, and the
-// NFS-root ls loop's traffic through the NIC taking RCU read sections.
+// NFS-root ls loop's traffic through the FEC and BestComm taking RCU read sections.
 #include <gtest/gtest.h>
 #include "tests/platform/scenario_run.h"
 
@@ -16,6 +16,24 @@ TEST(Mpc5200Preset, OneE300CoreAt396MHzWith32KiBOfCache) {
   EXPECT_DOUBLE_EQ(s.platform.cpu.mhz, 396.0);
   EXPECT_EQ(s.platform.cpu.l2_kb, 32);
   EXPECT_EQ(s.kernel.flavour, "2.6.24-rt");
+  EXPECT_TRUE(s.platform.fec.fitted);
+}
+
+// eth0 is the FEC: replies come through BestComm's receive task and fec_mpc52xx's
+// interrupt handler into netif_rx (no NAPI polls); platform.fec.fitted=false puts the
+// RTL8139 and 8139too's NAPI poll back.
+TEST(Mpc5200Preset, RepliesComeThroughTheFecAndBestcomm) {
+  const auto m = run_metrics(kScenario, {"duration=300ms", "workload.2.enabled=false"}, "mpc-fec");
+  const auto& eth0 = m["drivers"]["eth0"];
+  EXPECT_GT(eth0["rx_packets"].get<uint64_t>(), 100u);
+  EXPECT_GT(eth0["irqs"].get<uint64_t>(), 100u);
+  EXPECT_GT(eth0["tx_packets"].get<uint64_t>(), 50u);
+  EXPECT_EQ(eth0["polls"].get<uint64_t>(), 0u);
+  EXPECT_EQ(eth0["nic_frames_dropped_overflow"].get<uint64_t>(), 0u);
+  const auto rtl = run_metrics(
+      kScenario, {"duration=300ms", "workload.2.enabled=false", "platform.fec.fitted=false"},
+      "mpc-rtl");
+  EXPECT_GT(rtl["drivers"]["eth0"]["polls"].get<uint64_t>(), 0u);
 }
 
 TEST(Mpc5200Preset, TheNfsLoopsRepliesTakeRcuReadSections) {
