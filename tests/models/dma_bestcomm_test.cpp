@@ -39,9 +39,12 @@ struct Rig {
   pci::PciBus xlb{"xlb"};
   chipset::Dram dram{64ull << 20};
   Bestcomm bc{"bestcomm", BestcommParams{}, dram, xlb};
+  latsim::testing::TestInitiator host{"host"};
   TrainLog log;
   IrqRecorder irq;
   Rig() {
+    host.socket.bind(xlb.host_socket);
+    xlb.target_socket.bind(bc.socket);
     xlb.add_listener(log);
     bc.irq.connect(irq, 0);
   }

@@ -35,8 +35,13 @@ struct Rig {
   pci::PciBus xlb{"xlb"};
   chipset::Dram dram{64ull << 20};
   B bc{"bestcomm", dma::BestcommParams{}, dram, xlb};
+  latsim::testing::TestInitiator host{"host"};
   F fec;
-  explicit Rig(const Mpc52xxFecParams& p) : fec("fec", p, bc) {}
+  explicit Rig(const Mpc52xxFecParams& p) : fec("fec", p, bc) {
+    host.socket.bind(xlb.host_socket);
+    xlb.target_socket.bind(bc.socket);
+    xlb.target_socket.bind(fec.socket);
+  }
   void ready_descriptors(uint32_t n) {
     bc.write(B::kSram + B::kVarTable, 4, 0x100);
     bc.write(B::kSram + B::kVarTable + 4, 4, 8);

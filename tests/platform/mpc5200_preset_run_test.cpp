@@ -30,6 +30,9 @@ TEST(Mpc5200Preset, RepliesComeThroughTheFecAndBestcomm) {
   EXPECT_GT(eth0["tx_packets"].get<uint64_t>(), 50u);
   EXPECT_EQ(eth0["polls"].get<uint64_t>(), 0u);
   EXPECT_EQ(eth0["nic_frames_dropped_overflow"].get<uint64_t>(), 0u);
+}
+
+TEST(Mpc5200Preset, FecFittedFalseBringsThe8139tooPathBack) {
   const auto rtl = run_metrics(
       kScenario, {"duration=300ms", "workload.2.enabled=false", "platform.fec.fitted=false"},
       "mpc-rtl");
