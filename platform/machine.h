@@ -82,9 +82,9 @@ constexpr uint16_t kSoundIoBase = 0xe400;             // ES1371 I/O BAR (64 byte
 constexpr uint16_t kUhciIoBase[] = {0xd400, 0xd800};  // UHCI I/O BARs (32 bytes; assumption)
 constexpr uint64_t kVideoControlBase = 0xe0000000;    // Permedia 2 control aperture (64 KiB)
 constexpr uint64_t kMbar = 0xf0000000;                // MPC5200 MBAR as the boot loader set it
-constexpr uint64_t kMbarSdma = kMbar + 0x1200;        // BestComm SDMA registers (MPC5200BUM)
-constexpr uint64_t kMbarFec = kMbar + 0x3000;         // FEC registers (MPC5200BUM)
-constexpr uint64_t kMbarSram = kMbar + 0x8000;        // BestComm SRAM, 16 KiB (MPC5200BUM)
+constexpr uint64_t kMbarSdma = kMbar + 0x1200;        // BestComm SDMA registers (Linux mpc52xx.h)
+constexpr uint64_t kMbarFec = kMbar + 0x3000;         // FEC registers (Linux's device tree)
+constexpr uint64_t kMbarSram = kMbar + 0x8000;        // BestComm SRAM, 16 KiB (Linux mpc52xx.h)
 constexpr unsigned kBestcommIrqPin = 9;               // the SDMA interrupt on the IO-APIC stand-in
 
 }  // namespace latsim::platform

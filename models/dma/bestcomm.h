@@ -1,5 +1,5 @@
 #pragma once
-// MPC5200B BestComm SDMA engine (MPC5200BUM chapter 16, SmartComm DMA): tasks that move
+// MPC5200B BestComm SDMA engine (the user's manual's SmartComm DMA): tasks that move
 // peripheral FIFO data to and from memory over the XLB as a bus master, each walking a
 // ring of buffer descriptors in the on-chip SRAM, and the SDMA interrupt (IntPend bit per
 // task, masked by IntMask) into the interrupt controller's peripheral group. Two tasks are
@@ -22,8 +22,8 @@ namespace latsim::dma {
 // platform.bestcomm.* and the XLB's fixed facts.
 struct BestcommParams {
   double xlb_mhz = 132.0;              // XLB clock (the preset's bus clock, platform.cpu.fsb_mhz)
-  uint32_t xlb_bytes_per_clock = 8;    // MPC5200BUM: 64-bit XLB data bus
-  uint32_t burst_bytes = 32;           // MPC5200BUM: XLB bursts are one 32-byte line
+  uint32_t xlb_bytes_per_clock = 8;    // assumption: 64-bit XLB data bus (not checked)
+  uint32_t burst_bytes = 32;           // assumption: one 32-byte cache line per XLB burst
   uint32_t burst_overhead_clocks = 3;  // assumption: address tenure and arbitration per burst
 };
 params::Table<BestcommParams> bestcomm_keys();
@@ -44,14 +44,14 @@ struct FifoFrame {
 class Bestcomm : public sc_core::sc_module {
  public:
   // SDMA registers (MBAR + 0x1200) and the SRAM (MBAR + 0x8000) are two windows onto this
-  // target: offsets below kSram are registers (MPC5200BUM names), kSram.. the SRAM.
+  // target: offsets below kSram are registers (Linux bestcomm names), kSram.. the SRAM.
   enum Offset : uint32_t {
     INT_PEND = 0x14,  // IntPend: one bit per task, write 1 to clear
     INT_MASK = 0x18,  // IntMask: 1 masks the task's interrupt
     TCR0 = 0x1c,      // TCRn, 16 bits each: TASK_ENABLE starts task n
   };
   static constexpr uint32_t kSram = 0x1000;         // the SRAM window in this target's space
-  static constexpr uint32_t kSramBytes = 16384;     // MPC5200BUM: 16 KiB on-chip SRAM
+  static constexpr uint32_t kSramBytes = 16384;     // Linux mpc52xx.h: MPC52xx_SRAM_SIZE
   static constexpr uint16_t TASK_ENABLE = 0x8000;   // TCR bit 0 (big-endian numbering)
   static constexpr uint32_t BD_READY = 0x40000000;  // bestcomm.h BCOM_BD_READY
   static constexpr uint32_t RX_BD_L = 0x08000000;   // bestcomm/fec.h: last buffer of frame

@@ -1,5 +1,5 @@
 #pragma once
-// MPC5200B Fast Ethernet Controller (MPC5200BUM chapter 14): a 10/100 MAC whose Rx and Tx
+// MPC5200B Fast Ethernet Controller (the user's manual's FEC): a 10/100 MAC whose Rx and Tx
 // FIFOs are emptied and filled by BestComm tasks, not by a DMA of its own. Modelled: the
 // registers Linux's fec_mpc52xx driver programs (ECNTRL, IEVENT/IMASK, R_CNTRL, X_CNTRL,
 // PADDR1/2), frames arriving from a PacketSource entering the Rx FIFO and handed to the
@@ -31,7 +31,7 @@ struct Mpc52xxFecStats {
 
 class Mpc52xxFec : public sc_core::sc_module {
  public:
-  // Offsets from MBAR + 0x3000 (MPC5200BUM 14.5; fec_mpc52xx.h struct mpc52xx_fec).
+  // Offsets from MBAR + 0x3000 (Linux fec_mpc52xx.h struct mpc52xx_fec).
   enum Offset : uint32_t {
     FEC_ID = 0x000,
     IEVENT = 0x004,  // write 1 to clear
