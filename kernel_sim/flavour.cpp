@@ -95,7 +95,23 @@ std::vector<Flavour> make_flavours() {
   rt.plugging = "inline";
   rt.sys_kernel_realtime = true;
 
-  return {vp, vanilla, lowlatency, preempt, rt};
+  // 2.6.24.4-rt4 (seed 002): PREEMPT_RT with preemptible RCU and RCU priority boosting;
+  // softirqs in ksoftirqd/N at SCHED_FIFO 50 (the timer ones in their own thread, as rt).
+  Flavour rt24 = rt;
+  rt24.name = "2.6.24-rt";
+  rt24.release = "2.6.24.4-rt4";
+  rt24.softirq_thread_prio = 50;  // 2.6.24-rt kernel/softirq.c ksoftirqd: MAX_USER_RT_PRIO/2
+  rt24.preempt_rcu = true;
+  rt24.rcu_boost = true;
+  rt24.rcu_trace_markers = true;  // 2.6.24-rt kernel/rcupreempt-boost.c: trace_mark()
+
+  // 2.6.25.8-rt7 (seed 002): the same, with rcu_trace_boost_*() counter functions.
+  Flavour rt25 = rt24;
+  rt25.name = "2.6.25-rt";
+  rt25.release = "2.6.25.8-rt7";
+  rt25.rcu_trace_markers = false;
+
+  return {vp, vanilla, lowlatency, preempt, rt, rt24, rt25};
 }
 
 }  // namespace

@@ -62,6 +62,19 @@ struct Flavour {
 
   // Locks and memory.
   bool preempt_rt_full{};  // CONFIG_PREEMPT_RT_FULL: spinlock_t and the BKL are rt_mutexes
+  // SCHED_FIFO priority of ksoftirqd/N (2.6.24-rt: MAX_USER_RT_PRIO/2); 0: a nice -10 task.
+  int softirq_thread_prio{};
+
+  // RCU (kernel_sim/rcu/rcupreempt.h).
+  // CONFIG_PREEMPT_RCU (2.6.24-rt): readers are preemptible, counted per task and per CPU;
+  // grace periods advance through the counter-flip state machine at the tick.
+  bool preempt_rcu{};
+  // CONFIG_PREEMPT_RCU_BOOST (-rt): a reader preempted in its read section goes on its
+  // CPU's rcu_boost_dat list and is unboosted at its outermost rcu_read_unlock.
+  bool rcu_boost{};
+  // How CONFIG_RCU_TRACE counts boost events: trace_mark() markers with probes (2.6.24-rt),
+  // or counters incremented directly by rcu_trace_boost_*() (2.6.25-rt).
+  bool rcu_trace_markers{};
   // 2.6 kmap_atomic() is a function doing inc_preempt_count(); 2.4's is inline.
   bool kmap_atomic_inc_preempt{};
   // mm/slab.c cache_reap on events/N every 2 s (2.6); 2.4 reaps from kswapd only.

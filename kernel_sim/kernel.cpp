@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include "kernel_sim/block/block_layer.h"
+#include "kernel_sim/drivers/net/fec_mpc52xx.h"
 #include "kernel_sim/drivers/net/rtl8139.h"
 #include "kernel_sim/drivers/sound/es1371.h"
 #include "kernel_sim/drivers/usb/uhci_hcd.h"
@@ -56,6 +57,7 @@ Kernel::Kernel(const KernelParams& p, std::vector<CpuOps*> cpus)
     tracer_.set_blame(blame_.get());
   }
   block_ = std::make_unique<BlockLayer>(*this);
+  if (flavour_.preempt_rcu) rcu_ = std::make_unique<RcuState>(p_.rcu, ncpus());
   if (flavour_.preempt_times)
     pstats_ = std::make_unique<PreemptStats>(
         ncpus(), sc_core::sc_time(p_.latencytimes_read_s, sc_core::SC_SEC));
@@ -70,9 +72,12 @@ NetStack& Kernel::net() {
   return *net_;
 }
 
-Rtl8139Driver& Kernel::nic() {
+NetDriver& Kernel::nic() {
   if (!nic_) {
-    nic_ = std::make_unique<Rtl8139Driver>(*this, net());
+    if (p_.fec)
+      nic_ = std::make_unique<Mpc52xxFecDriver>(*this, net());
+    else
+      nic_ = std::make_unique<Rtl8139Driver>(*this, net());
     nic_->open();
   }
   return *nic_;
@@ -199,8 +204,11 @@ void Kernel::start_kernel() {
     m->mm = 0;  // a kernel thread
     rq_[size_t(c)].migration_thread = m;
     const std::string name = "ksoftirqd/" + std::to_string(c);
+    // 2.6.24-rt's ksoftirqd/N is SCHED_FIFO (Flavour::softirq_thread_prio); else nice -10.
+    const int sirq = flavour_.softirq_thread_prio;
     Task* t = create_task(
-        name, [this, c] { ksoftirqd(c); }, Policy::Normal, -10, c, 1u << c);
+        name, [this, c] { ksoftirqd(c); }, sirq ? Policy::Fifo : Policy::Normal, sirq ? sirq : -10,
+        c, 1u << c);
     t->mm = 0;  // a kernel thread
     pcpu_[size_t(c)].ksoftirqd = t;
   }
@@ -217,6 +225,7 @@ void Kernel::start_kernel() {
     tick_setup_sched_timer(0);
   }
   open_softirq(TIMER_SOFTIRQ, [this] { run_timer_softirq(); });
+  if (rcu_) rcu_init();  // rcu_init_rt, rcu_preempt_boost_init: RCU_SOFTIRQ, krcupreemptd
   // arch/i386/mach-default/setup.c irq0: SA_INTERRUPT.
   request_irq(0, "timer", IRQF_DISABLED, [this] { timer_interrupt("generic_handle_IRQ_event"); });
   if (p_.slab_reap) {

@@ -19,6 +19,7 @@
 #include "kernel_sim/locks/rwlock.h"
 #include "kernel_sim/locks/semaphore.h"
 #include "kernel_sim/locks/spinlock.h"
+#include "kernel_sim/rcu/rcupreempt.h"
 #include "kernel_sim/sched/cputime.h"
 #include "kernel_sim/sched/runqueue.h"
 #include "kernel_sim/sched/task.h"
@@ -35,7 +36,7 @@ class BlockLayer;
 class Workqueue;
 class Slab;
 class NetStack;
-class Rtl8139Driver;
+class NetDriver;
 class Es1371Driver;
 class UhciHcd;
 class ReiserFs;
@@ -126,7 +127,9 @@ enum Softirq {
   NET_RX_SOFTIRQ,
   SCSI_SOFTIRQ,
   TASKLET_SOFTIRQ,
-  HRTIMER_SOFTIRQ = 7  // -rt/hrtimer: soft hrtimers (its own number in later kernels)
+  HRTIMER_SOFTIRQ = 7,  // -rt/hrtimer: soft hrtimers (its own number in later kernels)
+  RCU_SOFTIRQ = 8,      // 2.6.24 include/linux/interrupt.h
+  NR_SOFTIRQS = 9
 };
 
 class KernelBlame;
@@ -317,10 +320,11 @@ class Kernel {
   const TlbStats& tlb_stats() const { return tlb_stats_; }
 
   BlockLayer& block();
-  // Network stack with the RTL8139 opened (eth0 up), and the probed ES1371; both
-  // are brought up by their first user (from a task), so an idle board stays idle.
+  // Network stack with eth0's driver opened (8139too, or fec_mpc52xx with kernel fec), and the
+  // probed ES1371; both are brought up by their first user (from a task), so an idle board stays
+  // idle.
   NetStack& net();
-  Rtl8139Driver& nic();
+  NetDriver& nic();
   Es1371Driver& snd();
   // The ReiserFS root of seed 001's machine, mounted (with kupdated) at boot when
   // kernel.rootfs names it, else by its first user.
@@ -330,7 +334,7 @@ class Kernel {
   // starts with its first user.
   Ext3& ext3();
   const Ext3* ext3_if_mounted() const { return ext3_.get(); }
-  Rtl8139Driver* nic_if_up() { return nic_.get(); }
+  NetDriver* nic_if_up() { return nic_.get(); }
   Es1371Driver* snd_if_up() { return snd_.get(); }
   const std::vector<std::unique_ptr<UhciHcd>>& uhci() const { return uhci_; }
   bool has_drivers() const { return nic_ || snd_ || net_ || !uhci_.empty(); }
@@ -386,6 +390,14 @@ class Kernel {
   void up(Semaphore& s, const char* parent);
   // Per-lock hold/spin statistics of every live spinlock taken so far (first-use order).
   std::vector<LockStats> lock_stats() const;
+  // rcu/rcupreempt.cpp (Flavour::preempt_rcu; elsewhere they cost nothing here)
+  void rcu_read_lock(const char* parent);
+  void rcu_read_unlock(const char* parent);
+  // call_rcu: `func` runs in RCU_SOFTIRQ after two counter flips (GP_STAGES).
+  void call_rcu(std::function<void()> func, const char* parent);
+  // synchronize_rcu with boosting: boost the preempted readers, wait a grace period.
+  void synchronize_rcu(const char* parent);
+  const RcuState* rcu() const { return rcu_.get(); }
   // time/hrtimer.cpp (POSIX timers: time/posix_timers.h)
   void hrtimer_start(Hrtimer& t, sc_time expires, const char* parent);
   void hrtimer_cancel(Hrtimer& t);
@@ -502,14 +514,14 @@ class Kernel {
   std::unique_ptr<Workqueue> events_;  // keventd: events/N (slab_reap only here)
   std::unique_ptr<Slab> slab_;
   std::unique_ptr<NetStack> net_;
-  std::unique_ptr<Rtl8139Driver> nic_;
+  std::unique_ptr<NetDriver> nic_;
   std::unique_ptr<Es1371Driver> snd_;
   std::vector<std::unique_ptr<UhciHcd>> uhci_;
   std::unique_ptr<ReiserFs> fs_;
   std::unique_ptr<Ext3> ext3_;
   uint32_t io_apic_routed_ = (1u << 0) | (1u << 14);  // set up by setup_io_apic
   IrqDesc irq_desc_[NR_IRQS];
-  std::function<void()> softirq_vec_[8];
+  std::function<void()> softirq_vec_[NR_SOFTIRQS];
   std::vector<TimerList> timers_;    // per-CPU timer bases (tvec_bases)
   std::deque<Spinlock> timer_lock_;  // each base's own lock (DEFINE_PER_CPU tvec_bases)
   // The lock of `cpu`'s timer base: its own on 2.6, 2.4's global timerlist_lock.
@@ -573,6 +585,21 @@ class Kernel {
   void tick_setup_sched_timer(int cpu);
   void ktimersoftd(int cpu);
   int select_task_rq_rt(Task* p, int cpu);
+  // rcu/rcupreempt.cpp, rcu/rcupreempt_boost.cpp
+  std::unique_ptr<RcuState> rcu_;
+  void rcu_init();
+  void rcu_check_callbacks(int cpu);
+  void rcu_try_flip();
+  void rcu_advance_callbacks(RcuCpu& rdp);
+  void rcu_process_callbacks();
+  void rcu_trace(RcuCpu& rdp, const char* parent);  // an RCU_TRACE_*() counter increment
+  void rcu_preempt_boost();                         // schedule(): a reader scheduled out
+  void rcu_preempt_unboost();                       // the outermost rcu_read_unlock
+  void rcu_boost_task(Task* t);
+  void rcu_boost_readers();
+  void rcu_unboost_readers();
+  void rcu_trace_boost(RcuCpu& rdp, const char* marker, const char* parent);
+  void krcupreemptd();
   std::vector<Spinlock*> locks_;
   Spinlock kernel_flag_{"kernel_flag", true};
   const char* bkl_cause_ = "BKL";

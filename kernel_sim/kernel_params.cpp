@@ -277,6 +277,7 @@ Table<KernelParams> kernel_keys() {
   mount_all(t, i387_keys(), "fpu.", [](P& p) -> I387Params& { return p.fpu; });
   mount_all(t, hdparm_keys(), "hdparm.", [](P& p) -> Hdparm& { return p.block.hdparm; });
   mount_all(t, aic7xxx_keys(), "aic7xxx.", [](P& p) -> Aic7xxxOptions& { return p.block.aic7xxx; });
+  mount_all(t, rcu_keys(), "rcu.", [](P& p) -> RcuParams& { return p.rcu; });
   return t;
 }
 

@@ -12,6 +12,7 @@
 #include "kernel_sim/block/block_params.h"
 #include "kernel_sim/flavour.h"
 #include "kernel_sim/fs/reiserfs_params.h"
+#include "kernel_sim/rcu/rcupreempt_params.h"
 #include "kernel_sim/trace/latency_tracer_params.h"
 
 namespace latsim::kernel {
@@ -95,6 +96,7 @@ struct KernelParams {
   double latencytimes_read_s = 0;
   ReiserFsParams reiserfs;  // kernel.reiserfs.*: kupdated's period, the journal's batch limit
   I387Params fpu;           // kernel.fpu.*: CONFIG_MK7's MMX routines, the Athlon patch, costs
+  RcuParams rcu;            // kernel.rcu.*: CONFIG_RCU_TRACE, boosting (preempt-RCU flavours)
 
   // ---- mechanisms.* keys the kernel reads (mechanism_keys) ----
   bool io_delay = true;         // outb_p/inb_p add a port 0x80 write
@@ -117,6 +119,8 @@ struct KernelParams {
   // The board has an IO-APIC; without one IRQs go through the 8259A pair (virtual
   // wire to CPU0) and the tick is the PIT's IRQ0 (a 2.4 UP kernel, no local APIC timer).
   bool io_apic = true;
+  // eth0 is the MPC5200's FEC fed by BestComm (fec_mpc52xx), not the RTL8139 (8139too).
+  bool fec = false;
 
   // ---- constants of the model, no keys ----
   int nic_weight = 64;         // dev->weight of 8139too: packets per poll before requeueing

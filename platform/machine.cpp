@@ -26,7 +26,19 @@ disk::DiskDriveParams disk_params(const Scenario& s) {
 
 net::Rtl8139Params nic_params(const Scenario& s) {
   net::Rtl8139Params p = s.platform.nic;
-  p.rx = nic_rx_source(s);  // the far end of the cable: traffic of a net_in load
+  if (!s.platform.fec.fitted) p.rx = nic_rx_source(s);  // the cable's traffic: eth0's
+  return p;
+}
+
+dma::BestcommParams bestcomm_params(const Scenario& s) {
+  dma::BestcommParams p = s.platform.bestcomm;
+  p.xlb_mhz = s.platform.cpu.fsb_mhz;  // the XLB is the bus the CPU's clock counts
+  return p;
+}
+
+net::Mpc52xxFecParams fec_params(const Scenario& s) {
+  net::Mpc52xxFecParams p = s.platform.fec;
+  p.rx = nic_rx_source(s);  // the far end of the cable: the NFS server's replies
   return p;
 }
 
@@ -126,6 +138,8 @@ Machine::Machine(const Scenario& s)
   }
   pic_master.intr.connect(*lapics[0], 0);  // virtual wire: 8259A INTR to CPU0 LINT0
 
+  if (s.platform.fec.fitted) add_fec(s, next_target);
+
   // The graphics card, where the board has one: a PCI memory target (its AGP slot is
   // PCI-compatible for these cycles), no interrupt used by the X server.
   if (s.platform.disk.adapter == "aic7xxx") {
@@ -140,6 +154,20 @@ Machine::Machine(const Scenario& s)
     pci.target_socket.bind(video->socket);
     pci.map(kVideoControlBase, 0x10000, next_target++, "permedia2", 2);
   }
+}
+
+// The MPC5200's FEC and BestComm: the SDMA registers and the SRAM are one target at two
+// MBAR windows, the FEC's registers another; the SDMA interrupt to its IO-APIC pin.
+void Machine::add_fec(const Scenario& s, int& next_target) {
+  bestcomm = std::make_unique<dma::Bestcomm>("bestcomm", bestcomm_params(s), dram, pci);
+  fec = std::make_unique<net::Mpc52xxFec>("fec", fec_params(s), *bestcomm);
+  pci.target_socket.bind(bestcomm->socket);
+  pci.map(kMbarSdma, 0x100, next_target, "bestcomm-sdma", 2);
+  pci.map(kMbarSram, dma::Bestcomm::kSramBytes, next_target++, "bestcomm-sram", 2,
+          dma::Bestcomm::kSram);
+  pci.target_socket.bind(fec->socket);
+  pci.map(kMbarFec, net::Mpc52xxFec::kWindow, next_target++, "fec", 2);
+  bestcomm->irq.connect(ioapic, kBestcommIrqPin);
 }
 
 std::vector<kernel::CpuOps*> Machine::cpu_ops() {

@@ -23,11 +23,13 @@
 #include "models/cpu/local_apic.h"
 #include "models/cpu/pentium3.h"
 #include "models/disk/disk_drive.h"
+#include "models/dma/bestcomm.h"
 #include "models/ide/ide_controller.h"
 #include "models/irq/apic_bus.h"
 #include "models/irq/i8259a.h"
 #include "models/irq/ioapic.h"
 #include "models/isa/pci_isa_bridge.h"
+#include "models/net/mpc52xx_fec.h"
 #include "models/net/rtl8139.h"
 #include "models/pci/pci_bus.h"
 #include "models/scsi/aic7880.h"
@@ -69,6 +71,14 @@ class Machine {
   // of hda on the IDE channel (which stays, with nothing the kernel drives behind it).
   std::unique_ptr<scsi::Ddys> scsi_disk;
   std::unique_ptr<scsi::Aic7880> scsi;
+  // The MPC5200's FEC and its BestComm engine, on boards with platform.fec.fitted: the
+  // BestComm masters the bus machinery that stands for the XLB, its registers and SRAM
+  // and the FEC's answer as targets on it (MBAR blocks; assumption: PCI-speed cycles).
+  std::unique_ptr<dma::Bestcomm> bestcomm;
+  std::unique_ptr<net::Mpc52xxFec> fec;
+
+ private:
+  void add_fec(const Scenario& s, int& next_target);
 };
 
 // Port and address map of the board (what the BIOS set up).
@@ -79,5 +89,10 @@ constexpr uint16_t kSoundIoBase = 0xe400;             // ES1371 I/O BAR (64 byte
 constexpr uint16_t kUhciIoBase[] = {0xd400, 0xd800};  // UHCI I/O BARs (32 bytes; assumption)
 constexpr uint64_t kVideoControlBase = 0xe0000000;    // Permedia 2 control aperture (64 KiB)
 constexpr uint16_t kScsiIoBase = 0xe800;              // AIC-7880 I/O BAR (256 bytes; assumption)
+constexpr uint64_t kMbar = 0xf0000000;                // MPC5200 MBAR as the boot loader set it
+constexpr uint64_t kMbarSdma = kMbar + 0x1200;        // BestComm SDMA registers (Linux mpc52xx.h)
+constexpr uint64_t kMbarFec = kMbar + 0x3000;         // FEC registers (Linux's device tree)
+constexpr uint64_t kMbarSram = kMbar + 0x8000;        // BestComm SRAM, 16 KiB (Linux mpc52xx.h)
+constexpr unsigned kBestcommIrqPin = 9;               // the SDMA interrupt on the IO-APIC stand-in
 
 }  // namespace latsim::platform

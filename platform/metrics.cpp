@@ -229,6 +229,23 @@ void ext3_metrics(json& j, const RunView& v) {
                {"unlinks", f.unlinks}};
 }
 
+// rcu.*: preemptible RCU's readers, boosts and grace periods (the preempt-RCU flavours).
+void rcu_metrics(json& j, const RunView& v) {
+  const kernel::RcuState* r = v.k.rcu();
+  if (!r) return;
+  const kernel::RcuStats& s = r->s;
+  j["rcu"] = {{"read_sections", s.read_sections},
+              {"boost_called", s.boost_called},
+              {"boosted", s.boosted},
+              {"unboost_called", s.unboost_called},
+              {"unboosted", s.unboosted},
+              {"boost_readers", s.boost_readers},
+              {"grace_periods", s.grace_periods},
+              {"callbacks", s.callbacks},
+              {"marker_calls", s.marker_calls},
+              {"trace_counts", s.trace_counts}};
+}
+
 void time_metrics(json& j, const RunView& v) {
   j["ticks"] = {{"handled", v.k.time_stats().ticks},
                 {"lost", v.k.time_stats().lost_ticks},
@@ -295,7 +312,13 @@ void workload_metrics(json& j, const RunView& v) {
   j["workloads"] = workloads;
 }
 
-json eth0_metrics(const RunView& v, const kernel::Rtl8139Driver& n) {
+// Frames the NIC lost for want of room: the RTL8139's ring, or the FEC's Rx FIFO.
+uint64_t nic_frames_dropped(const RunView& v) {
+  if (v.m.fec) return v.m.fec->stats().frames_dropped_fifo;
+  return v.m.nic.stats().frames_dropped_overflow;
+}
+
+json eth0_metrics(const RunView& v, const kernel::NetDriver& n) {
   const auto& ns = v.k.net().stats();
   return {{"irqs", n.stats().irqs},
           {"rx_packets", n.stats().rx_packets},
@@ -306,7 +329,7 @@ json eth0_metrics(const RunView& v, const kernel::Rtl8139Driver& n) {
           {"max_packets_per_poll", ns.max_packets_per_poll},
           {"max_schedule_to_poll_us", us(ns.max_schedule_to_poll)},
           {"socket_drops", ns.socket_drops},
-          {"nic_frames_dropped_overflow", v.m.nic.stats().frames_dropped_overflow}};
+          {"nic_frames_dropped_overflow", nic_frames_dropped(v)}};
 }
 
 json audiopci_metrics(const kernel::Es1371Driver& a) {
@@ -425,6 +448,7 @@ constexpr Publisher kPublishers[] = {
     [](json& j, const RunView& v) { add_preempt_stats(j, v.k); },
     reiserfs_metrics,
     ext3_metrics,
+    rcu_metrics,
     time_metrics,
     disk_metrics,
     workload_metrics,

@@ -25,6 +25,7 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   kernel::KernelParams p = s.kernel;
   p.apic_bus_mhz = s.platform.cpu.fsb_mhz;  // calibrate_APIC_clock: the bus clock
   p.io_apic = s.platform.ioapic.fitted;
+  p.fec = s.platform.fec.fitted;
   for (int i = 0; i < s.platform.usb.uhci; ++i) p.uhci_io.push_back(kUhciIoBase[i]);
   p.usb_irq = unsigned(s.platform.usb.irq);
   p.scsi_disk = s.platform.disk.adapter == "aic7xxx";

@@ -13,10 +13,12 @@
 #include "models/chipset/smi_source.h"
 #include "models/cpu/pentium3.h"
 #include "models/disk/disk_drive.h"
+#include "models/dma/bestcomm.h"
 #include "models/ide/ide_controller.h"
 #include "models/irq/apic_bus.h"
 #include "models/irq/ioapic.h"
 #include "models/isa/pci_isa_bridge.h"
+#include "models/net/mpc52xx_fec.h"
 #include "models/net/rtl8139.h"
 #include "models/pci/pci_bus.h"
 #include "models/scsi/aic7880.h"
@@ -40,6 +42,8 @@ struct PlatformConfig {
   ide::IdeControllerParams ide;
   disk::DiskDriveParams disk;
   net::Rtl8139Params nic;
+  net::Mpc52xxFecParams fec;     // the MPC5200's FEC: eth0 when fitted
+  dma::BestcommParams bestcomm;  // its BestComm engine (XLB clock: cpu.fsb_mhz)
   sound::Es1371Params sound;
   usb::UhciParams usb;
   video::Permedia2Params video;

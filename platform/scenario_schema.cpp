@@ -53,6 +53,8 @@ std::vector<Key<Scenario>> platform_device_keys() {
   mount_all(k, ide::ide_controller_keys(), "platform.ide.", LATSIM_AT(platform.ide));
   mount_all(k, disk::disk_drive_keys(), "platform.disk.", LATSIM_AT(platform.disk));
   mount_all(k, net::rtl8139_keys(), "platform.nic.", LATSIM_AT(platform.nic));
+  mount_all(k, net::mpc52xx_fec_keys(), "platform.fec.", LATSIM_AT(platform.fec));
+  mount_all(k, dma::bestcomm_keys(), "platform.bestcomm.", LATSIM_AT(platform.bestcomm));
   mount_all(k, sound::es1371_keys(), "platform.sound.", LATSIM_AT(platform.sound));
   mount_all(k, usb::uhci_keys(), "platform.usb.", LATSIM_AT(platform.usb));
   mount_all(k, video::permedia2_keys(), "platform.video.", LATSIM_AT(platform.video));

@@ -63,7 +63,7 @@ void Kernel::__do_softirq(const char* parent, uint32_t mask, bool softirq_count)
     local_irq_enable({"__do_softirq", "lock"});
     LATSIM_DEBUG(softirq, log_who(), "run pending {:#x} {}", pending,
                  &current() == pc.ksoftirqd ? "in ksoftirqd" : "inline");
-    for (int nr = 0; nr < 8; ++nr) {
+    for (int nr = 0; nr < NR_SOFTIRQS; ++nr) {
       if (!(pending & (1u << nr)) || !softirq_vec_[size_t(nr)]) continue;
       if (obs_) obs_->softirq_action_entry(smp_processor_id(), now(), unsigned(nr));
       softirq_vec_[size_t(nr)]();
@@ -125,7 +125,7 @@ void Kernel::ktimersoftd(int c) {
       const uint32_t pending = pc.softirq_pending & kTimerSoftirqs;
       pc.softirq_pending &= ~kTimerSoftirqs;
       local_irq_enable({"run_ksoftirqd", "unlock"});
-      for (int nr = 0; nr < 8; ++nr)
+      for (int nr = 0; nr < NR_SOFTIRQS; ++nr)
         if ((pending & (1u << nr)) && softirq_vec_[size_t(nr)]) softirq_vec_[size_t(nr)]();
       cond_resched("ktimersoftd");
     }

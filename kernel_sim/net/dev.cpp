@@ -19,6 +19,57 @@ void NetStack::netif_rx_schedule(NetDevice* dev, const char* parent) {
   k_.__raise_softirq_irqoff(NET_RX_SOFTIRQ);  // 2.6.9 include/linux/netdevice.h
 }
 
+void NetStack::netif_rx(uint32_t bytes, const char* parent) {
+  k_.fn("netif_rx", parent, 120, 2);
+  if (backlog_.empty()) {
+    input_pkt_queue_.resize(size_t(k_.ncpus()));
+    for (int c = 0; c < k_.ncpus(); ++c) {
+      backlog_.push_back(std::make_unique<NetDevice>());
+      backlog_.back()->name = "backlog";
+      backlog_.back()->poll = [this, c](int* budget) { return process_backlog(c, budget); };
+    }
+  }
+  const bool flags = !k_.irqs_disabled();  // local_irq_save
+  k_.local_irq_disable({"netif_rx", "lock"});
+  const size_t cpu = size_t(k_.smp_processor_id());
+  auto& q = input_pkt_queue_[cpu];
+  if (int(q.size()) <= k_.params().netdev_max_backlog) {
+    q.push_back(bytes);
+    netif_rx_schedule(backlog_[cpu].get(), "netif_rx");  // napi_schedule(&queue->backlog)
+  } else {
+    s_.backlog_drops++;
+    k_.fn("kfree_skb", "netif_rx", 120, 2);
+  }
+  if (flags) k_.local_irq_enable({"netif_rx", "unlock"});
+}
+
+// process_backlog: dequeue with interrupts off, netif_receive_skb each, until the queue is
+// empty (napi_complete) or the quota or budget is used.
+bool NetStack::process_backlog(int cpu, int* budget) {
+  NetDevice& dev = *backlog_[size_t(cpu)];
+  auto& q = input_pkt_queue_[size_t(cpu)];
+  k_.fn("process_backlog", "net_rx_action", 40, 1);
+  const int quota = std::min(*budget, dev.quota);
+  int work = 0;
+  for (;;) {
+    k_.local_irq_disable({"process_backlog", "lock"});
+    if (q.empty()) {
+      netif_rx_complete(&dev);
+      k_.local_irq_enable({"process_backlog", "unlock"});
+      break;
+    }
+    const uint32_t bytes = q.front();
+    q.pop_front();
+    k_.local_irq_enable({"process_backlog", "unlock"});
+    netif_receive_skb(bytes, "process_backlog");
+    if (++work >= quota) break;
+  }
+  note_poll(work);
+  *budget -= work;
+  dev.quota -= work;
+  return dev.on_poll_list;
+}
+
 void NetStack::netif_rx_complete(NetDevice* dev) {
   auto& list = poll_list_[size_t(k_.smp_processor_id())];
   const auto it = std::find(list.begin(), list.end(), dev);
@@ -68,10 +119,21 @@ void NetStack::net_rx_action() {
   s_.max_packets_per_action = std::max(s_.max_packets_per_action, action_packets_);
 }
 
+// The ptype walk and delivery run under rcu_read_lock (2.6.24 net/core/dev.c), the
+// protocol handler under another (net/ipv4/ip_input.c ip_local_deliver_finish); on the
+// flavours without preemptible RCU these cost nothing here.
 void NetStack::netif_receive_skb(uint32_t bytes, const char* parent) {
   k_.fn("netif_receive_skb", parent, 200, 3);
+  k_.rcu_read_lock("netif_receive_skb");
   k_.fn("ip_rcv", "netif_receive_skb", 400, 4);
+  k_.rcu_read_lock("ip_local_deliver_finish");
   k_.fn("udp_rcv", "ip_local_deliver", 300, 3);
+  deliver(bytes);
+  k_.rcu_read_unlock("ip_local_deliver_finish");
+  k_.rcu_read_unlock("netif_receive_skb");
+}
+
+void NetStack::deliver(uint32_t bytes) {
   if (int(rcv_queue_.size()) >= rcvbuf_packets) {  // sock_queue_rcv_skb: over sk_rcvbuf
     s_.socket_drops++;
     k_.fn("kfree_skb", "udp_queue_rcv_skb", 120, 2);

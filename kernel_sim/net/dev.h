@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <systemc>
 #include <vector>
 #include "kernel_sim/locks/spinlock.h"
@@ -29,6 +30,17 @@ struct NetDevice {
   Spinlock queue_lock{"dev->queue_lock"};
 };
 
+// The driver behind eth0 (8139too or fec_mpc52xx), as the stack and the metrics see it.
+struct NetDriverStats {
+  uint64_t irqs = 0, rx_packets = 0, rx_bytes = 0, tx_packets = 0, polls = 0;
+};
+class NetDriver {
+ public:
+  virtual ~NetDriver() = default;
+  virtual void open() = 0;  // dev_open: the driver's open, its IRQ requested
+  virtual const NetDriverStats& stats() const = 0;
+};
+
 struct NetStats {
   uint64_t rx_action_runs = 0;        // net_rx_action invocations
   uint64_t time_squeeze = 0;          // budget or jiffy exhausted: softirq raised again
@@ -37,6 +49,7 @@ struct NetStats {
   // __netif_rx_schedule to the device's first dev->poll in net_rx_action: the longest.
   sc_core::sc_time max_schedule_to_poll;
   uint64_t packets_received = 0, packets_sent = 0, socket_drops = 0, delivered = 0;
+  uint64_t backlog_drops = 0;  // netif_rx: input_pkt_queue over netdev_max_backlog
 };
 
 class NetStack {
@@ -48,6 +61,9 @@ class NetStack {
   // __netif_rx_complete: off this CPU's poll list; the driver calls it with interrupts
   // off, together with unmasking its Rx interrupt (8139too's rtl8139_poll).
   void netif_rx_complete(NetDevice* dev);
+  // netif_rx (2.6.24 net/core/dev.c): a non-NAPI driver's skb onto this CPU's
+  // input_pkt_queue, the backlog device scheduled; process_backlog runs it in NET_RX_SOFTIRQ.
+  void netif_rx(uint32_t bytes, const char* parent);
   // netif_receive_skb -> ip_rcv -> udp_rcv -> sock_queue_rcv_skb.
   void netif_receive_skb(uint32_t bytes, const char* parent);
   void note_poll(int packets);
@@ -62,7 +78,12 @@ class NetStack {
 
  private:
   void net_rx_action();
+  void deliver(uint32_t bytes);  // sock_queue_rcv_skb and the reader's wake-up
+  bool process_backlog(int cpu, int* budget);
   Kernel& k_;
+  // softnet_data's input_pkt_queue and backlog device, per CPU (made by the first netif_rx).
+  std::vector<std::deque<uint32_t>> input_pkt_queue_;
+  std::vector<std::unique_ptr<NetDevice>> backlog_;
   NetDevice* dev_ = nullptr;
   std::vector<std::deque<NetDevice*>> poll_list_;  // per CPU (softnet_data)
   std::deque<uint32_t> rcv_queue_;

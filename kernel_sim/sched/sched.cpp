@@ -25,10 +25,12 @@ constexpr int MAX_BONUS = 10;
 
 int Kernel::effective_prio(const Task* p) const {
   // A priority lent through an rt_mutex (p->pi_prio) wins while it is higher.
-  if (p->policy != Policy::Normal) return std::min(MAX_RT_PRIO - 1 - p->rt_priority, p->pi_prio);
+  // rt_mutex_getprio with RCU boosting (2.6.24-rt): min(normal_prio, rcu_prio, waiters').
+  const int lent = std::min(p->pi_prio, p->rcu_prio);
+  if (p->policy != Policy::Normal) return std::min(MAX_RT_PRIO - 1 - p->rt_priority, lent);
   // CURRENT_BONUS - MAX_BONUS/2: sleepers gain up to 5 levels, hogs lose up to 5.
   const int bonus = int(p->sleep_avg / max_sleep_avg() * MAX_BONUS) - MAX_BONUS / 2;
-  return std::min(std::clamp(p->static_prio - bonus, MAX_RT_PRIO, MAX_PRIO - 1), p->pi_prio);
+  return std::min(std::clamp(p->static_prio - bonus, MAX_RT_PRIO, MAX_PRIO - 1), lent);
 }
 
 // TASK_INTERACTIVE: prio <= static_prio - DELTA(p), DELTA = nice*MAX_BONUS/40 + 2.
@@ -93,6 +95,7 @@ void Kernel::thread_start(Task* p) {
 void Kernel::release_task(Task* p) {
   if (p->array) throw std::logic_error("releasing a queued task: " + p->comm);
   if (p->siglock.registered) unregister_lock(p->siglock);
+  if (p->pi_lock.registered) unregister_lock(p->pi_lock);
   forget(p, sizeof(Task));
   const auto it = std::find_if(tasks_.begin(), tasks_.end(),
                                [p](const std::unique_ptr<Task>& t) { return t.get() == p; });
@@ -218,6 +221,8 @@ void Kernel::schedule_code(const void* run, uint64_t lines) {
 
 void Kernel::schedule(const char* parent) {
   const ScheduleCode code(p_.schedule_code_lines);
+  // 2.6.24-rt schedule(): rcu_preempt_boost() lists a reader leaving its CPU in its section.
+  if (rcu_ && rcu_->p.boost && current().rcu_read_lock_nesting > 0) rcu_preempt_boost();
   for (;;) {
     Task* prev = &current();
     const int c = prev->cpu;

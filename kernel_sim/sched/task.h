@@ -67,6 +67,15 @@ struct Task {
   int lock_depth = -1;     // BKL nesting (-1 = not held)
   int pi_prio = MAX_PRIO;  // priority lent by rt_mutex waiters (MAX_PRIO = none)
   Spinlock siglock{"sighand->siglock", true};
+  Spinlock pi_lock{"pi_lock"};  // raw: taken with interrupts off (rcupreempt-boost.c)
+  // Preemptible RCU (kernel_sim/rcu/rcupreempt.h): the read-side nesting, the per-CPU
+  // counter its outermost rcu_read_lock incremented, and the boost state.
+  int rcu_read_lock_nesting = 0;
+  int rcu_flipctr_idx = 0;
+  int rcub_cpu = -1;             // curr->rcub_rbdp: the CPU whose rcu_boost_dat lists it (-1: none)
+  bool rcub_entry = false;       // !list_empty(&curr->rcub_entry): on rbs_toboost or rbs_boosted
+  int rcu_prio = MAX_PRIO;       // the priority RCU boosting lends (MAX_PRIO: none)
+  long rcu_preempt_counter = 0;  // rcu_boost_readers: which booster this task was
   uint64_t nr_migrations = 0;
   uint64_t cache_footprint = 0;  // lines of its working set refilled after a switch-in
   TaskFpu fpu;                   // its FPU state (arch/i387.cpp)

@@ -43,6 +43,7 @@ void Kernel::update_process_times(bool user, const char* parent) {
   fn("update_one_process", "update_process_times", 40, 1);
   fn("run_local_timers", "update_process_times", 20);
   raise_softirq(TIMER_SOFTIRQ, "update_process_times");
+  if (rcu_) rcu_check_callbacks(smp_processor_id());
   scheduler_tick(user);
 }
 

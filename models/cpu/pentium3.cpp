@@ -23,8 +23,9 @@ params::Table<CpuParams> cpu_keys() {
       bind(with_source(number("fsb_mhz", 33, 400, "MHz", "front-side bus clock"),
                        "CALIBRATION.md CPU and memory: FSB 133 MHz x 8 bytes"),
            &P::fsb_mhz),
-      bind(with_source(integer("l2_kb", 64, 4096, "KiB",
-                               "unified L2 per CPU (random replacement; decides refill misses)"),
+      bind(with_source(integer("l2_kb", 8, 4096, "KiB",
+                               "unified L2 per CPU (random replacement; decides refill misses); "
+                               "on a core without L2, its L1 caches"),
                        "Pentium III Coppermine: 256 KiB on-die L2 per CPU"),
            &P::l2_kb),
       bind(with_source(choice("l2_survival", {"mean", "sampled"},

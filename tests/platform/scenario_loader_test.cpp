@@ -349,7 +349,7 @@ TEST(ScenarioErrors, KeyInTheWrongSection) {
       "maxcpus, "
       "tunables, "
       "rootfs, "
-      "latencytimes_read_s, reiserfs, hdparm)");
+      "latencytimes_read_s, reiserfs, hdparm, rcu)");
 }
 
 TEST(ScenarioErrors, WrongType) {
@@ -451,12 +451,14 @@ TEST(ScenarioErrors, WorkloadMistakes) {
             "bad.yaml:4:26: error: workload.0.jobs: 0 is out of range (accepted: 1..64)\n"
             "bad.yaml:5:5: error: workload.1: unknown workload kind `kernel_bild`; did you mean "
             "`kernel_build`? (accepted: audio_player, cpu_burner, cyclictest, dbench, disk_copy, "
-            "disk_read, disk_write, kernel_build, latencytest, net_in, net_out, proc_read, x11)\n"
+            "disk_read, disk_write, hackbench, kernel_build, latencytest, net_in, net_out, nfs_ls, "
+            "proc_read, x11)\n"
             "bad.yaml:6:29: error: workload.2.blok_kb: unknown disk_read parameter; did you mean "
             "`block_kb`? (accepted: name, enabled, file_mb, block_kb)\n"
             "bad.yaml:7:5: error: workload.3: expected a one-key map `KIND: {PARAMS}`, got "
             "`cyclictest` (accepted: audio_player, cpu_burner, cyclictest, dbench, disk_copy, "
-            "disk_read, disk_write, kernel_build, latencytest, net_in, net_out, proc_read, x11)\n"
+            "disk_read, disk_write, hackbench, kernel_build, latencytest, net_in, net_out, nfs_ls, "
+            "proc_read, x11)\n"
             "bad.yaml:8:5: error: workload.4.name: duplicate workload name `kernel_build` (also "
             "workload.0); give each item its own `name`");
 }

@@ -49,7 +49,7 @@ TEST(ScenarioSchema, MountsEveryKeyTheKernelDeclares) {
   for (const auto& k : kernel::kernel_keys()) declared.push_back("kernel." + k.spec.path);
   for (const auto& k : kernel::mechanism_keys()) declared.push_back("mechanisms." + k.spec.path);
   for (const auto& k : kernel::tracer_keys()) declared.push_back("tracing." + k.spec.path);
-  EXPECT_EQ(declared.size(), 66u);
+  EXPECT_EQ(declared.size(), 71u);
   for (const auto& path : declared) EXPECT_EQ(mounted[path], 1) << path;
 }
 
@@ -164,9 +164,9 @@ TEST(Presets, RegistryAppliesByName) {
   apply_preset("dual-piii-866-via", p);
   EXPECT_EQ(p.pci.latency_timer, 64);
   EXPECT_EQ(p.cpu.count, 2);
-  EXPECT_EQ(preset_names(), (std::vector<std::string>{"athlon-1000-irongate", "atom-c2758",
-                                                      "dual-piii-866-serverworks",
-                                                      "dual-piii-866-via", "pii-333-permedia2"}));
+  EXPECT_EQ(preset_names(), (std::vector<std::string>{
+                                "athlon-1000-irongate", "atom-c2758", "dual-piii-866-serverworks",
+                                "dual-piii-866-via", "mpc5200-lite5200", "pii-333-permedia2"}));
   apply_preset("pii-333-permedia2", p);
   EXPECT_EQ(p.cpu.count, 1);
   EXPECT_EQ(p.video.card, "permedia2");

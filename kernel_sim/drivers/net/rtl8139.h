@@ -10,11 +10,7 @@ namespace latsim::kernel {
 
 class Kernel;
 
-struct Rtl8139DriverStats {
-  uint64_t irqs = 0, rx_packets = 0, rx_bytes = 0, tx_packets = 0, polls = 0;
-};
-
-class Rtl8139Driver {
+class Rtl8139Driver : public NetDriver {
  public:
   static constexpr uint16_t kIoBase = 0xe000;  // I/O BAR as the BIOS assigned it (board map)
   static constexpr unsigned kIrq = 11;
@@ -24,9 +20,9 @@ class Rtl8139Driver {
   static constexpr int kNumTxDesc = 4;
 
   Rtl8139Driver(Kernel& k, NetStack& net);
-  void open();  // rtl8139_open + rtl8139_hw_start; request_irq(11, "eth0")
+  void open() override;  // rtl8139_open + rtl8139_hw_start; request_irq(11, "eth0")
   NetDevice& dev() { return dev_; }
-  const Rtl8139DriverStats& stats() const { return s_; }
+  const NetDriverStats& stats() const override { return s_; }
 
  private:
   void interrupt();
@@ -43,7 +39,7 @@ class Rtl8139Driver {
   uint32_t cur_rx_ = 0;
   uint32_t cur_tx_ = 0, dirty_tx_ = 0;
   bool queue_stopped_ = false;
-  Rtl8139DriverStats s_;
+  NetDriverStats s_;
 };
 
 }  // namespace latsim::kernel
