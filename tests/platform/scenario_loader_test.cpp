@@ -349,7 +349,7 @@ TEST(ScenarioErrors, KeyInTheWrongSection) {
       "maxcpus, "
       "tunables, "
       "rootfs, "
-      "latencytimes_read_s, reiserfs, hdparm, rcu)");
+      "latencytimes_read_s, reiserfs, fpu, hdparm, aic7xxx, rcu)");
 }
 
 TEST(ScenarioErrors, WrongType) {
