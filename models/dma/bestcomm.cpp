@@ -22,19 +22,6 @@ params::Table<BestcommParams> bestcomm_keys() {
 
 namespace {
 uint32_t div_up(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
-
-pci::BurstTrain make_train(int master, sc_time start, sc_time end, uint32_t bursts, sc_time tenure,
-                           uint64_t bytes, bool to_memory) {
-  pci::BurstTrain t;
-  t.master = master;
-  t.start = start;
-  t.end = end;
-  t.period = ps(to_ps(end - start) / std::max(1u, bursts));
-  t.tenure = std::min(tenure, t.period);
-  t.bytes = bytes;
-  t.to_memory = to_memory;
-  return t;
-}
 }  // namespace
 
 Bestcomm::Bestcomm(sc_core::sc_module_name name, const BestcommParams& p, chipset::Dram& dram,
@@ -124,7 +111,8 @@ bool Bestcomm::rx_frame(const FifoFrame& f) {
     s = std::max(s + burst_tenure(b), ready);
   }
   const sc_time end = s + burst_tenure(len - (n - 1) * b);
-  xlb_.announce(make_train(master_, std::max(now, rx_free_), end, n, burst_tenure(b), len, true));
+  xlb_.announce(pci::BurstTrain::spread(master_, std::max(now, rx_free_), end, n, burst_tenure(b),
+                                        len, true));
   rx_free_ = end;
   const uint32_t status = (sram32(bd) & ~(BD_READY | BD_LEN_MASK)) | RX_BD_L | (len & BD_LEN_MASK);
   // The buffer's contents: our frame, destination address first (a test pattern after it).
@@ -151,7 +139,7 @@ void Bestcomm::start_tx() {
     const uint32_t len = std::max(1u, st & BD_LEN_MASK), b = p_.burst_bytes, n = div_up(len, b);
     const sc_time start = std::max({now, tx_free_, tx_wire_free_});
     const sc_time end = start + burst_tenure(b) * double(n - 1) + burst_tenure(len - (n - 1) * b);
-    xlb_.announce(make_train(master_, start, end, n, burst_tenure(b), len, false));
+    xlb_.announce(pci::BurstTrain::spread(master_, start, end, n, burst_tenure(b), len, false));
     tx_free_ = end;
     tx_wire_free_ =
         end +

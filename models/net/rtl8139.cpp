@@ -169,20 +169,7 @@ sc_time Rtl8139::burst_tenure(uint32_t bytes) const {
          double(p_.burst_overhead_clocks + div_up(bytes, uint32_t(pci_.bytes_per_clock())));
 }
 
-namespace {
-pci::BurstTrain make_train(int master, sc_time start, sc_time end, uint32_t bursts, sc_time tenure,
-                           uint64_t bytes, bool to_memory) {
-  pci::BurstTrain t;
-  t.master = master;
-  t.start = start;
-  t.end = end;
-  t.period = ps(to_ps(end - start) / std::max(1u, bursts));
-  t.tenure = std::min(tenure, t.period);
-  t.bytes = bytes;
-  t.to_memory = to_memory;
-  return t;
-}
-}  // namespace
+namespace {}  // namespace
 
 // ---- receive ----
 
@@ -258,10 +245,10 @@ void Rtl8139::receive(const Arrival& a) {
     s = std::max(s + burst_tenure(b), ready);
   }
   const sc_time data_end = s + burst_tenure(len - (n - 1) * b);
-  pci_.announce(make_train(master_, now, data_end, n, burst_tenure(b), len, true));
+  pci_.announce(pci::BurstTrain::spread(master_, now, data_end, n, burst_tenure(b), len, true));
   // Status and length are known only at the end: the header is written last.
   const sc_time done = data_end + burst_tenure(4);
-  pci_.announce(make_train(master_, data_end, done, 1, burst_tenure(4), 4, true));
+  pci_.announce(pci::BurstTrain::spread(master_, data_end, done, 1, burst_tenure(4), 4, true));
   rx_dma_ = RxDma{cbr_, len, done};
   rx_dma_free_ = done;
 }
@@ -334,8 +321,8 @@ void Rtl8139::start_tx(unsigned n, uint32_t v) {
   const sc_time wire_start = std::max(after_bursts(div_up(thresh, b)), tx_wire_free_);
   const uint32_t frame = std::max(size, kMinPayloadBytes) + kFcsBytes;  // the chip appends FCS
   const sc_time wire_end = wire_start + frame_on_wire(frame, p_.wire_mbit_s);
-  pci_.announce(
-      make_train(master_, start, dma_end, nb, burst_tenure(std::min(b, size)), size, false));
+  pci_.announce(pci::BurstTrain::spread(master_, start, dma_end, nb,
+                                        burst_tenure(std::min(b, size)), size, false));
   s.own_at = dma_end;
   s.tok_at = wire_end;
   tx_dma_free_ = dma_end;

@@ -23,6 +23,10 @@ struct BurstTrain {
   // asserted until then (its next entries' data is already there). Zero: `end`.
   sc_time run_end;
 
+  // `bursts` bursts spread evenly over [start, end), each holding the bus for `tenure`.
+  static BurstTrain spread(int master, sc_time start, sc_time end, uint32_t bursts, sc_time tenure,
+                           uint64_t bytes, bool to_memory);
+
   bool covers(const sc_time& t) const { return t >= start && t < end; }
   sc_time req_end() const { return run_end > end ? run_end : end; }  // REQ# dropped
   // End of the burst in progress at t (t itself if the bus is idle then).
