@@ -116,13 +116,13 @@ sc_time HostBridge::ready_at(sc_time t, bool io) const {
   // entry, a run) ends, the CPU's request goes before that master's next one, even when
   // the master's bursts are back to back. Another master's train may still hold it.
   sc_time r = t;
-  std::vector<const pci::BurstTrain*> waited;
+  waited_.assign(trains_.size(), false);  // reuses its storage: this runs on every miss
   for (bool moved = true; moved;) {
     moved = false;
-    for (const auto& tr : trains_) {
-      if (std::find(waited.begin(), waited.end(), &tr) != waited.end()) continue;
-      sc_time x = ready_in(tr, r, io);
-      if (x > r) r = x, moved = true, waited.push_back(&tr);
+    for (size_t i = 0; i < trains_.size(); ++i) {
+      if (waited_[i]) continue;
+      sc_time x = ready_in(trains_[i], r, io);
+      if (x > r) r = x, moved = true, waited_[i] = true;
     }
   }
   return r;

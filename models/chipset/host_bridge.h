@@ -128,6 +128,7 @@ class HostBridge : public sc_core::sc_module, public pci::MasterTrafficListener 
   pci::PciBus& pci_;
   Dram& dram_;
   std::vector<pci::BurstTrain> trains_;
+  mutable std::vector<char> waited_;  // ready_at's trains already waited for
   sc_core::sc_event changed_;
   std::deque<PostedWrite> posted_;
   uint64_t next_ticket_ = 0, serving_ = 0;  // CPU-to-PCI cycles run in ticket order

@@ -172,6 +172,7 @@ void IdeController::start_dma() {
   command_pending_ = false;
   dma_index_ = 0;
   dma_off_ = 0;
+  walk_.from = -1;  // a new PRD table and drive plan
   dma_step();
 }
 
@@ -227,6 +228,11 @@ sc_time IdeController::run_end(int next, uint64_t off, sc_time end) const {
   // has its first sector once that PRD is fetched (DMARQ stays up while the drive's buffer
   // has data); otherwise REQ# drops while the drive waits on the media.
   // Host transactions to come are unknown here; a deferral recomputes it (add_master).
+  const int k = next - walk_.from;
+  if (walk_.from >= 0 && k >= 0 && size_t(k) < walk_.ends.size() && walk_.ends[size_t(k)] == end)
+    return walk_.result;
+  walk_.from = next;
+  walk_.ends.assign(1, end);
   const double rate = udma_rate();
   const sc_time prd_fetch = p_.prd_fetch(), sector_time = transfer_time(512, rate);
   const uint64_t total = uint64_t(cmd_sectors()) * 512;
@@ -240,8 +246,10 @@ sc_time IdeController::run_end(int next, uint64_t off, sc_time end) const {
     end = std::max(fetched + transfer_time(bytes, rate),
                    sector_ready(last) + sector_time);  // as dma_step
     off += bytes;
+    walk_.ends.push_back(end);
     if (e.eot) break;
   }
+  walk_.result = end;
   return end;
 }
 

@@ -7,6 +7,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <systemc>
 #include <tlm>
+#include <vector>
 #include "common/params.h"
 #include "models/chipset/dram.h"
 #include "models/common/register_bank.h"
@@ -93,6 +94,13 @@ class IdeController : public sc_core::sc_module {
   // End of the back-to-back run an entry ending at `end` belongs to; `next`/`off`: the
   // PRD index and command byte offset of the entry after it.
   sc_time run_end(int next, uint64_t off, sc_time end) const;
+  // The last run_end walk: the end after each entry it took in (ends[0] its input). A
+  // later call for an entry that ended where the walk said continues the same walk.
+  struct RunWalk {
+    int from = -1;  // `next` of the walk; -1: none this command
+    std::vector<sc_time> ends;
+    sc_time result;
+  };
   sc_time done_at(sc_time dma_end) const;  // INTRQ of a DMA command whose data moved by then
   uint32_t cmd_sectors() const { return writing_ ? wplan_.sectors : plan_.sectors; }
   void pio_ready();  // the next sector is in the drive's buffer
@@ -125,6 +133,7 @@ class IdeController : public sc_core::sc_module {
   Reg devctl_ = Reg(regs_, "Device Control", {kControl, 1}, RegAccess::WO, 0, nullptr,
                     &IdeController::write_devctl);
   bool command_pending_ = false, irq_pending_ = false;
+  mutable RunWalk walk_;
   disk::ReadPlan plan_;
   disk::WritePlan wplan_;
   bool writing_ = false;     // the DMA command is a write: the bus master reads memory
