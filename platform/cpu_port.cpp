@@ -38,7 +38,7 @@ kernel::Trap CpuPort::take_interrupt() {
 void CpuPort::iret(const kernel::Trap& t, bool prev_if) { cpu_.iret({t.nmi, t.vector}, prev_if); }
 
 uint32_t CpuPort::access(uint64_t addr, uint32_t v, unsigned len, bool write) {
-  tlm::tlm_generic_payload p;
+  tlm::tlm_generic_payload& p = payload_;  // one per CPU: a new one allocates its extensions
   uint8_t buf[4] = {};
   std::memcpy(buf, &v, len);
   p.set_address(addr);

@@ -62,6 +62,7 @@ class CpuPort : public kernel::CpuOps {
   cpu::Pentium3& cpu_;
   double mhz_;
   irq::ApicBus& apic_bus_;
+  tlm::tlm_generic_payload payload_;
 };
 
 }  // namespace latsim::platform

@@ -62,8 +62,7 @@ void Pentium3::smi(sc_time handler) {
   smi_event_.notify(SC_ZERO_TIME);
 }
 
-void Pentium3::enter_smm() {
-  if (smm_pending_ == SC_ZERO_TIME) return;
+void Pentium3::take_smi() {
   local_time::sync();
   const sc_time t = smm_pending_;
   smm_pending_ = SC_ZERO_TIME;

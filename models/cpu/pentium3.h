@@ -172,7 +172,11 @@ class Pentium3 : public sc_core::sc_module {
   bool in_nmi_ = false;
   sc_time smm_pending_;          // handler time of SMIs asserted and not yet taken
   sc_core::sc_event smi_event_;  // SMI# asserted
-  void enter_smm();              // at an instruction boundary: run the pending handler
+  // At an instruction boundary: run the pending handler (asked on every chunk: inline).
+  void enter_smm() {
+    if (smm_pending_ != sc_core::SC_ZERO_TIME) take_smi();
+  }
+  void take_smi();
   std::function<unsigned()> extint_;
   sc_core::sc_event_or_list wake_;  // an interrupt, or new bus-master traffic to plan around
   L2Residency l2_;                  // 256 KiB L2 on Coppermine; 32-byte lines
