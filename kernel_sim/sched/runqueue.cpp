@@ -26,10 +26,8 @@ void PrioArray::dequeue(Task* p) {
 }
 
 int PrioArray::first() const {
-  if (bitmap.none()) return MAX_PRIO;
-  for (int i = 0; i < MAX_PRIO; ++i)
-    if (bitmap.test(i)) return i;
-  return MAX_PRIO;
+  // sched_find_first_bit: a word at a time (libstdc++'s find-first; MAX_PRIO when empty).
+  return int(bitmap._Find_first());
 }
 
 }  // namespace latsim::kernel
