@@ -539,6 +539,34 @@ class Loader {
     return it != location_.end() ? it->second : at(root_mark_);
   }
 
+  // The controller, the tick and the core's interrupt input must make one board: the
+  // MPC5200's PIC feeds an e300 without local APICs, whose decrementer ticks without a PIT.
+  void check_interrupt_hookup() {
+    const auto& p = s_.platform;
+    const auto fail = [&](const char* key, const std::string& message) {
+      error(location_of(key), key, message);
+    };
+    if (p.mpc52xx_pic.fitted && p.ioapic.fitted)
+      fail("platform.mpc52xx_pic",
+           "the board has one interrupt controller: set platform.io_apic false");
+    if (p.mpc52xx_pic.fitted && p.cpu.local_apic)
+      fail("platform.mpc52xx_pic",
+           "its int# goes to an e300 core: set platform.cpu.local_apic false");
+    if (p.fec.fitted && !p.mpc52xx_pic.fitted)
+      fail("platform.fec.fitted", "the BestComm's interrupt needs platform.mpc52xx_pic true");
+    if (!p.cpu.local_apic && !p.mpc52xx_pic.fitted)
+      fail("platform.cpu.local_apic",
+           "false (the e300 decrementer) needs platform.mpc52xx_pic true");
+    if (!p.cpu.local_apic && p.cpu.count != 1)
+      fail("platform.cpu.local_apic", "false leaves no IPIs: platform.cpu.count must be 1");
+    if (!p.cpu.local_apic && p.pit.fitted)
+      fail("platform.pit", "an e300 board has no 8254: set platform.pit false");
+    if (!p.pit.fitted && p.cpu.local_apic)
+      fail("platform.pit",
+           "false leaves the local APIC timer uncalibrated and IRQ 0 idle: "
+           "only with platform.cpu.local_apic false");
+  }
+
   void check_cross_fields() {
     try {
       kernel::check_span_spec(s_.kernel.trace.spans);
@@ -550,6 +578,7 @@ class Loader {
     } catch (const std::invalid_argument& e) {
       error(location_of("outputs.timeline_window"), "outputs.timeline_window", e.what());
     }
+    check_interrupt_hookup();
     const auto& disk = s_.platform.disk;
     if (disk.inner_mb_s > disk.outer_mb_s) {
       error(location_of("platform.disk.inner_mb_s"), "platform.disk.inner_mb_s",
