@@ -543,28 +543,31 @@ class Loader {
   // MPC5200's PIC feeds an e300 without local APICs, whose decrementer ticks without a PIT.
   void check_interrupt_hookup() {
     const auto& p = s_.platform;
-    const auto fail = [&](const char* key, const std::string& message) {
+    // Reported at whichever of the two keys the scenario or a --set gave (a preset's
+    // values have no line): the first if both.
+    const auto fail = [&](const char* a, const char* b, const std::string& message) {
+      const char* key = location_.count(a) || !location_.count(b) ? a : b;
       error(location_of(key), key, message);
     };
-    if (p.mpc52xx_pic.fitted && p.ioapic.fitted)
-      fail("platform.mpc52xx_pic",
-           "the board has one interrupt controller: set platform.io_apic false");
-    if (p.mpc52xx_pic.fitted && p.cpu.local_apic)
-      fail("platform.mpc52xx_pic",
-           "its int# goes to an e300 core: set platform.cpu.local_apic false");
-    if (p.fec.fitted && !p.mpc52xx_pic.fitted)
-      fail("platform.fec.fitted", "the BestComm's interrupt needs platform.mpc52xx_pic true");
-    if (!p.cpu.local_apic && !p.mpc52xx_pic.fitted)
-      fail("platform.cpu.local_apic",
-           "false (the e300 decrementer) needs platform.mpc52xx_pic true");
-    if (!p.cpu.local_apic && p.cpu.count != 1)
-      fail("platform.cpu.local_apic", "false leaves no IPIs: platform.cpu.count must be 1");
-    if (!p.cpu.local_apic && p.pit.fitted)
-      fail("platform.pit", "an e300 board has no 8254: set platform.pit false");
-    if (!p.pit.fitted && p.cpu.local_apic)
-      fail("platform.pit",
-           "false leaves the local APIC timer uncalibrated and IRQ 0 idle: "
-           "only with platform.cpu.local_apic false");
+    const bool pic = p.mpc52xx_pic.fitted, lapic = p.cpu.local_apic;
+    if (pic && p.ioapic.fitted)
+      fail("platform.mpc52xx_pic", "platform.io_apic",
+           "the board has one interrupt controller: platform.mpc52xx_pic and platform.io_apic "
+           "are both true");
+    if (pic != !lapic)
+      fail("platform.mpc52xx_pic", "platform.cpu.local_apic",
+           "the MPC5200's PIC feeds an e300 core (no local APIC) and only it: "
+           "platform.mpc52xx_pic must be the opposite of platform.cpu.local_apic");
+    if (p.fec.fitted && !pic)
+      fail("platform.fec.fitted", "platform.mpc52xx_pic",
+           "the BestComm's interrupt needs platform.mpc52xx_pic true");
+    if (!lapic && p.cpu.count != 1)
+      fail("platform.cpu.local_apic", "platform.cpu.count",
+           "platform.cpu.local_apic false leaves no IPIs: platform.cpu.count must be 1");
+    if (p.pit.fitted == !lapic)
+      fail("platform.pit", "platform.cpu.local_apic",
+           "the tick is the PIT's and local APIC's on a PC, the decrementer's on an e300: "
+           "platform.pit must equal platform.cpu.local_apic");
   }
 
   void check_cross_fields() {
