@@ -38,7 +38,7 @@ PicRun run(const std::string& tag, const std::string& args) {
   return r;
 }
 
-TEST(Mpc52xxPic, SdmaTasksAreVirqsOnTheSdmaChip) {
+TEST(Mpc52xxPicRun, SdmaTasksAreVirqsOnTheSdmaChip) {
   const PicRun r = run("chips", "");
   EXPECT_NE(r.interrupts.find(" 16: "), std::string::npos) << r.interrupts;
   EXPECT_NE(r.interrupts.find("MPC52xx SDMA Level     mpc52xx-fec_rx"), std::string::npos);
@@ -51,7 +51,7 @@ TEST(Mpc52xxPic, SdmaTasksAreVirqsOnTheSdmaChip) {
 }
 
 // The decrementer is the tick: one per jiffy at HZ=1000, jiffies advanced on CPU0.
-TEST(Mpc52xxPic, TheDecrementerKeepsTheTick) {
+TEST(Mpc52xxPicRun, TheDecrementerKeepsTheTick) {
   const PicRun r = run("tick", "");
   const uint64_t ticks = r.metrics["ticks"]["handled"];
   EXPECT_GE(ticks, 298u);
