@@ -57,6 +57,7 @@ Kernel::Kernel(const KernelParams& p, std::vector<CpuOps*> cpus)
     tracer_.set_blame(blame_.get());
   }
   block_ = std::make_unique<BlockLayer>(*this);
+  if (p_.mpc52xx_pic) mpc52xx_pic_ = std::make_unique<Mpc52xxPic>(*this);
   if (flavour_.preempt_rcu) rcu_ = std::make_unique<RcuState>(p_.rcu, ncpus());
   if (flavour_.preempt_times)
     pstats_ = std::make_unique<PreemptStats>(
@@ -187,10 +188,12 @@ void Kernel::boot() {
 
 void Kernel::start_kernel() {
   // init_IRQ / time_init / setup_IO_APIC / setup_APIC_clocks, as on CPU0.
-  setup_pit();
+  if (p_.pit) setup_pit();
   if (pic_mode()) {
     init_8259A();
     init_8259A_irqs();
+  } else if (mpc52xx_pic_) {
+    mpc52xx_pic_->init_irq();  // ppc_md.init_IRQ
   } else {
     setup_io_apic();
   }
@@ -227,7 +230,8 @@ void Kernel::start_kernel() {
   open_softirq(TIMER_SOFTIRQ, [this] { run_timer_softirq(); });
   if (rcu_) rcu_init();  // rcu_init_rt, rcu_preempt_boost_init: RCU_SOFTIRQ, krcupreemptd
   // arch/i386/mach-default/setup.c irq0: SA_INTERRUPT.
-  request_irq(0, "timer", IRQF_DISABLED, [this] { timer_interrupt("generic_handle_IRQ_event"); });
+  if (p_.pit)
+    request_irq(0, "timer", IRQF_DISABLED, [this] { timer_interrupt("generic_handle_IRQ_event"); });
   if (p_.slab_reap) {
     // init_workqueues: create_workqueue("events") before the initcalls (kblockd's among
     // them); cpucache_init then arms each CPU's cache_reap. Its only work here: no reap, none.

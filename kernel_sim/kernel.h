@@ -13,6 +13,7 @@
 #include "common/log.h"
 #include "common/random.h"
 #include "kernel_sim/arch/cpu_ops.h"
+#include "kernel_sim/arch/powerpc/sysdev/mpc52xx_pic.h"
 #include "kernel_sim/flavour.h"
 #include "kernel_sim/irq/irq_desc.h"
 #include "kernel_sim/kernel_params.h"
@@ -87,7 +88,7 @@ struct PerCpu {
   uint64_t tick_irq_n = 0;
   // Time in outermost interrupts by source (a nested one counts in the outer's): one
   // slot per IRQ line, then the local timer, NMIs and other IPIs (intr_source()).
-  std::array<sc_core::sc_time, NR_IRQS + 3> intr_time{};
+  std::array<sc_core::sc_time, NR_IRQS + 4> intr_time{};
   int intr_depth = 0;
   int intr_now = -1;  // the outermost interrupt's source while one is handled (intr_source)
   // The lock a spin_until on this CPU waits for, and its holder when the spin began
@@ -103,6 +104,8 @@ struct PerCpu {
 };
 // PerCpu::intr_time slots after the IRQ lines.
 constexpr unsigned INTR_LOC = NR_IRQS, INTR_NMI = NR_IRQS + 1, INTR_IPI = NR_IRQS + 2;
+// A PowerPC external interrupt until ppc_md.get_irq has named its line (do_IRQ_ppc).
+constexpr unsigned INTR_EXT = NR_IRQS + 3;
 
 // TLB shootdowns (arch/i386/kernel/smp.c): flush_tlb_others and its waits.
 struct TlbStats {
@@ -119,6 +122,8 @@ constexpr unsigned INVALIDATE_TLB_VECTOR = 0xfd;
 constexpr unsigned SPURIOUS_APIC_VECTOR = 0xff;
 constexpr unsigned FIRST_DEVICE_VECTOR = 0x31;
 constexpr unsigned irq_vector(unsigned irq) { return FIRST_DEVICE_VECTOR + 8 * irq; }
+// PowerPC exception vectors the e300 takes asynchronously (the Trap's vector there).
+constexpr unsigned PPC_EXTERNAL_VECTOR = 0x500, PPC_DECREMENTER_VECTOR = 0x900;
 
 enum Softirq {
   HI_SOFTIRQ = 0,
@@ -287,6 +292,8 @@ class Kernel {
   }
   void do_softirq(const char* parent);
   IrqDesc& irq_desc(unsigned irq) { return irq_desc_[irq]; }
+  // The MPC5200's controller (kernel.mpc52xx_pic boards), for its drivers' virqs.
+  Mpc52xxPic& mpc52xx_pic() { return *mpc52xx_pic_; }
   // /proc/interrupts as 2.6.9's show_interrupts prints it (irq/proc_interrupts.cpp).
   std::string show_interrupts() const;
 
@@ -434,6 +441,10 @@ class Kernel {
   unsigned intr_source(const Trap& t);  // its PerCpu::intr_time slot
   void do_IRQ(unsigned irq);
   void do_IRQ_8259A(unsigned irq, IrqDesc& d, sc_time t_in);
+  // arch/powerpc/kernel/irq.c do_IRQ (ppc_md.get_irq) and kernel/irq/chip.c handle_level_irq.
+  void do_IRQ_ppc();
+  void handle_level_irq(unsigned irq, IrqDesc& d, sc_time t_in);
+  std::unique_ptr<Mpc52xxPic> mpc52xx_pic_;
   void run_irq_handler(IrqDesc& d);
   void do_nmi();
   void smp_apic_timer_interrupt();
@@ -459,6 +470,11 @@ class Kernel {
   void irq_thread(unsigned irq);
   // time
   void timer_interrupt(const char* parent);
+  // time/time_powerpc.cpp, arch/powerpc/kernel/time.c: the decrementer clock event
+  // (timer_interrupt there; ppc_ here, apart from i386's IRQ 0 handler above).
+  void ppc_timer_interrupt();
+  void decrementer_set_next_event(sc_time expires);
+  void init_decrementer_clockevent();
   void mark_offset_tsc();
   void do_timer(const char* parent);
   void update_process_times(bool user, const char* parent);
@@ -617,7 +633,7 @@ class Kernel {
     pstats_pending_ = true;
   }
   // A board without an IO-APIC (kernel_params io_apic = false): irq/i8259.cpp.
-  bool pic_mode() const { return !p_.io_apic; }
+  bool pic_mode() const { return !p_.io_apic && !p_.mpc52xx_pic; }
   void init_8259A_irqs();
   void set_8259A_mask(unsigned irq, bool mask, const char* parent);
   void mask_and_ack_8259A(unsigned irq, const char* parent);

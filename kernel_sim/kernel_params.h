@@ -121,6 +121,12 @@ struct KernelParams {
   bool io_apic = true;
   // eth0 is the MPC5200's FEC fed by BestComm (fec_mpc52xx), not the RTL8139 (8139too).
   bool fec = false;
+  // The MPC5200 board: IRQs through its own controller (arch/powerpc/sysdev/mpc52xx_pic),
+  // no 8254 (no IRQ 0), no local APIC: the tick is the decrementer at the time-base rate.
+  bool mpc52xx_pic = false;
+  bool pit = true;
+  bool local_apic = true;
+  double timebase_mhz = 33.0;  // ppc_tb_freq, as the boot loader's device tree gives it
 
   // ---- constants of the model, no keys ----
   int nic_weight = 64;         // dev->weight of 8139too: packets per poll before requeueing

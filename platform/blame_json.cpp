@@ -19,6 +19,7 @@ std::string intr_name(const RunView& v, int src) {
   if (src == int(kernel::INTR_NMI)) return "NMI";
   if (src == int(kernel::INTR_LOC)) return "LOC";
   if (src == int(kernel::INTR_IPI)) return "IPI";
+  if (src == int(kernel::INTR_EXT)) return "external";  // before get_irq named the line
   if (src < 0 || src >= int(kernel::NR_IRQS)) return "";
   const std::string& n = v.k.irq_desc(unsigned(src)).name;
   return fmt::format("IRQ {}{}{}", src, n.empty() ? "" : " ", n);

@@ -3,6 +3,7 @@
 // become TLM transactions through the host bridge, IPIs go over the APIC bus.
 #include "common/local_time.h"
 #include "kernel_sim/arch/cpu_ops.h"
+#include "models/cpu/e300_decrementer.h"
 #include "models/cpu/pentium3.h"
 #include "models/irq/apic_bus.h"
 
@@ -10,8 +11,10 @@ namespace latsim::platform {
 
 class CpuPort : public kernel::CpuOps {
  public:
-  CpuPort(cpu::Pentium3& cpu, double mhz, irq::ApicBus& apic_bus)
-      : cpu_(cpu), mhz_(mhz), apic_bus_(apic_bus) {}
+  // `dec`: the core's decrementer, on a board without local APICs (else null).
+  CpuPort(cpu::Pentium3& cpu, double mhz, irq::ApicBus& apic_bus,
+          cpu::E300Decrementer* dec = nullptr)
+      : cpu_(cpu), mhz_(mhz), apic_bus_(apic_bus), dec_(dec) {}
 
   int id() const override { return cpu_.id(); }
   double mhz() const override { return mhz_; }
@@ -54,6 +57,11 @@ class CpuPort : public kernel::CpuOps {
     cpu_.apic().write(offset, v);
   }
   void send_ipi(int cpu, unsigned vector) override;
+  // A core register: no bus cycle; the decrementer counts in SystemC time, so sync first.
+  void mtdec(uint32_t ticks) override {
+    local_time::sync();
+    if (dec_) dec_->mtdec(ticks);
+  }
   bool take_call_stalls(kernel::StallTotals* out) override;
   const bool* call_stalled_flag() const override { return cpu_.call_stalled_flag(); }
 
@@ -62,6 +70,7 @@ class CpuPort : public kernel::CpuOps {
   cpu::Pentium3& cpu_;
   double mhz_;
   irq::ApicBus& apic_bus_;
+  cpu::E300Decrementer* dec_;
   tlm::tlm_generic_payload payload_;
 };
 

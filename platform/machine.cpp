@@ -101,15 +101,17 @@ Machine::Machine(const Scenario& s)
   isa_bridge.isa_socket.bind(pit.socket);         // 0
   isa_bridge.isa_socket.bind(pic_master.socket);  // 1
   isa_bridge.isa_socket.bind(pic_slave.socket);   // 2
-  isa_bridge.map(0x40, 4, 0, "pit");
+  if (s.platform.pit.fitted) isa_bridge.map(0x40, 4, 0, "pit");
   isa_bridge.map(0x20, 2, 1, "pic-master");
   isa_bridge.map(0xa0, 2, 2, "pic-slave");
 
   // Interrupt wiring: ISA IRQ0 to 8259A IR0 and IO-APIC pin 2 (MP override);
   // pin 0 carries the same edge for the NMI watchdog path; IRQ14 to pin 14.
-  pit.out0.connect(pic_master, 0);
-  pit.out0.connect(ioapic, 2);
-  pit.out0.connect(ioapic, 0);
+  if (s.platform.pit.fitted) {
+    pit.out0.connect(pic_master, 0);
+    pit.out0.connect(ioapic, 2);
+    pit.out0.connect(ioapic, 0);
+  }
   pic_slave.intr.connect(pic_master, 2);
   pic_master.set_slave(2, pic_slave);
   ide.intrq.connect(pic_slave, 6);
@@ -120,23 +122,13 @@ Machine::Machine(const Scenario& s)
   steer_pci_irq(sound.inta, s.platform.sound.irq, pic_master, pic_slave, ioapic);
   ioapic.connect(apic_bus);
 
-  const cpu::CpuParams& cpu_params = s.platform.cpu;
-  for (int i = 0; i < cpu_params.count; ++i) {
-    const std::string n = std::to_string(i);
-    lapics.push_back(
-        std::make_unique<cpu::LocalApic>(("lapic" + n).c_str(), unsigned(i), cpu_params.fsb_mhz));
-    lapics.back()->set_eoi_listener(&ioapic);
-    lapics.back()->set_ipi_bus(&apic_bus);
-    apic_bus.attach(unsigned(i), *lapics.back());
-    cpus.push_back(std::make_unique<cpu::Pentium3>(("cpu" + n).c_str(), i, cpu_params, host_bridge,
-                                                   *lapics.back()));
-    if (cpu_params.l2_survival == "sampled") cpus.back()->sample_l2(s.seed);
-    cpus.back()->set_extint_source([this] { return pic_master.inta(); });
-    if (s.mechanisms.cache_coherence) cpus.back()->set_mesi(&mesi);
-    smi.connect([c = cpus.back().get()](sc_time handler) { c->smi(handler); });
-    ports.push_back(std::make_unique<CpuPort>(*cpus.back(), cpu_params.mhz, apic_bus));
+  if (s.platform.mpc52xx_pic.fitted) {
+    mpc52xx_pic = std::make_unique<irq::Mpc52xxPic>("mpc52xx_pic");
+    pci.target_socket.bind(mpc52xx_pic->socket);
+    pci.map(kMbarIntr, irq::Mpc52xxPic::kWindow, next_target++, "mpc52xx-pic", 2);
   }
-  pic_master.intr.connect(*lapics[0], 0);  // virtual wire: 8259A INTR to CPU0 LINT0
+  add_cpus(s);
+  if (!mpc52xx_pic) pic_master.intr.connect(*lapics[0], 0);  // virtual wire: INTR to CPU0 LINT0
 
   if (s.platform.fec.fitted) add_fec(s, next_target);
 
@@ -156,8 +148,48 @@ Machine::Machine(const Scenario& s)
   }
 }
 
+void Machine::add_cpus(const Scenario& s) {
+  const cpu::CpuParams& cpu_params = s.platform.cpu;
+  for (int i = 0; i < cpu_params.count; ++i) {
+    const std::string n = std::to_string(i);
+    lapics.push_back(
+        std::make_unique<cpu::LocalApic>(("lapic" + n).c_str(), unsigned(i), cpu_params.fsb_mhz));
+    lapics.back()->set_eoi_listener(&ioapic);
+    lapics.back()->set_ipi_bus(&apic_bus);
+    apic_bus.attach(unsigned(i), *lapics.back());
+    cpus.push_back(std::make_unique<cpu::Pentium3>(("cpu" + n).c_str(), i, cpu_params, host_bridge,
+                                                   *lapics.back()));
+    if (cpu_params.l2_survival == "sampled") cpus.back()->sample_l2(s.seed);
+    wire_core_pin(s, size_t(i));
+    if (s.mechanisms.cache_coherence) cpus.back()->set_mesi(&mesi);
+    smi.connect([c = cpus.back().get()](sc_time handler) { c->smi(handler); });
+    ports.push_back(
+        std::make_unique<CpuPort>(*cpus.back(), cpu_params.mhz, apic_bus,
+                                  decrementers.empty() ? nullptr : decrementers.back().get()));
+  }
+}
+
+// The core's interrupt pin (LINT0 in ExtINT mode): the 8259A's INTR and INTA cycle on a PC;
+// on an e300, int# and the decrementer, vectored by the core itself. Without a local APIC
+// the pin is the core's INTR input as such (a P6 with its APIC disabled: LINT0 is INTR).
+void Machine::wire_core_pin(const Scenario& s, size_t i) {
+  if (s.platform.cpu.local_apic) {
+    cpus[i]->set_extint_source([this] { return pic_master.inta(); });
+    return;
+  }
+  const double tb_mhz = s.platform.cpu.fsb_mhz / s.platform.cpu.timebase_divider;
+  const std::string n = "decrementer" + std::to_string(i);
+  decrementers.push_back(std::make_unique<cpu::E300Decrementer>(n.c_str(), tb_mhz));
+  cpu::E300Decrementer& dec = *decrementers.back();
+  lapics[i]->write(cpu::LocalApic::APIC_SPIV, cpu::LocalApic::kSpivEnabled);
+  lapics[i]->write(cpu::LocalApic::APIC_LVT0, 0x700);  // ExtINT, unmasked
+  dec.core_irq.connect(*lapics[i], 0);
+  cpus[i]->set_extint_source([&dec] { return dec.acknowledge(); });
+  if (i == 0 && mpc52xx_pic) mpc52xx_pic->core_int.connect(dec, 0);
+}
+
 // The MPC5200's FEC and BestComm: the SDMA registers and the SRAM are one target at two
-// MBAR windows, the FEC's registers another; the SDMA interrupt to its IO-APIC pin.
+// MBAR windows, the FEC's registers another; the SDMA interrupt to the MPC5200's PIC.
 void Machine::add_fec(const Scenario& s, int& next_target) {
   bestcomm = std::make_unique<dma::Bestcomm>("bestcomm", bestcomm_params(s), dram, pci);
   fec = std::make_unique<net::Mpc52xxFec>("fec", fec_params(s), *bestcomm);
@@ -167,7 +199,10 @@ void Machine::add_fec(const Scenario& s, int& next_target) {
           dma::Bestcomm::kSram);
   pci.target_socket.bind(fec->socket);
   pci.map(kMbarFec, net::Mpc52xxFec::kWindow, next_target++, "fec", 2);
-  bestcomm->irq.connect(ioapic, kBestcommIrqPin);
+  if (mpc52xx_pic)
+    bestcomm->irq.connect(*mpc52xx_pic, irq::Mpc52xxPic::per_pin(irq::Mpc52xxPic::kPerBestcomm));
+  else
+    bestcomm->irq.connect(ioapic, kBestcommIrqPin);
 }
 
 std::vector<kernel::CpuOps*> Machine::cpu_ops() {

@@ -12,6 +12,14 @@
 //     INTRQ -> IRQ14     |  port 0x80; OUT0 -> IRQ0                      IRQ10, no device
 //                        |  PM (686B fn4): SMI# -> every CPU (platform.smi)
 //
+// The MPC5200 board (platform.mpc52xx_pic, cpu.local_apic false, pit false): its
+// interrupt controller at MBAR + 0x500 on the same bus; the BestComm's SDMA interrupt is
+// its peripheral 0, its int# goes to the e300's external interrupt input, which with the
+// decrementer makes the core's one interrupt pin; no 8254 drives IRQ 0.
+//
+//   BestComm SDMA -> PIC peripheral 0 (HI) -> critical HI_int -> CEb -> int# -+-> e300 core
+//   e300 decrementer (time base = XLB / 4) -----------------------------------/
+//
 // Boards with a graphics card (platform.video.card) add a Permedia 2-class target
 // at kVideoControlBase on the same bus (the PII-333 video-FIFO machine).
 //
@@ -20,6 +28,7 @@
 #include "models/chipset/dram.h"
 #include "models/chipset/host_bridge.h"
 #include "models/chipset/smi_source.h"
+#include "models/cpu/e300_decrementer.h"
 #include "models/cpu/local_apic.h"
 #include "models/cpu/pentium3.h"
 #include "models/disk/disk_drive.h"
@@ -28,6 +37,7 @@
 #include "models/irq/apic_bus.h"
 #include "models/irq/i8259a.h"
 #include "models/irq/ioapic.h"
+#include "models/irq/mpc52xx_pic.h"
 #include "models/isa/pci_isa_bridge.h"
 #include "models/net/mpc52xx_fec.h"
 #include "models/net/rtl8139.h"
@@ -76,9 +86,13 @@ class Machine {
   // and the FEC's answer as targets on it (MBAR blocks; assumption: PCI-speed cycles).
   std::unique_ptr<dma::Bestcomm> bestcomm;
   std::unique_ptr<net::Mpc52xxFec> fec;
+  std::unique_ptr<irq::Mpc52xxPic> mpc52xx_pic;                     // platform.mpc52xx_pic
+  std::vector<std::unique_ptr<cpu::E300Decrementer>> decrementers;  // cpu.local_apic false
 
  private:
   void add_fec(const Scenario& s, int& next_target);
+  void add_cpus(const Scenario& s);
+  void wire_core_pin(const Scenario& s, size_t i);
 };
 
 // Port and address map of the board (what the BIOS set up).
@@ -93,6 +107,7 @@ constexpr uint64_t kMbar = 0xf0000000;                // MPC5200 MBAR as the boo
 constexpr uint64_t kMbarSdma = kMbar + 0x1200;        // BestComm SDMA registers (Linux mpc52xx.h)
 constexpr uint64_t kMbarFec = kMbar + 0x3000;         // FEC registers (Linux's device tree)
 constexpr uint64_t kMbarSram = kMbar + 0x8000;        // BestComm SRAM, 16 KiB (Linux mpc52xx.h)
-constexpr unsigned kBestcommIrqPin = 9;               // the SDMA interrupt on the IO-APIC stand-in
+constexpr uint64_t kMbarIntr = kMbar + 0x500;  // interrupt controller (Linux lite5200.dts pic@500)
+constexpr unsigned kBestcommIrqPin = 9;        // the SDMA interrupt on an IO-APIC (no MPC52xx PIC)
 
 }  // namespace latsim::platform

@@ -26,6 +26,10 @@ kernel::KernelParams kernel_params(const Scenario& s) {
   p.apic_bus_mhz = s.platform.cpu.fsb_mhz;  // calibrate_APIC_clock: the bus clock
   p.io_apic = s.platform.ioapic.fitted;
   p.fec = s.platform.fec.fitted;
+  p.mpc52xx_pic = s.platform.mpc52xx_pic.fitted;
+  p.pit = s.platform.pit.fitted;
+  p.local_apic = s.platform.cpu.local_apic;
+  p.timebase_mhz = s.platform.cpu.fsb_mhz / s.platform.cpu.timebase_divider;  // ppc_tb_freq
   for (int i = 0; i < s.platform.usb.uhci; ++i) p.uhci_io.push_back(kUhciIoBase[i]);
   p.usb_irq = unsigned(s.platform.usb.irq);
   p.scsi_disk = s.platform.disk.adapter == "aic7xxx";

@@ -17,12 +17,14 @@
 #include "models/ide/ide_controller.h"
 #include "models/irq/apic_bus.h"
 #include "models/irq/ioapic.h"
+#include "models/irq/mpc52xx_pic.h"
 #include "models/isa/pci_isa_bridge.h"
 #include "models/net/mpc52xx_fec.h"
 #include "models/net/rtl8139.h"
 #include "models/pci/pci_bus.h"
 #include "models/scsi/aic7880.h"
 #include "models/sound/es1371.h"
+#include "models/timer/i8254.h"
 #include "models/usb/uhci.h"
 #include "models/video/permedia2.h"
 #include "platform/output_config.h"
@@ -49,6 +51,8 @@ struct PlatformConfig {
   video::Permedia2Params video;
   scsi::Aic7880Params scsi;  // fitted when platform.disk.adapter is aic7xxx
   irq::IoApicParams ioapic;
+  irq::Mpc52xxPicParams mpc52xx_pic;  // the MPC5200's controller instead of the PC's
+  timer::I8254Params pit;
   irq::ApicBusParams apic_bus;
 };
 

@@ -539,6 +539,37 @@ class Loader {
     return it != location_.end() ? it->second : at(root_mark_);
   }
 
+  // The controller, the tick and the core's interrupt input must make one board: the
+  // MPC5200's PIC feeds an e300 without local APICs, whose decrementer ticks without a PIT.
+  void check_interrupt_hookup() {
+    const auto& p = s_.platform;
+    // Reported at whichever of the two keys the scenario or a --set gave (a preset's
+    // values have no line): the first if both.
+    const auto fail = [&](const char* a, const char* b, const std::string& message) {
+      const char* key = location_.count(a) || !location_.count(b) ? a : b;
+      error(location_of(key), key, message);
+    };
+    const bool pic = p.mpc52xx_pic.fitted, lapic = p.cpu.local_apic;
+    if (pic && p.ioapic.fitted)
+      fail("platform.mpc52xx_pic", "platform.io_apic",
+           "the board has one interrupt controller: platform.mpc52xx_pic and platform.io_apic "
+           "are both true");
+    if (pic != !lapic)
+      fail("platform.mpc52xx_pic", "platform.cpu.local_apic",
+           "the MPC5200's PIC feeds an e300 core (no local APIC) and only it: "
+           "platform.mpc52xx_pic must be the opposite of platform.cpu.local_apic");
+    if (p.fec.fitted && !pic)
+      fail("platform.fec.fitted", "platform.mpc52xx_pic",
+           "the BestComm's interrupt needs platform.mpc52xx_pic true");
+    if (!lapic && p.cpu.count != 1)
+      fail("platform.cpu.local_apic", "platform.cpu.count",
+           "platform.cpu.local_apic false leaves no IPIs: platform.cpu.count must be 1");
+    if (p.pit.fitted == !lapic)
+      fail("platform.pit", "platform.cpu.local_apic",
+           "the tick is the PIT's and local APIC's on a PC, the decrementer's on an e300: "
+           "platform.pit must equal platform.cpu.local_apic");
+  }
+
   void check_cross_fields() {
     try {
       kernel::check_span_spec(s_.kernel.trace.spans);
@@ -550,6 +581,7 @@ class Loader {
     } catch (const std::invalid_argument& e) {
       error(location_of("outputs.timeline_window"), "outputs.timeline_window", e.what());
     }
+    check_interrupt_hookup();
     const auto& disk = s_.platform.disk;
     if (disk.inner_mb_s > disk.outer_mb_s) {
       error(location_of("platform.disk.inner_mb_s"), "platform.disk.inner_mb_s",

@@ -43,6 +43,8 @@ std::vector<Key<Scenario>> platform_device_keys() {
   std::vector<Key<Scenario>> k;
   mount_all(k, cpu::cpu_keys(), "platform.cpu.", LATSIM_AT(platform.cpu));
   mount_all(k, irq::ioapic_fitted_keys(), "platform.", LATSIM_AT(platform.ioapic));
+  mount_all(k, irq::mpc52xx_pic_keys(), "platform.", LATSIM_AT(platform.mpc52xx_pic));
+  mount_all(k, timer::i8254_keys(), "platform.", LATSIM_AT(platform.pit));
   mount_all(k, irq::apic_bus_keys(), "platform.apic_bus.", LATSIM_AT(platform.apic_bus));
   mount_all(k, irq::ioapic_keys(), "platform.ioapic.", LATSIM_AT(platform.ioapic));
   mount_all(k, pci::pci_bus_keys(), "platform.pci.", LATSIM_AT(platform.pci));

@@ -88,6 +88,9 @@ class CpuOps {
   virtual uint32_t apic_read(unsigned offset) = 0;
   virtual void apic_write(unsigned offset, uint32_t v) = 0;
   virtual void send_ipi(int cpu, unsigned vector) = 0;
+  // e300 core register: mtspr DEC, the decrementer's next count (time-base ticks); a core
+  // without a decrementer ignores it.
+  virtual void mtdec(uint32_t /*ticks*/) {}
 
   // Hands the blame ledger the stalls since the last take (the end of the caller's previous
   // call), into `out` unless null, and starts afresh; false: none. A CPU model without

@@ -107,11 +107,12 @@ void Kernel::handle_interrupt() {
   LATSIM_DEBUG(irq, log_who(), "interrupt entry: {} vector {:#04x}", t.nmi ? "NMI" : "IRQ",
                t.vector);
   const CodeSite entry =
-      t.nmi                               ? CodeSite{"do_nmi", "nmi_enter"}
-      : t.vector == LOCAL_TIMER_VECTOR    ? CodeSite{"smp_apic_timer_interrupt", "irq_enter"}
-      : t.vector == RESCHEDULE_VECTOR     ? CodeSite{"smp_reschedule_interrupt", "irq_enter"}
-      : t.vector == INVALIDATE_TLB_VECTOR ? CodeSite{"smp_invalidate_interrupt", "irq_enter"}
-                                          : CodeSite{"do_IRQ", "irq_enter"};
+      t.nmi                                ? CodeSite{"do_nmi", "nmi_enter"}
+      : t.vector == LOCAL_TIMER_VECTOR     ? CodeSite{"smp_apic_timer_interrupt", "irq_enter"}
+      : t.vector == PPC_DECREMENTER_VECTOR ? CodeSite{"timer_interrupt", "irq_enter"}
+      : t.vector == RESCHEDULE_VECTOR      ? CodeSite{"smp_reschedule_interrupt", "irq_enter"}
+      : t.vector == INVALIDATE_TLB_VECTOR  ? CodeSite{"smp_invalidate_interrupt", "irq_enter"}
+                                           : CodeSite{"do_IRQ", "irq_enter"};
   critical_check(c, was, entry);
   // Entering the kernel: a nested interrupt returns to kernel mode, not to user.
   Task& cur = current();
@@ -124,9 +125,10 @@ void Kernel::handle_interrupt() {
   const sc_time t_in = now();
   if (outermost) pc.intr_now = int(intr_source(t));
   dispatch(t);
+  const int slot = pc.intr_now;  // dispatch may have named the line (do_IRQ_ppc)
   --pc.intr_depth;
   if (outermost) pc.intr_now = -1;
-  if (outermost) pc.intr_time[intr_source(t)] += now() - t_in;  // nested time counts here
+  if (outermost) pc.intr_time[size_t(slot)] += now() - t_in;  // nested time counts here
   if (obs_) obs_->irq_exit(c, now());
   LATSIM_DEBUG(irq, log_who(), "interrupt exit: vector {:#04x}, {} ns", t.vector,
                (now() - t_in).value() / 1000);
@@ -147,16 +149,19 @@ void Kernel::handle_interrupt() {
   pcpu_[size_t(c3)].last_fn = interrupted;
   this_cpu().iret(t, prev_if);
   const CodeSite exit =
-      t.nmi                               ? CodeSite{"do_nmi", "nmi_exit"}
-      : t.vector == LOCAL_TIMER_VECTOR    ? CodeSite{"smp_apic_timer_interrupt", "irq_exit"}
-      : t.vector == RESCHEDULE_VECTOR     ? CodeSite{"smp_reschedule_interrupt", "irq_exit"}
-      : t.vector == INVALIDATE_TLB_VECTOR ? CodeSite{"smp_invalidate_interrupt", "irq_exit"}
-                                          : CodeSite{"do_IRQ", "irq_exit"};
+      t.nmi                                ? CodeSite{"do_nmi", "nmi_exit"}
+      : t.vector == LOCAL_TIMER_VECTOR     ? CodeSite{"smp_apic_timer_interrupt", "irq_exit"}
+      : t.vector == PPC_DECREMENTER_VECTOR ? CodeSite{"timer_interrupt", "irq_exit"}
+      : t.vector == RESCHEDULE_VECTOR      ? CodeSite{"smp_reschedule_interrupt", "irq_exit"}
+      : t.vector == INVALIDATE_TLB_VECTOR  ? CodeSite{"smp_invalidate_interrupt", "irq_exit"}
+                                           : CodeSite{"do_IRQ", "irq_exit"};
   critical_check(c3, was2, exit);
 }
 
 void Kernel::dispatch(const Trap& t) {
   if (t.nmi) return do_nmi();
+  if (t.vector == PPC_DECREMENTER_VECTOR && !p_.local_apic) return ppc_timer_interrupt();
+  if (t.vector == PPC_EXTERNAL_VECTOR && p_.mpc52xx_pic) return do_IRQ_ppc();
   if (t.vector == LOCAL_TIMER_VECTOR) return smp_apic_timer_interrupt();
   if (t.vector == RESCHEDULE_VECTOR) return smp_reschedule_interrupt();
   if (t.vector == INVALIDATE_TLB_VECTOR) return smp_invalidate_interrupt();
@@ -172,6 +177,8 @@ void Kernel::dispatch(const Trap& t) {
 unsigned Kernel::intr_source(const Trap& t) {
   if (t.nmi) return INTR_NMI;
   if (t.vector == LOCAL_TIMER_VECTOR) return INTR_LOC;
+  if (t.vector == PPC_DECREMENTER_VECTOR && !p_.local_apic) return INTR_LOC;
+  if (t.vector == PPC_EXTERNAL_VECTOR && p_.mpc52xx_pic) return INTR_EXT;  // until get_irq
   if (pic_mode()) return t.vector >= 0x20 && t.vector < 0x30 ? t.vector - 0x20 : INTR_IPI;
   for (unsigned irq = 0; irq < NR_IRQS; ++irq)
     if (irq_vector(irq) == t.vector) return irq;
@@ -256,6 +263,7 @@ void Kernel::wait_8254_wraparound() {
 }
 
 void Kernel::setup_apic_timer() {
+  if (!p_.local_apic) return init_decrementer_clockevent();  // no APIC: the e300's decrementer
   // setup_local_APIC + setup_APIC_LVTT: enabled, periodic, divide by 16, one tick per jiffy.
   CpuOps& cpu = this_cpu();
   const uint32_t count = uint32_t(p_.apic_bus_mhz * 1e6 / 16.0 / p_.hz + 0.5);

@@ -1,7 +1,6 @@
 // arch/i386/kernel/io_apic.c and i8259.c: programming the interrupt
 // controllers. Every IO-APIC register access is an index write plus a data
 // access through the MMIO window, so it pays the bus like any other cycle.
-#include "kernel_sim/drivers/net/fec_mpc52xx.h"
 #include "kernel_sim/drivers/net/rtl8139.h"
 #include "kernel_sim/drivers/sound/es1371.h"
 #include "kernel_sim/kernel.h"
@@ -21,7 +20,6 @@ constexpr uint32_t IO_APIC_POLARITY_LOW = 1u << 13, IO_APIC_TRIGGER_LEVEL = 1u <
 // The MP table lists the PCI devices' INTx# lines (the ES1371's, the RTL8139's, the UHCI
 // controllers') as PCI sources, level-triggered with kernel.pci_irq_trigger level; ISA's are edge.
 bool Kernel::irq_level_triggered(unsigned irq) const {
-  if (p_.fec && irq == Mpc52xxFecDriver::kIrq) return true;  // the SDMA holds it while IntPend
   const bool pci = irq == Es1371Driver::kIrq || irq == Rtl8139Driver::kIrq || irq == p_.usb_irq;
   return pci && p_.pci_irq_level;
 }

@@ -13,10 +13,10 @@ bool Kernel::request_irq(unsigned irq, const char* name, unsigned long flags, Ir
   d.actions.push_back({name, flags, std::move(h)});
   d.name += (shared ? ", " : "") + std::string(name);
   if (shared) return true;
-  if (!pic_mode()) io_apic_route(irq);
+  if (!pic_mode() && !p_.mpc52xx_pic) io_apic_route(irq);
   // hardirq_preemption: every IRQ but the timer runs in its own SCHED_FIFO thread.
   const auto per_irq = p_.irq_threaded.find(irq);
-  d.level = !pic_mode() && irq_level_triggered(irq);
+  d.level = !pic_mode() && !p_.mpc52xx_pic && irq_level_triggered(irq);
   d.threaded =
       p_.hardirq_preemption && irq != 0 && (per_irq == p_.irq_threaded.end() || per_irq->second);
   if (d.threaded && !d.thread) {
@@ -25,9 +25,11 @@ bool Kernel::request_irq(unsigned irq, const char* name, unsigned long flags, Ir
         flavour_.irq_thread_prio);
     d.thread->mm = 0;  // a kernel thread
   }
-  if (pic_mode())
+  if (d.chip)
+    d.chip->unmask(irq, "default_enable");  // setup_irq: default_startup -> default_enable
+  else if (pic_mode())
     set_8259A_mask(irq, false, "startup_8259A_irq");
-  else
+  else if (!p_.mpc52xx_pic)  // an MPC5200 board: a line without a chip has no source
     io_apic_modify(irq, false, "startup_edge_ioapic_irq");
   return true;
 }
@@ -157,6 +159,60 @@ void Kernel::do_IRQ_8259A(unsigned irq, IrqDesc& d, sc_time t_in) {
   irq_exit({"do_IRQ", "irq_exit"});
 }
 
+// arch/powerpc/kernel/irq.c do_IRQ: irq_enter, ppc_md.get_irq (mpc52xx_get_irq), then the
+// line's flow handler; NO_IRQ_IGNORE: nothing pending any more, nothing done.
+void Kernel::do_IRQ_ppc() {
+  const int c = smp_processor_id();
+  auto& pc = pcpu_[size_t(c)];
+  const char* interrupted = pc.last_fn;
+  const sc_time t_in = now();
+  irq_enter({"do_IRQ", "irq_enter"});
+  fn("do_IRQ", interrupted, 60, 1);
+  const int irq = mpc52xx_pic_->get_irq();
+  if (irq >= 0) {
+    if (pc.intr_depth == 1) pc.intr_now = irq;  // the outermost interrupt's line, now known
+    if (pstats_ && pstats_->open(c)) pstats_->cause(c, -100, int(1u << unsigned(irq)));
+    IrqDesc& d = irq_desc_[irq];
+    LATSIM_DEBUG(irq, log_who(), "do_IRQ {} ({}){}", irq, d.name, d.depth > 0 ? ", disabled" : "");
+    handle_level_irq(unsigned(irq), d, t_in);
+  }
+  irq_exit({"do_IRQ", "irq_exit"});
+}
+
+// kernel/irq/chip.c handle_level_irq (2.6.24-rt): mask and ack the source, run the chain
+// (or, threaded, wake its thread: redirect_hardirq) and unmask it again unless disabled.
+void Kernel::handle_level_irq(unsigned irq, IrqDesc& d, sc_time t_in) {
+  fn("handle_level_irq", "do_IRQ", 30);
+  spin_lock(d.lock, "handle_level_irq");
+  d.chip->mask_ack(irq, "handle_level_irq");  // mask_ack_irq
+  const auto out = [&] {
+    spin_unlock(d.lock, {"handle_level_irq", "unlock"});
+    d.in_hardirq(now() - t_in);
+  };
+  if (d.in_progress) return out();  // IRQ_INPROGRESS: its thread still runs it
+  d.count++;
+  pcpu_[size_t(smp_processor_id())].kstat_irqs[irq]++;
+  if (d.actions.empty() || d.depth > 0) {  // IRQ_DISABLED: stays masked, IRQ_PENDING
+    d.pending = true;
+    return out();
+  }
+  d.in_progress = true;
+  if (d.threaded) {  // redirect_hardirq: the thread unmasks it when done (thread_level_irq)
+    d.thread_pending = true;
+    spin_unlock(d.lock, {"handle_level_irq", "unlock"});
+    fn("wake_up_process", "redirect_hardirq", 20);
+    try_to_wake_up(d.thread, "wake_up_process");
+    d.in_hardirq(now() - t_in);
+    return;
+  }
+  spin_unlock(d.lock, {"handle_level_irq", "unlock"});
+  run_irq_handler(d);
+  spin_lock(d.lock, "handle_level_irq");
+  d.in_progress = false;
+  if (d.depth == 0) d.chip->unmask(irq, "handle_level_irq");
+  out();
+}
+
 void Kernel::irq_thread(unsigned irq) {
   IrqDesc& d = irq_desc_[irq];
   for (;;) {
@@ -176,6 +232,11 @@ void Kernel::irq_thread(unsigned irq) {
     if (d.level) {  // do_hardirq: desc->handler->end under desc->lock
       spin_lock(d.lock, "do_hardirq");
       end_level_ioapic_irq(irq, d, "do_hardirq");
+      spin_unlock(d.lock, {"do_hardirq", "unlock"});
+    } else if (d.chip) {  // thread_level_irq: IRQ_INPROGRESS off, unmask unless disabled
+      spin_lock(d.lock, "do_hardirq");
+      d.in_progress = false;
+      if (d.depth == 0) d.chip->unmask(irq, "thread_level_irq");
       spin_unlock(d.lock, {"do_hardirq", "unlock"});
     }
     irq_thread_softirqs();
@@ -216,7 +277,10 @@ void Kernel::enable_irq(unsigned irq, const char* parent) {
   IrqDesc& d = irq_desc_[irq];
   const bool flags = spin_lock_irqsave(d.lock, "generic_enable_irq");
   if (d.depth > 0 && --d.depth == 0) {
-    if (pic_mode()) {
+    if (d.chip) {
+      d.pending = false;  // a level source: the unmask delivers it again (check_irq_resend)
+      d.chip->unmask(irq, "default_enable");
+    } else if (pic_mode()) {
       d.pending = false;  // an edge waited in the 8259A's IRR while masked
       set_8259A_mask(irq, false, "generic_enable_irq");
     } else {

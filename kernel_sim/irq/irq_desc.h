@@ -5,6 +5,7 @@
 #include <functional>
 #include <string>
 #include <vector>
+#include "kernel_sim/irq/irq_chip.h"
 #include "kernel_sim/locks/spinlock.h"
 
 namespace latsim::kernel {
@@ -34,6 +35,7 @@ struct IrqDesc {
   bool replay = false;       // IRQ_PENDING set meanwhile by another CPU: run it again
   bool threaded = false;     // redirected to its IRQ thread
   bool level = false;        // IO-APIC-level (ioapic_level_type), else IO-APIC-edge
+  IrqChip* chip = nullptr;   // set: handle_level_irq through this chip (the MPC5200's)
   Task* thread = nullptr;
   bool thread_pending = false;  // IRQ_INPROGRESS for the thread
   uint64_t count = 0;

@@ -208,6 +208,7 @@ class AccountedCpu : public CpuOps {
   uint32_t apic_read(unsigned offset) override { return hw_.apic_read(offset); }
   void apic_write(unsigned offset, uint32_t v) override { hw_.apic_write(offset, v); }
   void send_ipi(int cpu, unsigned vector) override { hw_.send_ipi(cpu, vector); }
+  void mtdec(uint32_t ticks) override { hw_.mtdec(ticks); }
 
  private:
   // Interrupt entry and exit are the hardware's part of handling an interrupt.

@@ -10,6 +10,7 @@ namespace latsim::kernel {
 void Kernel::hrtimer_program(int c) {
   auto& q = hrtimer_q_[size_t(c)];
   if (q.empty()) return;
+  if (!p_.local_apic) return decrementer_set_next_event(q.begin()->first.first);
   const double delta_us = (q.begin()->first.first - now()).to_seconds() * 1e6;
   const double count = std::ceil(std::max(delta_us, 0.0) * p_.apic_bus_mhz / 16.0);
   this_cpu().apic_write(0x380, uint32_t(std::max(count, 1.0)));
@@ -108,6 +109,11 @@ void Kernel::tick_sched_timer(int c) {
   auto& pc = pcpu_[size_t(c)];
   pc.local_ticks = pc.hres_tick;
   fn("tick_sched_timer", "__run_hrtimer", 40);
+  if (!p_.pit && c == 0) {  // no IRQ 0: tick_do_update_jiffies64 on tick_do_timer_cpu
+    spin_lock(xtime_lock_, "tick_do_update_jiffies64");
+    do_timer("tick_do_update_jiffies64");
+    spin_unlock(xtime_lock_, {"tick_do_update_jiffies64", "unlock"});
+  }
   fn("profile_tick", "tick_sched_timer", 60, 1);
   fn("profile_hit", "tick_sched_timer", 60, 1);
   update_process_times(pc.irq_from_user, "tick_sched_timer");

@@ -40,6 +40,17 @@ params::Table<CpuParams> cpu_keys() {
                                        "decoupling: the same results, fewer context switches)"),
                        "simulator engine, not hardware"),
            &P::run_ahead),
+      bind(with_source(of_type(ValueType::Bool, "local_apic",
+                               "the cores have local APICs (the APIC timer tick, IPIs); false: "
+                               "the core's interrupt pin is its only input and the tick is the "
+                               "e300 decrementer (one CPU only)"),
+                       "reference machine: Pentium III, on-chip local APIC"),
+           &P::local_apic),
+      bind(with_source(integer("timebase_divider", 1, 64, "bus clocks",
+                               "bus clocks per time-base tick: the decrementer's rate (used "
+                               "when local_apic is false)"),
+                       "e300CORERM: time base and decrementer; MPC5200BUM: XLB clock / 4"),
+           &P::timebase_divider),
   };
 }
 

@@ -31,6 +31,10 @@ struct CpuParams {
   // Simulator, not hardware: a CPU runs ahead of SystemC time while nothing else could
   // happen meanwhile (common/local_time.h). Off gives the same results, more slowly.
   bool run_ahead = true;
+  // The per-CPU timer the kernel ticks from: the local APIC's, or (false: no local APIC,
+  // the core's interrupt pin taken directly) the e300 decrementer, counting the time base.
+  bool local_apic = true;
+  int timebase_divider = 4;  // bus clocks per time-base tick (e300CORERM; MPC5200BUM: XLB / 4)
 
   sc_time dram_latency() const { return sc_time(dram_latency_ns, SC_NS); }
 };

@@ -12,11 +12,18 @@
 #include <cstdint>
 #include <systemc>
 #include <tlm>
+#include "common/params.h"
 #include "models/common/register_bank.h"
 #include "models/common/time.h"
 #include "models/irq/irq_line.h"
 
 namespace latsim::timer {
+
+// Whether the board has the 8254 (platform.pit): a PC's IRQ 0 tick and boot calibration.
+struct I8254Params {
+  bool fitted = true;  // false: nothing drives IRQ 0; the tick is a per-CPU timer
+};
+params::Table<I8254Params> i8254_keys();
 
 class I8254 : public sc_core::sc_module {
  public:

@@ -14,10 +14,11 @@ void mpc5200_lite5200(PlatformConfig& p) {
   // is not modelled.
   p.cpu.count = 1;
   p.cpu.mhz = 396.0;
-  // The XLB clock stands where the FSB's is: the local APIC timer model counts it, standing
-  // in for the decrementer (the timebase counts XLB / 4, e300CORERM: time base; the one-shot
-  // local APIC timer is the model's per-CPU one-shot tick device, as the decrementer is).
+  // The XLB clock stands where the FSB's is. No local APIC: the tick is the e300's
+  // decrementer, counting the time base at XLB / 4 (e300CORERM: time base; MPC5200BUM).
   p.cpu.fsb_mhz = 132.0;
+  p.cpu.local_apic = false;
+  p.cpu.timebase_divider = 4;
   // e300CORERM: 16 KiB instruction + 16 KiB data L1, 4-way, 32-byte lines; no L2. The
   // model's one cache level for refill misses gets both (32 KiB), lines of 32 bytes.
   p.cpu.l2_kb = 32;
@@ -30,12 +31,13 @@ void mpc5200_lite5200(PlatformConfig& p) {
   p.host_bridge.holdoff = chipset::CpuHoldoff::None;
   // MPC5200BUM: PCI 2.2, 33 MHz, 32 bits: as the reference machine's PCI model.
 
-  // The MPC5200's interrupt controller is not modelled: the IO-APIC path stands in (its
-  // registers on the on-chip IPB, here a PCI-speed target; assumption).
-  p.ioapic.fitted = true;
-  p.ioapic.bus = "pci";
-  // The MPC5200 has no ISA, no 8254 and no 8259A; the boot-time calibration against the
-  // 8254 is the model's only use of them. Assumption: IPB-speed cycles.
+  // The MPC5200's own interrupt controller (MPC5200BUM: Interrupt Controller), its registers
+  // on the on-chip IPB, here a PCI-speed target (assumption); no IO-APIC.
+  p.mpc52xx_pic.fitted = true;
+  p.ioapic.fitted = false;
+  // The MPC5200 has no ISA, no 8254 and no 8259A: nothing drives IRQ 0. Assumption:
+  // IPB-speed cycles for the legacy ports the model still decodes.
+  p.pit.fitted = false;
   p.isa.io_cycle_ns = 100;
   // USB is OHCI on the MPC5200 (not modelled); no sound, no video.
   p.usb.uhci = 0;
@@ -49,7 +51,7 @@ namespace {
 const PresetRegistration kRegistration{
     {kMpc5200Lite5200,
      "Lite5200B-class MPC5200B board: one e300 core at 396 MHz, 16+16 KiB L1 and no L2, "
-     "132 MHz XLB and DDR, FEC with BestComm; the MPC5200 PIC has a stand-in (seed 002)",
+     "132 MHz XLB and DDR, FEC with BestComm, the MPC5200 PIC, the decrementer tick (seed 002)",
      &mpc5200_lite5200}};
 }  // namespace
 

@@ -17,11 +17,18 @@ TEST(Mpc5200Preset, OneE300CoreAt396MHzWith32KiBOfCache) {
   EXPECT_EQ(s.platform.cpu.l2_kb, 32);
   EXPECT_EQ(s.kernel.flavour, "2.6.24-rt");
   EXPECT_TRUE(s.platform.fec.fitted);
+  // The MPC5200's own interrupt controller and the e300 decrementer; no IO-APIC, no PIT.
+  EXPECT_TRUE(s.platform.mpc52xx_pic.fitted);
+  EXPECT_FALSE(s.platform.ioapic.fitted);
+  EXPECT_FALSE(s.platform.pit.fitted);
+  EXPECT_FALSE(s.platform.cpu.local_apic);
+  EXPECT_EQ(s.platform.cpu.timebase_divider, 4);
 }
 
 // eth0 is the FEC: replies come through BestComm's receive task and fec_mpc52xx's
-// interrupt handler into netif_rx (no NAPI polls); platform.fec.fitted=false puts the
-// RTL8139 and 8139too's NAPI poll back.
+// interrupt handler into netif_rx (no NAPI polls); platform.fec.fitted=false, with the PC's
+// interrupt hookup (IO-APIC, local APIC, PIT) for its PCI INTA#, puts the RTL8139 and
+// 8139too's NAPI poll back.
 TEST(Mpc5200Preset, RepliesComeThroughTheFecAndBestcomm) {
   const auto m = run_metrics(kScenario, {"duration=300ms", "workload.2.enabled=false"}, "mpc-fec");
   const auto& eth0 = m["drivers"]["eth0"];
@@ -33,9 +40,12 @@ TEST(Mpc5200Preset, RepliesComeThroughTheFecAndBestcomm) {
 }
 
 TEST(Mpc5200Preset, FecFittedFalseBringsThe8139tooPathBack) {
-  const auto rtl = run_metrics(
-      kScenario, {"duration=300ms", "workload.2.enabled=false", "platform.fec.fitted=false"},
-      "mpc-rtl");
+  const auto rtl =
+      run_metrics(kScenario,
+                  {"duration=300ms", "workload.2.enabled=false", "platform.fec.fitted=false",
+                   "platform.mpc52xx_pic=false", "platform.io_apic=true",
+                   "platform.cpu.local_apic=true", "platform.pit=true"},
+                  "mpc-rtl");
   EXPECT_GT(rtl["drivers"]["eth0"]["polls"].get<uint64_t>(), 0u);
 }
 

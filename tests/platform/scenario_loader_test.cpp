@@ -332,6 +332,29 @@ TEST(ScenarioErrors, SmiHandlerMustBeShorterThanItsPeriod) {
   EXPECT_EQ(errors_of(kHead + "platform:\n  smi: {period_us: 100, duration_us: 99}\n"), "(loaded)");
 }
 
+// The MPC5200's controller, the decrementer tick and the PIT make one board or the other:
+// each mismatch named at the key the scenario gave.
+TEST(ScenarioErrors, InterruptHookupIsOneBoardOrTheOther) {
+  EXPECT_EQ(errors_of(kHead + "platform:\n  pit: false\n"),
+            "bad.yaml:4:8: error: platform.pit: the tick is the PIT's and local APIC's on a PC, "
+            "the decrementer's on an e300: platform.pit must equal platform.cpu.local_apic");
+  EXPECT_EQ(errors_of(kHead + "platform:\n  mpc52xx_pic: true\n  io_apic: false\n"),
+            "bad.yaml:4:16: error: platform.mpc52xx_pic: the MPC5200's PIC feeds an e300 core (no "
+            "local APIC) and only it: platform.mpc52xx_pic must be the opposite of "
+            "platform.cpu.local_apic");
+  EXPECT_EQ(errors_of(kHead + "platform:\n  preset: mpc5200-lite5200\n  cpu: {count: 2}\n"),
+            "bad.yaml:5:16: error: platform.cpu.count: platform.cpu.local_apic false leaves no "
+            "IPIs: platform.cpu.count must be 1");
+  EXPECT_EQ(errors_of(kHead + "platform:\n  preset: mpc5200-lite5200\n"), "(loaded)");
+  EXPECT_EQ(errors_of(kHead + "platform:\n  preset: mpc5200-lite5200\n",
+                      {"platform.cpu.local_apic=true"}),
+            "--set platform.cpu.local_apic=true: error: platform.cpu.local_apic: the MPC5200's "
+            "PIC feeds an e300 core (no local APIC) and only it: platform.mpc52xx_pic must be the "
+            "opposite of platform.cpu.local_apic\n--set platform.cpu.local_apic=true: error: "
+            "platform.cpu.local_apic: the tick is the PIT's and local APIC's on a PC, the "
+            "decrementer's on an e300: platform.pit must equal platform.cpu.local_apic");
+}
+
 TEST(ScenarioErrors, KeyInTheWrongSection) {
   EXPECT_EQ(
       errors_of(kHead + "kernel:\n  latency_timer: 32\n"),

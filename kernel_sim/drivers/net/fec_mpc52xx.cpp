@@ -20,14 +20,17 @@ Mpc52xxFecDriver::Mpc52xxFecDriver(Kernel& k, NetStack& net) : k_(k), net_(net) 
   net_.register_netdev(&dev_);
 }
 
-// mpc52xx_fec_open: request the tasks' IRQs, reset the tasks, fill the receive ring,
+// mpc52xx_fec_open: request the tasks' IRQs (each task's SDMA source mapped to a virq by
+// bcom_task_alloc; the SDMA chip unmasks it), reset the tasks, fill the receive ring,
 // mpc52xx_fec_start (FEC registers, ETHER_EN), bcom_enable both tasks.
 void Mpc52xxFecDriver::open() {
   rx_.emplace(k_, kSdma, kSram, kRxTask, kRxRing, FEC_RX_NUM_BD, false);
   tx_.emplace(k_, kSdma, kSram, kTxTask, kTxRing, FEC_TX_NUM_BD, true);
-  k_.request_irq(kIrq, "eth0", 0, [this] { sdma_interrupt(); });
-  rx_->unmask_irq();  // request_irq of each task's virq: mpc52xx_sdma_unmask
-  tx_->unmask_irq();
+  Mpc52xxPic& pic = k_.mpc52xx_pic();
+  r_irq_ = pic.irq_create_mapping(Mpc52xxPic::hwirq(Mpc52xxPic::L1_SDMA, kRxTask));
+  t_irq_ = pic.irq_create_mapping(Mpc52xxPic::hwirq(Mpc52xxPic::L1_SDMA, kTxTask));
+  k_.request_irq(r_irq_, "mpc52xx-fec_rx", 0, [this] { rx_interrupt(); });
+  k_.request_irq(t_irq_, "mpc52xx-fec_tx", 0, [this] { tx_interrupt(); });
   k_.writel(FEC_ECNTRL_RESET, kFec + FEC_ECNTRL);  // mpc52xx_fec_hw_init
   rx_->reset();
   tx_->reset();
@@ -57,27 +60,10 @@ void Mpc52xxFecDriver::submit_rx_buffer() {
   rx_->submit_next_buffer();
 }
 
-// mpc52xx_get_irq: the peripheral group's BestComm source decoded through IntPend, the
-// lowest pending task first; handle_level_irq acks it (mpc52xx_sdma_ack) before its handler.
-void Mpc52xxFecDriver::sdma_interrupt() {
-  s_.irqs++;
-  for (;;) {
-    k_.fn("mpc52xx_get_irq", "do_IRQ", 40, 1);
-    const uint32_t pend =
-        k_.readl(kSdma + BcomTask::INT_PEND) & ((1u << kRxTask) | (1u << kTxTask));
-    if (!pend) break;
-    const unsigned task = pend & (1u << kRxTask) ? kRxTask : kTxTask;
-    k_.writel(1u << task, kSdma + BcomTask::INT_PEND);
-    if (task == kRxTask)
-      rx_interrupt();
-    else
-      tx_interrupt();
-  }
-}
-
 // mpc52xx_fec_rx_interrupt: each done descriptor's skb goes up with netif_rx (no copy: the
 // frame stays in the buffer BestComm wrote), a fresh buffer takes its place in the ring.
 void Mpc52xxFecDriver::rx_interrupt() {
+  s_.irqs++;
   k_.fn("mpc52xx_fec_rx_interrupt", "handle_IRQ_event", 60, 1);
   while (rx_->buffer_done()) {
     const uint32_t status = rx_->retrieve_buffer();
@@ -95,6 +81,7 @@ void Mpc52xxFecDriver::rx_interrupt() {
 
 // mpc52xx_fec_tx_interrupt: free what BestComm has moved, wake the queue.
 void Mpc52xxFecDriver::tx_interrupt() {
+  s_.irqs++;
   k_.fn("mpc52xx_fec_tx_interrupt", "handle_IRQ_event", 60, 1);
   k_.spin_lock(lock_, "mpc52xx_fec_tx_interrupt");
   while (tx_->buffer_done()) {

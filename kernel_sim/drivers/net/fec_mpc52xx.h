@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include "kernel_sim/arch/powerpc/sysdev/bestcomm.h"
+#include "kernel_sim/arch/powerpc/sysdev/mpc52xx_pic.h"
 #include "kernel_sim/locks/spinlock.h"
 #include "kernel_sim/net/dev.h"
 
@@ -17,12 +18,10 @@ class Kernel;
 class Mpc52xxFecDriver : public NetDriver {
  public:
   // The board's address map (the device tree's): MBAR and the blocks under it.
-  static constexpr uint64_t kMbar = 0xf0000000;
+  static constexpr uint64_t kMbar = Mpc52xxPic::kMbar;
   static constexpr uint64_t kFec = kMbar + 0x3000;
-  static constexpr uint64_t kSdma = kMbar + 0x1200;
+  static constexpr uint64_t kSdma = Mpc52xxPic::kSdma;
   static constexpr uint64_t kSram = kMbar + 0x8000;
-  // The SDMA interrupt's pin on the IO-APIC that stands in for the MPC5200 PIC.
-  static constexpr unsigned kIrq = 9;
   static constexpr unsigned kRxTask = 0, kTxTask = 1;          // bcom_fec_rx_init, bcom_fec_tx_init
   static constexpr uint32_t kRxRing = 0x100, kTxRing = 0x900;  // bcom_sram_alloc'd rings
   static constexpr uint32_t FEC_RX_NUM_BD = 256, FEC_TX_NUM_BD = 64;
@@ -34,7 +33,6 @@ class Mpc52xxFecDriver : public NetDriver {
   const NetDriverStats& stats() const override { return s_; }
 
  private:
-  void sdma_interrupt();  // mpc52xx_get_irq's SDMA decode, one task at a time
   void rx_interrupt();
   void tx_interrupt();
   bool hard_start_xmit(uint32_t bytes);
@@ -46,6 +44,7 @@ class Mpc52xxFecDriver : public NetDriver {
   NetDevice dev_;
   std::optional<BcomTask> rx_, tx_;
   Spinlock lock_{"priv->lock"};
+  unsigned r_irq_ = 0, t_irq_ = 0;  // the tasks' virqs (bcom_get_task_irq)
   uint32_t rx_slot_ = 0;  // the data buffer submitted next (FEC_RX_NUM_BD of them in turn)
   bool queue_stopped_ = false;
   NetDriverStats s_;

@@ -51,8 +51,4 @@ void BcomTask::enable() {
   k_.writel((k_.readl(tcr) & 0xffff) | TASK_ENABLE, tcr);
 }
 
-void BcomTask::unmask_irq() {
-  k_.writel(k_.readl(sdma_ + INT_MASK) & ~(1u << tasknum_), sdma_ + INT_MASK);
-}
-
 }  // namespace latsim::kernel

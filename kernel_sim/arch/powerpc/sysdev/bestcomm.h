@@ -2,7 +2,8 @@
 // arch/powerpc/sysdev/bestcomm/bestcomm.h (2.6.24): a BestComm task's buffer descriptor
 // ring in the engine's SRAM, walked by the CPU with index (next to submit) and outdex
 // (next to retrieve): bcom_buffer_done, bcom_retrieve_buffer, bcom_prepare_next_buffer,
-// bcom_submit_next_buffer, bcom_enable; and the SDMA interrupt's ack (mpc52xx_pic.c).
+// bcom_submit_next_buffer, bcom_enable. The SDMA interrupt's mask and ack are
+// mpc52xx_pic.c's (arch/powerpc/sysdev/mpc52xx_pic.h).
 // Every descriptor access is a load or store to the on-chip SRAM.
 #include <cstdint>
 
@@ -14,7 +15,7 @@ class BcomTask {
  public:
   static constexpr uint32_t BCOM_BD_READY = 0x40000000;
   static constexpr uint32_t kBdBytes = 8;  // struct bcom_fec_bd: status, skb_pa
-  static constexpr uint32_t INT_PEND = 0x14, INT_MASK = 0x18, TCR0 = 0x1c;
+  static constexpr uint32_t TCR0 = 0x1c;
   static constexpr uint16_t TASK_ENABLE = 0x8000;
 
   // sdma: the SDMA registers' address; sram: the SRAM's; bd_base: the ring's SRAM offset.
@@ -28,7 +29,6 @@ class BcomTask {
   uint64_t prepare_next_buffer();  // the descriptor at index, its status cleared
   void submit_next_buffer();       // READY set, index advances, the task enabled if flagged
   void enable();                   // bcom_enable: TCR's TASK_ENABLE
-  void unmask_irq();               // mpc52xx_sdma_unmask
   unsigned tasknum() const { return tasknum_; }
 
  private:
