@@ -96,6 +96,20 @@ void Kernel::outb_p(uint8_t v, uint16_t port) {
   if (p_.io_delay) outb(0, 0x80);
 }
 
+namespace {
+// The C handler an interrupt runs, at its irq_enter/irq_exit (nmi_enter/nmi_exit).
+CodeSite handler_site(const Trap& t, bool exit) {
+  const char* fn = t.nmi                                ? "do_nmi"
+                   : t.vector == LOCAL_TIMER_VECTOR     ? "smp_apic_timer_interrupt"
+                   : t.vector == PPC_DECREMENTER_VECTOR ? "timer_interrupt"
+                   : t.vector == RESCHEDULE_VECTOR      ? "smp_reschedule_interrupt"
+                   : t.vector == INVALIDATE_TLB_VECTOR  ? "smp_invalidate_interrupt"
+                                                        : "do_IRQ";
+  if (t.nmi) return {fn, exit ? "nmi_exit" : "nmi_enter"};
+  return {fn, exit ? "irq_exit" : "irq_enter"};
+}
+}  // namespace
+
 void Kernel::handle_interrupt() {
   const int c = smp_processor_id();
   CpuOps& cpu = this_cpu();
@@ -106,14 +120,7 @@ void Kernel::handle_interrupt() {
   if (obs_) obs_->irq_entry(c, now(), t.vector, t.nmi);
   LATSIM_DEBUG(irq, log_who(), "interrupt entry: {} vector {:#04x}", t.nmi ? "NMI" : "IRQ",
                t.vector);
-  const CodeSite entry =
-      t.nmi                                ? CodeSite{"do_nmi", "nmi_enter"}
-      : t.vector == LOCAL_TIMER_VECTOR     ? CodeSite{"smp_apic_timer_interrupt", "irq_enter"}
-      : t.vector == PPC_DECREMENTER_VECTOR ? CodeSite{"timer_interrupt", "irq_enter"}
-      : t.vector == RESCHEDULE_VECTOR      ? CodeSite{"smp_reschedule_interrupt", "irq_enter"}
-      : t.vector == INVALIDATE_TLB_VECTOR  ? CodeSite{"smp_invalidate_interrupt", "irq_enter"}
-                                           : CodeSite{"do_IRQ", "irq_enter"};
-  critical_check(c, was, entry);
+  critical_check(c, was, handler_site(t, false));
   // Entering the kernel: a nested interrupt returns to kernel mode, not to user.
   Task& cur = current();
   const bool from_user = cur.in_user;
@@ -148,14 +155,7 @@ void Kernel::handle_interrupt() {
   const bool was2 = critical(c3);
   pcpu_[size_t(c3)].last_fn = interrupted;
   this_cpu().iret(t, prev_if);
-  const CodeSite exit =
-      t.nmi                                ? CodeSite{"do_nmi", "nmi_exit"}
-      : t.vector == LOCAL_TIMER_VECTOR     ? CodeSite{"smp_apic_timer_interrupt", "irq_exit"}
-      : t.vector == PPC_DECREMENTER_VECTOR ? CodeSite{"timer_interrupt", "irq_exit"}
-      : t.vector == RESCHEDULE_VECTOR      ? CodeSite{"smp_reschedule_interrupt", "irq_exit"}
-      : t.vector == INVALIDATE_TLB_VECTOR  ? CodeSite{"smp_invalidate_interrupt", "irq_exit"}
-                                           : CodeSite{"do_IRQ", "irq_exit"};
-  critical_check(c3, was2, exit);
+  critical_check(c3, was2, handler_site(t, true));
 }
 
 void Kernel::dispatch(const Trap& t) {
