@@ -1,6 +1,7 @@
 #pragma once
 // Helpers for the parameter tables device models declare beside their code
-// (common/params.h): the IRQ a PCI INTx# is steered to.
+// (common/params.h): the IRQ a PCI INTx# is steered to, a function's Latency Timer,
+// whether a device is fitted.
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -26,6 +27,12 @@ inline params::KeySpec intx_irq(std::string path, std::string doc) {
 inline params::KeySpec latency_timer(std::string doc) {
   return params::with_source(params::integer("latency_timer", -1, 255, "clocks", std::move(doc)),
                              "PCI 2.2 6.2.4: one Latency Timer register per master");
+}
+
+// Whether the board has a device: `false` leaves it out of the machine.
+inline params::KeySpec fitted(std::string name, std::string doc, std::string source) {
+  return params::with_source(
+      params::of_type(params::ValueType::Bool, std::move(name), std::move(doc)), std::move(source));
 }
 
 }  // namespace latsim::knobs

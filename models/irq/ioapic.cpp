@@ -1,5 +1,6 @@
 #include "models/irq/ioapic.h"
 #include "common/log.h"
+#include "models/common/knobs.h"
 
 #include "models/pci/stall_class.h"
 
@@ -8,10 +9,10 @@ namespace latsim::irq {
 params::Table<IoApicParams> ioapic_fitted_keys() {
   using namespace params;
   return {
-      bind(with_source(of_type(ValueType::Bool, "io_apic",
-                               "the board has an IO-APIC; false: IRQs through the 8259A pair "
-                               "(mask_and_ack_8259A) and the tick from the PIT's IRQ0"),
-                       "reference machine: a dual-P6 SMP board, IRQs through its IO-APIC"),
+      bind(knobs::fitted("io_apic",
+                         "the board has an IO-APIC; false: IRQs through the 8259A pair "
+                         "(mask_and_ack_8259A) and the tick from the PIT's IRQ0",
+                         "reference machine: a dual-P6 SMP board, IRQs through its IO-APIC"),
            &IoApicParams::fitted),
   };
 }

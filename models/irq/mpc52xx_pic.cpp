@@ -1,5 +1,6 @@
 #include "models/irq/mpc52xx_pic.h"
 #include "common/log.h"
+#include "models/common/knobs.h"
 #include "models/common/register_transport.h"
 
 namespace latsim::irq {
@@ -7,11 +8,12 @@ namespace latsim::irq {
 params::Table<Mpc52xxPicParams> mpc52xx_pic_keys() {
   using namespace params;
   return {
-      bind(with_source(of_type(ValueType::Bool, "mpc52xx_pic",
-                               "the board's interrupts go through the MPC5200's own controller "
-                               "(critical/main/peripheral groups, mpc52xx_get_irq) to the core's "
-                               "int#; false: the PC's 8259A or IO-APIC"),
-                       "MPC5200BUM: Interrupt Controller; Linux arch/powerpc/sysdev/mpc52xx_pic.c"),
+      bind(knobs::fitted(
+               "mpc52xx_pic",
+               "the board's interrupts go through the MPC5200's own controller "
+               "(critical/main/peripheral groups, mpc52xx_get_irq) to the core's "
+               "int#; false: the PC's 8259A or IO-APIC",
+               "MPC5200BUM: Interrupt Controller; Linux arch/powerpc/sysdev/mpc52xx_pic.c"),
            &Mpc52xxPicParams::fitted),
   };
 }

@@ -1,6 +1,7 @@
 #include "models/net/mpc52xx_fec.h"
 #include <algorithm>
 #include "common/log.h"
+#include "models/common/knobs.h"
 #include "models/common/register_transport.h"
 #include "models/net/ethernet.h"
 
@@ -10,10 +11,10 @@ params::Table<Mpc52xxFecParams> mpc52xx_fec_keys() {
   using namespace params;
   using P = Mpc52xxFecParams;
   return {
-      bind(with_source(of_type(ValueType::Bool, "fitted",
-                               "eth0 is the MPC5200's FEC fed by BestComm (fec_mpc52xx); false: "
-                               "the RTL8139 on PCI (8139too)"),
-                       "MPC5200BUM: the on-chip FEC; the PC boards have none"),
+      bind(knobs::fitted("fitted",
+                         "eth0 is the MPC5200's FEC fed by BestComm (fec_mpc52xx); false: "
+                         "the RTL8139 on PCI (8139too)",
+                         "MPC5200BUM: the on-chip FEC; the PC boards have none"),
            &P::fitted),
       bind(with_source(number("wire_mbit_s", 1, 100, "Mbit/s", "line rate of the FEC's cable"),
                        "MPC5200BUM: 10/100 Mbit/s Ethernet MAC"),

@@ -1,15 +1,16 @@
 #include "models/timer/i8254.h"
 #include "common/log.h"
+#include "models/common/knobs.h"
 
 namespace latsim::timer {
 
 params::Table<I8254Params> i8254_keys() {
   using namespace params;
   return {
-      bind(with_source(of_type(ValueType::Bool, "pit",
-                               "the board has an 8254 PIT (the IRQ 0 tick, the boot-time "
-                               "calibration); false: no PIT, the tick is the per-CPU timer"),
-                       "reference machine: a PC, its 8254 in the VT82C686B"),
+      bind(knobs::fitted("pit",
+                         "the board has an 8254 PIT (the IRQ 0 tick, the boot-time "
+                         "calibration); false: no PIT, the tick is the per-CPU timer",
+                         "reference machine: a PC, its 8254 in the VT82C686B"),
            &I8254Params::fitted),
   };
 }
