@@ -217,6 +217,12 @@ class LambdaWorkload : public kernel::Workload {
   std::function<void(kernel::Kernel&)> f_;
 };
 
+// Boot the fake machine's kernel with `start` as its one workload.
+inline void boot(FakeMachine& m, std::function<void(kernel::Kernel&)> start) {
+  m.k->add_workload(std::make_unique<LambdaWorkload>(std::move(start)));
+  m.k->boot();
+}
+
 // Parameters of each flavour as the loader sets them: the VP switches it fixes.
 inline kernel::KernelParams flavour_params(const std::string& flavour) {
   kernel::KernelParams p = unit_params();

@@ -11,14 +11,10 @@ namespace {
 
 using sc_core::SC_MS;
 using sc_core::sc_time;
+using test::boot;
 using test::FakeMachine;
 using test::flavour_params;
 using test::LambdaWorkload;
-
-void boot(FakeMachine& m, std::function<void(Kernel&)> start) {
-  m.k->add_workload(std::make_unique<LambdaWorkload>(std::move(start)));
-  m.k->boot();
-}
 
 TEST(PreemptStatsKernel, BklHolderSleepingKeepsTheSectionOpenIntoTheNextTask) {
   FakeMachine m(1, flavour_params("2.4.10-preempt"));

@@ -11,17 +11,13 @@
 namespace latsim::kernel {
 namespace {
 
+using test::boot;
 using test::FakeMachine;
 using test::flavour_params;
 using test::LambdaWorkload;
 
 using test::ms;
 using test::us;
-
-void boot(FakeMachine& m, std::function<void(Kernel&)> start) {
-  m.k->add_workload(std::make_unique<LambdaWorkload>(std::move(start)));
-  m.k->boot();
-}
 
 TEST(SchedTest, FifoBeatsOther) {
   FakeMachine m(1, flavour_params("2.6.9-vp"));

@@ -10,15 +10,11 @@
 namespace latsim::kernel {
 namespace {
 
+using test::boot;
 using test::FakeMachine;
 using test::flavour_params;
 using test::LambdaWorkload;
 using test::ms;
-
-void boot(FakeMachine& m, std::function<void(Kernel&)> start) {
-  m.k->add_workload(std::make_unique<LambdaWorkload>(std::move(start)));
-  m.k->boot();
-}
 
 // A decoder: FPU work, checked before and after, then a sleep until the next tick.
 void decoder(Kernel& k, uint64_t cycles) {
